@@ -1,0 +1,137 @@
+#include "driver/Driver.h"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "Version.h"
+#include "driver/Report.h"
+#include "frontend/Elaborator.h"
+#include "ir/Printer.h"
+#include "target/Target.h"
+
+namespace tilesched::driver {
+
+namespace {
+
+struct CompileOptions {
+  std::string file;
+  std::vector<std::string> defines;
+  std::string func;
+  std::string target = defaultTargetName();
+  std::string emit;
+  std::string reportPath;
+};
+
+bool readFile(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+int usageError(std::ostream& err, const std::string& msg) {
+  err << "tilesched: error: " << msg << "\n";
+  return kExitUsage;
+}
+
+int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err) {
+  static const char* kEmits[] = {"", "ir", "report-json", "buffers"};
+  bool emitOk = false;
+  for (const char* e : kEmits) emitOk |= opts.emit == e;
+  if (!emitOk) {
+    if (opts.emit == "scheduled" || opts.emit == "tasks")
+      return usageError(err, fmt::format("--emit {} is not available yet: the scheduler is not built; use ir, buffers or report-json", opts.emit));
+    return usageError(err, fmt::format("unknown --emit '{}'; use ir, buffers or report-json", opts.emit));
+  }
+  frontend::FrontendOptions fe;
+  fe.func = opts.func;
+  for (const auto& d : opts.defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return usageError(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
+    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  std::string targetError;
+  auto target = loadTarget(opts.target, targetError);
+  if (!target) return usageError(err, targetError);
+  std::string text;
+  if (!readFile(opts.file, text)) return usageError(err, fmt::format("cannot read '{}'", opts.file));
+
+  auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
+  DiagnosticEngine diags(file);
+  auto program = frontend::compileSource(file, fe, diags);
+  err << diags.renderAll();
+
+  auto report = [&] { return compileReport(program ? &*program : nullptr, opts.file, &*target, diags); };
+  if (!opts.reportPath.empty()) {
+    std::ofstream rep(opts.reportPath);
+    if (!rep) return usageError(err, fmt::format("cannot write report '{}'", opts.reportPath));
+    rep << report().dump(2) << "\n";
+  }
+  if (opts.emit == "report-json") out << report().dump(2) << "\n";
+  if (!program) {
+    if (diags.numErrors() > 0)
+      err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+    return kExitCompileError;
+  }
+  if (opts.emit == "ir" || opts.emit.empty()) out << printProgram(*program);
+  if (opts.emit == "buffers" || opts.emit.empty()) {
+    for (const auto& k : program->kernels) {
+      out << (opts.emit.empty() ? "\n" : "") << "# buffers of " << (k.factory.empty() ? k.name : k.factory)
+          << " (grid " << k.grid << ", target " << target->name << ")\n";
+      out << printBufferTable(k);
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};
+  app.set_version_flag("--version", std::string("tilesched ") + TILESCHED_VERSION);
+  app.require_subcommand(1);
+  CompileOptions opts;
+  auto* compile = app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
+  compile->add_option("FILE", opts.file, "kernel file (.py)")->required();
+  compile->add_option("-D", opts.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
+  compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
+  compile->add_option("--emit", opts.emit, "ir | buffers | report-json (default: IR and buffer table)");
+  compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      out << app.help();
+      return kExitOk;
+    }
+    err << "tilesched: error: " << e.what() << "\n" << "run 'tilesched --help' for usage\n";
+    return kExitUsage;
+  }
+  try {
+    if (compile->parsed()) return runCompile(opts, out, err);
+  } catch (const InternalError& e) {
+    err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
+    return kExitCompileError;
+  } catch (const std::exception& e) {
+    err << "tilesched: internal error: " << e.what() << "\n";
+    return kExitCompileError;
+  }
+  return kExitUsage;
+}
+
+}  // namespace tilesched::driver

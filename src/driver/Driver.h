@@ -1,0 +1,17 @@
+// The `tilesched` command line (SPEC §7.2): parses arguments, runs the
+// front end and the passes, prints IR, tables and reports.
+//
+// Exit status (SPEC §7.3): 0 success; 1 compile errors; 2 usage errors;
+// 3 a run whose outputs mismatch or that has races, flag or capacity errors.
+#pragma once
+
+#include <iosfwd>
+
+namespace tilesched::driver {
+
+enum ExitCode { kExitOk = 0, kExitCompileError = 1, kExitUsage = 2, kExitRunFailed = 3 };
+
+// In-process entry point so tests can run the CLI without spawning it.
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace tilesched::driver

@@ -1,0 +1,133 @@
+#include "driver/Report.h"
+
+#include "Version.h"
+#include "ir/Functor.h"
+#include "ir/IROperator.h"
+#include "ir/Printer.h"
+
+namespace tilesched::driver {
+
+using nlohmann::json;
+using namespace ir;
+
+namespace {
+
+json shapeJson(const std::vector<Expr>& shape) {
+  json out = json::array();
+  for (const auto& d : shape) {
+    if (auto c = asConstInt(d)) out.push_back(*c);
+    else out.push_back(printExpr(d));
+  }
+  return out;
+}
+
+int64_t alignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+}  // namespace
+
+json bufferReport(const Kernel& k, const Buffer& b) {
+  json j;
+  j["name"] = b->name;
+  j["scope"] = std::string(memScopeName(b->storage->scope));
+  j["dtype"] = std::string(dtypeName(b->dtype));
+  j["shape"] = shapeJson(b->shape);
+  if (b->storage->bytes > 0) j["bytes"] = b->storage->bytes;
+  else j["bytes"] = nullptr;
+  j["alias_of"] = b->isAlias ? json(b->storage->name) : json(nullptr);
+  bool manual = false;
+  for (const auto& m : k.annotations.manual) manual |= m.storage == b->storage;
+  j["manual"] = manual;
+  // Filled by the ownership analysis and the scheduler.
+  j["eligible"] = nullptr;
+  j["versions"] = nullptr;
+  j["source"] = nullptr;
+  j["mode"] = nullptr;
+  j["owner_loops"] = nullptr;
+  return j;
+}
+
+json kernelReport(const Kernel& k, const std::string& file, const Target& target) {
+  json j;
+  j["name"] = k.factory.empty() ? k.name : k.factory;
+  j["func"] = k.name;
+  j["file"] = file;
+  j["line"] = k.loc.line;
+  j["grid"] = k.grid;
+  j["buffers"] = json::array();
+  for (const auto& b : k.buffers) j["buffers"].push_back(bufferReport(k, b));
+
+  json requested = json::object();
+  for (const auto& v : k.annotations.bufferVersions) {
+    if (v.count && v.mode) requested[v.buffer->name] = json::array({*v.count, std::string(versionModeName(*v.mode))});
+    else if (v.count) requested[v.buffer->name] = *v.count;
+    else requested[v.buffer->name] = std::string(versionModeName(v.mode.value_or(VersionMode::Auto)));
+  }
+  json manual = json::object();
+  for (const auto& m : k.annotations.manual) manual[m.buffer->name] = m.ring;
+  json unlimited = json::array();
+  for (auto s : k.annotations.unlimited) unlimited.push_back(std::string(memScopeName(s)));
+  j["annotations"] = {{"buffer_versions", nullptr},
+                      {"requested_buffer_versions", requested},
+                      {"manual_multi_buffer", manual},
+                      {"unlimit_memory", unlimited}};
+
+  j["loops"] = json::array();
+  forEachStmt(k.body, [&](const Stmt& s) {
+    const auto* f = as<ForStmt>(s);
+    if (!f || !f->isPipelined()) return;
+    j["loops"].push_back({{"var", f->var->name},
+                          {"line", f->loc.line},
+                          {"num_stages", f->numStages},
+                          {"enable_offset", f->enableOffset},
+                          {"ii", nullptr},
+                          {"ii_lower_bound", nullptr},
+                          {"proven_optimal", nullptr},
+                          {"max_stage", nullptr},
+                          {"solve_ms", nullptr},
+                          {"fallback", nullptr}});
+  });
+  j["sync"] = nullptr;
+
+  // Memory at one version per storage, after alignment (the scheduler refines it).
+  json memory = json::object();
+  for (MemScope scope : kCapacityScopes) {
+    int64_t used = 0;
+    for (const auto& st : k.storages)
+      if (st->scope == scope) used += alignUp(st->bytes, target.alignment(scope));
+    bool unlimited = false;
+    for (auto u : k.annotations.unlimited) unlimited |= u == scope;
+    memory[std::string(memScopeName(scope))] = {
+        {"capacity", *target.capacity(scope, k.hasSimtVF)}, {"used", used}, {"unlimited", unlimited}};
+  }
+  j["memory"] = memory;
+  return j;
+}
+
+json diagnosticsReport(const DiagnosticEngine& diags) {
+  json out = json::array();
+  for (const auto& d : diags.all()) {
+    json j;
+    j["severity"] = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    j["file"] = diags.file() ? json(diags.file()->path()) : json(nullptr);
+    j["line"] = d.loc.valid() ? json(d.loc.line) : json(nullptr);
+    j["col"] = d.loc.valid() ? json(d.loc.col) : json(nullptr);
+    j["message"] = d.message;
+    out.push_back(j);
+  }
+  return out;
+}
+
+json compileReport(const Program* program, const std::string& file, const Target* target,
+                   const DiagnosticEngine& diags) {
+  json j;
+  j["tool"] = "tilesched";
+  j["version"] = TILESCHED_VERSION;
+  j["target"] = target ? json(target->name) : json(nullptr);
+  j["kernels"] = json::array();
+  if (program && target)
+    for (const auto& k : program->kernels) j["kernels"].push_back(kernelReport(k, file, *target));
+  j["diagnostics"] = diagnosticsReport(diags);
+  return j;
+}
+
+}  // namespace tilesched::driver

@@ -1,0 +1,1646 @@
+// Elaboration: runs the module and factory code that can be evaluated at
+// compile time, then builds the tile IR of every `@T.prim_func` kernel.
+// See Elaborator.h for the contract; tile operations live in TileOps.cpp.
+#include "frontend/Elaborator.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "frontend/ElaboratorImpl.h"
+#include "frontend/Parser.h"
+#include "ir/Verifier.h"
+
+namespace tilesched::frontend {
+
+using K = Value::Kind;
+using namespace ir;
+
+namespace {
+
+constexpr int kMaxCallDepth = 64;
+
+bool isDialectModule(const std::string& module) {
+  return module == "tilelang.language" || module == "tilelang.ascend.language" ||
+         module == "tilelang.language.ascend";
+}
+
+std::string dottedName(const py::Expr& e) {
+  if (e.kind == py::ExprKind::Name) return e.id;
+  if (e.kind == py::ExprKind::Attribute && e.lhs) {
+    std::string base = dottedName(*e.lhs);
+    return base.empty() ? "" : base + "." + e.id;
+  }
+  if (e.kind == py::ExprKind::Call && e.lhs) return dottedName(*e.lhs);
+  return "";
+}
+
+const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dual_copy", "simd"};
+
+}  // namespace
+
+void Elaborator::error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+
+// ------------------------------------------------------------ module level
+
+std::optional<Program> Elaborator::run() {
+  py::Module module = py::parseModule(*file_, diags_);
+  if (diags_.hasErrors()) return std::nullopt;
+  runModule(module);
+  for (const auto& [name, value] : options_.defines) {
+    if (std::find(usedDefines_.begin(), usedDefines_.end(), name) == usedDefines_.end())
+      diags_.warning({}, fmt::format("-D {} does not name a parameter of any kernel factory", name));
+  }
+  if (!diags_.hasErrors() && kernels_.empty()) {
+    if (!options_.func.empty())
+      error({}, fmt::format("no kernel named '{}' in this file", options_.func));
+    else
+      error({}, "no @T.prim_func kernel found in this file");
+  }
+  if (diags_.hasErrors()) return std::nullopt;
+  for (const auto& k : kernels_) {
+    auto problems = verifyKernel(k);
+    for (const auto& p : problems)
+      error(k.loc, "internal error: IR verifier: " + p);
+  }
+  if (diags_.hasErrors()) return std::nullopt;
+  Program program;
+  program.file = file_;
+  program.kernels = std::move(kernels_);
+  return program;
+}
+
+void Elaborator::runModule(const py::Module& m) {
+  moduleEnv_ = std::make_shared<Env>();
+  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range",
+                        "tuple", "list", "print", "isinstance", "ValueError", "AssertionError",
+                        "NotImplementedError", "RuntimeError", "TypeError", "Exception"})
+    moduleEnv_->bind(b, Value::dialect(std::string("builtins.") + b));
+  moduleEnv_->bind("True", Value::boolean(true));
+  moduleEnv_->bind("__name__", Value::str("tilesched"));
+  execDefinitions(m.body, *moduleEnv_, /*isFactory=*/false);
+
+  // Kernels: module-level prim_funcs, and the prim_funcs that factories define.
+  for (const auto& s : m.body) {
+    if (s->kind != py::StmtKind::FunctionDef) continue;
+    if (isPrimFunc(*s)) {
+      if (options_.func.empty() || options_.func == s->name) buildPrimFunc(*s, moduleEnv_, "");
+      continue;
+    }
+    if (!defines(s->body)) continue;
+    bool wanted = options_.func.empty() || options_.func == s->name;
+    // A factory is run when it is wanted itself or may hold the wanted prim_func.
+    auto env = std::make_shared<Env>();
+    env->parent = moduleEnv_;
+    bool paramsOk = true;
+    for (const auto& p : s->params) {
+      if (p.varArgs || p.varKwargs) continue;
+      const std::pair<std::string, std::string>* def = nullptr;
+      for (const auto& d : options_.defines)
+        if (d.first == p.name) def = &d;
+      if (def) {
+        usedDefines_.push_back(p.name);
+        DiagnosticEngine scratch;
+        auto parsed = py::parseExpressionText(def->second, scratch);
+        Value v;
+        try {
+          if (!parsed) throw EvalError{{}, "not an expression"};
+          Env literalEnv;
+          literalEnv.parent = moduleEnv_;
+          v = eval(*parsed, literalEnv);
+          if (!v.isConstant()) throw EvalError{{}, "not a constant"};
+        } catch (const EvalError&) {
+          v = Value::str(def->second);  // `-D dtype=float16`: a bare word is a string
+        }
+        env->bind(p.name, v);
+      } else if (p.defaultValue) {
+        try {
+          env->bind(p.name, eval(*p.defaultValue, *moduleEnv_));
+        } catch (const EvalError& e) {
+          env->bind(p.name, Value::undefined(e.message, e.loc));
+        }
+      } else if (wanted) {
+        error(p.loc, fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D {}=VALUE",
+                                 p.name, s->name, p.name));
+        paramsOk = false;
+      } else {
+        env->bind(p.name, Value::undefined("parameter has no value", p.loc));
+      }
+    }
+    if (!paramsOk) continue;
+    size_t before = kernels_.size();
+    size_t errorsBefore = diags_.numErrors();
+    try {
+      execDefinitions(s->body, *env, /*isFactory=*/true);
+    } catch (const ReturnSignal&) {
+    } catch (const EvalError& e) {
+      error(e.loc, e.message);
+    }
+    // Build the prim_funcs the factory defined (bound in its environment).
+    std::vector<std::pair<std::string, Value>> prims;
+    for (const auto& [name, v] : env->names)
+      if (v.kind == K::Function && v.def && isPrimFunc(*v.def)) prims.push_back({name, v});
+    std::sort(prims.begin(), prims.end(), [](const auto& a, const auto& b) {
+      return a.second.def->loc.line < b.second.def->loc.line;
+    });
+    if (diags_.numErrors() != errorsBefore) continue;
+    for (const auto& [name, v] : prims) {
+      if (!wanted && options_.func != v.def->name) continue;
+      buildPrimFunc(*v.def, v.closure, s->name);
+    }
+    (void)before;
+  }
+}
+
+bool Elaborator::isPrimFunc(const py::Stmt& def) {
+  for (const auto& d : def.decorators) {
+    std::string n = dottedName(*d);
+    if (n.size() >= 9 && n.compare(n.size() - 9, 9, "prim_func") == 0) return true;
+  }
+  return false;
+}
+
+bool Elaborator::isMacro(const py::Stmt& def) {
+  for (const auto& d : def.decorators) {
+    std::string n = dottedName(*d);
+    if (n.size() >= 5 && n.compare(n.size() - 5, 5, "macro") == 0) return true;
+  }
+  return false;
+}
+
+// Does this body (a factory's) define a prim_func, directly or under an `if`?
+bool Elaborator::defines(const py::StmtList& body) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::FunctionDef && isPrimFunc(*s)) return true;
+    if (s->kind == py::StmtKind::If && (defines(s->body) || defines(s->orelse))) return true;
+  }
+  return false;
+}
+
+void Elaborator::bindImport(const py::Stmt& s, Env& env) {
+  for (const auto& n : s.importNames) {
+    std::string module = n.module;
+    std::string bound = n.alias;
+    if (bound.empty()) {
+      size_t dot = module.find('.');
+      bound = module.substr(0, dot);
+      // `import tilelang.language` binds `tilelang`.
+      env.bind(bound, bound == "tilelang" ? Value::module("tilelang") : Value::opaque(bound));
+      continue;
+    }
+    if (isDialectModule(module)) env.bind(bound, Value::module("T"));
+    else if (module == "tilelang") env.bind(bound, Value::module("tilelang"));
+    else env.bind(bound, Value::opaque(module));
+  }
+}
+
+void Elaborator::bindFunction(const py::Stmt& s, const std::shared_ptr<Env>& env) {
+  Value f;
+  f.kind = K::Function;
+  f.def = &s;
+  f.closure = env;
+  f.s = s.name;
+  env->bind(s.name, f);
+}
+
+// Runs module or factory code: imports, constant assignments, defs, constant
+// `if`s, asserts and raises. What it cannot evaluate binds the target name to
+// Undefined (an error only if a kernel uses it) and is otherwise skipped.
+void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFactory) {
+  std::shared_ptr<Env> self;  // closures need a shared_ptr to this env
+  for (const auto& sp : body) {
+    const py::Stmt& s = *sp;
+    switch (s.kind) {
+      case py::StmtKind::Import: bindImport(s, env); break;
+      case py::StmtKind::FunctionDef: {
+        // Closures capture `env` by reference through a non-owning alias when
+        // env is the module env or a factory env that outlives the kernels we build.
+        std::shared_ptr<Env> alias(std::shared_ptr<Env>{}, &env);
+        if (&env == moduleEnv_.get()) alias = moduleEnv_;
+        bindFunction(s, alias);
+        break;
+      }
+      case py::StmtKind::ClassDef: env.bind(s.name, Value::opaque(s.name)); break;
+      case py::StmtKind::Assign:
+      case py::StmtKind::AnnAssign:
+      case py::StmtKind::AugAssign: {
+        if (!s.value) break;
+        Value v;
+        try {
+          if (s.kind == py::StmtKind::AugAssign) {
+            Value old = eval(*s.targets[0], env);
+            v = binaryOp(s.op, old, eval(*s.value, env), s.loc);
+          } else {
+            v = eval(*s.value, env);
+          }
+        } catch (const EvalError& e) {
+          v = Value::undefined(e.message, e.loc);
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, v, env, s.loc);
+          } catch (const EvalError&) {
+          }
+        }
+        break;
+      }
+      case py::StmtKind::If: {
+        if (!isFactory && s.iter && s.iter->kind == py::ExprKind::Compare && s.iter->lhs &&
+            s.iter->lhs->kind == py::ExprKind::Name && s.iter->lhs->id == "__name__")
+          break;  // the `if __name__ == "__main__":` test block
+        bool cond;
+        try {
+          cond = truthy(eval(*s.iter, env), s.iter->loc);
+        } catch (const EvalError&) {
+          break;  // not a constant condition: skip both branches
+        }
+        execDefinitions(cond ? s.body : s.orelse, env, isFactory);
+        break;
+      }
+      case py::StmtKind::Assert: {
+        if (!isFactory) break;
+        Value cond;
+        try {
+          cond = eval(*s.value, env);
+        } catch (const EvalError&) {
+          break;
+        }
+        if (!cond.isConstant() || truthy(cond, s.loc)) break;
+        std::string msg = "assertion failed";
+        if (s.annotation) {
+          try {
+            msg += ": " + pyStr(eval(*s.annotation, env));
+          } catch (const EvalError&) {
+          }
+        }
+        fail(s.loc, msg);
+      }
+      case py::StmtKind::Raise: {
+        if (!isFactory) break;
+        std::string msg = "factory raised an exception";
+        if (s.value) {
+          const py::Expr& ex = *s.value;
+          std::string type = dottedName(ex);
+          std::string text;
+          if (ex.kind == py::ExprKind::Call && !ex.elts.empty()) {
+            try {
+              text = pyStr(eval(*ex.elts[0], env));
+            } catch (const EvalError&) {
+            }
+          }
+          msg = type.empty() ? "exception raised" : type;
+          if (!text.empty()) msg += ": " + text;
+        }
+        fail(s.loc, msg);
+      }
+      case py::StmtKind::Return:
+        if (isFactory) throw ReturnSignal{};
+        break;
+      default: break;
+    }
+  }
+}
+
+void Elaborator::assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc) {
+  if (target.kind == py::ExprKind::Name) {
+    env.bind(target.id, v);
+    return;
+  }
+  if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
+    if (v.kind == K::Undefined) {
+      for (const auto& t : target.elts) assignTargets(*t, v, env, loc);
+      return;
+    }
+    if (!v.isSequence()) fail(loc, fmt::format("cannot unpack a non-sequence {}", typeName(v)));
+    if (v.elts.size() != target.elts.size())
+      fail(loc, fmt::format("cannot unpack {} values into {} names", v.elts.size(), target.elts.size()));
+    for (size_t i = 0; i < target.elts.size(); ++i) assignTargets(*target.elts[i], v.elts[i], env, loc);
+    return;
+  }
+  // Attribute/subscript targets in factory code (e.g. configs) are not modelled.
+}
+
+// ------------------------------------------------------------ expressions
+
+std::vector<Value> Elaborator::positional(const py::Expr& call, Env& env) {
+  std::vector<Value> out;
+  for (const auto& a : call.elts) {
+    if (a->kind == py::ExprKind::Starred) {
+      Value v = eval(*a->lhs, env);
+      if (!v.isSequence()) fail(a->loc, "only a tuple or list can be unpacked with '*'");
+      out.insert(out.end(), v.elts.begin(), v.elts.end());
+      continue;
+    }
+    out.push_back(eval(*a, env));
+  }
+  return out;
+}
+
+const py::Keyword* Elaborator::keyword(const py::Expr& call, const std::string& name) {
+  for (const auto& k : call.keywords)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+void Elaborator::checkKeywords(const py::Expr& call, const std::string& fn,
+                               std::initializer_list<const char*> allowed) {
+  for (const auto& k : call.keywords) {
+    bool ok = false;
+    for (const char* a : allowed) ok |= k.name == a;
+    if (ok) continue;
+    std::string list;
+    for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+    if (k.name.empty()) fail(k.loc, fmt::format("'**' arguments are not supported in {}", fn));
+    fail(k.loc, fmt::format("unknown keyword argument '{}' to {}{}", k.name, fn,
+                            list.empty() ? "" : "; accepted: " + list));
+  }
+}
+
+int64_t Elaborator::toConstInt(const Value& v, SourceLoc loc, const std::string& what) {
+  if (v.kind == K::Int) return v.i;
+  if (v.kind == K::Bool) return v.b;
+  if (v.kind == K::Expr)
+    if (auto c = asConstInt(v.expr)) return *c;
+  if (v.kind == K::Undefined) fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
+  fail(loc, fmt::format("{} must be a compile-time integer, got {}", what,
+                        v.kind == K::Expr ? "a run-time value" : typeName(v)));
+}
+
+DType Elaborator::toDType(const Value& v, SourceLoc loc) {
+  if (v.kind == K::DType || v.kind == K::Str) {
+    if (auto t = parseDType(v.s)) return *t;
+    fail(loc, fmt::format("unknown dtype '{}'; expected one of {}", v.s, dtypeNameList()));
+  }
+  if (v.kind == K::Undefined) fail(loc, "dtype could not be evaluated at compile time: " + v.s);
+  fail(loc, fmt::format("expected a dtype such as \"float16\" or T.float16, got {}", typeName(v)));
+}
+
+std::vector<int64_t> Elaborator::toConstShape(const Value& v, SourceLoc loc, const std::string& what) {
+  std::vector<int64_t> shape;
+  if (v.isSequence()) {
+    for (const auto& e : v.elts) shape.push_back(toConstInt(e, loc, what + " dimension"));
+  } else {
+    shape.push_back(toConstInt(v, loc, what));
+  }
+  for (auto d : shape)
+    if (d <= 0) fail(loc, fmt::format("{} dimensions must be positive, got {}", what, d));
+  return shape;
+}
+
+Expr Elaborator::toExpr(const Value& v, SourceLoc loc, std::optional<DType> hint) {
+  switch (v.kind) {
+    case K::Int:
+      if (hint && isFloat(*hint)) return floatImm(static_cast<double>(v.i), *hint);
+      if (hint && isInt(*hint)) return intImm(v.i, *hint);
+      if (v.i > std::numeric_limits<int32_t>::max() || v.i < std::numeric_limits<int32_t>::min())
+        return intImm(v.i, DType::Int64);
+      return intImm(v.i);
+    case K::Bool: return boolImm(v.b);
+    case K::Float: return floatImm(v.f, hint && isFloat(*hint) ? *hint : DType::Float32);
+    case K::Expr: return v.expr;
+    case K::Access: {
+      std::vector<Expr> idx;
+      for (const auto& a : v.access) {
+        if (a.isSlice)
+          fail(a.loc, fmt::format("a slice of '{}' is a region, not a scalar value", v.buffer->name));
+        idx.push_back(a.start);
+      }
+      if (idx.size() != v.buffer->shape.size())
+        fail(loc, fmt::format("buffer '{}' has rank {} but is indexed with {} indices",
+                              v.buffer->name, v.buffer->shape.size(), idx.size()));
+      return load(v.buffer, idx);
+    }
+    case K::Buffer:
+      if (v.buffer->storage->scope == MemScope::LocalVar) return load(v.buffer, {intImm(0)});
+      fail(loc, fmt::format("buffer '{}' is used where a scalar value is expected", v.buffer->name));
+    case K::Undefined: fail(loc, "value could not be evaluated at compile time: " + v.s);
+    default: fail(loc, fmt::format("expected a scalar value, got {} '{}'", typeName(v), pyStr(v)));
+  }
+}
+
+Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
+  if (a.kind == K::Undefined) fail(a.loc.valid() ? loc : loc, "value could not be evaluated at compile time: " + a.s);
+  if (b.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + b.s);
+  if (a.isConstant() && b.isConstant()) return constBinary(op, a, b, loc);
+  // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
+  bool aConst = a.isNumber(), bConst = b.isNumber();
+  Expr x = aConst ? Expr() : toExpr(a, loc);
+  Expr y = bConst ? Expr() : toExpr(b, loc);
+  if (!x) x = toExpr(a, loc, y->dtype);
+  if (!y) y = toExpr(b, loc, x->dtype);
+  static const std::map<std::string, BinOp> kOps = {
+      {"+", BinOp::Add}, {"-", BinOp::Sub}, {"*", BinOp::Mul}, {"/", BinOp::Div},
+      {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}};
+  auto it = kOps.find(op);
+  if (it == kOps.end())
+    fail(loc, fmt::format("operator '{}' is not supported on run-time values", op));
+  if (op == "/" && !isFloat(x->dtype) && !isFloat(y->dtype))
+    fail(loc, "'/' on integers is true division; use '//' for integer division");
+  if ((op == "//" || op == "%") && (isFloat(x->dtype) || isFloat(y->dtype)))
+    fail(loc, fmt::format("'{}' needs integer operands; use '/' for floats", op));
+  if ((op == "//" || op == "%") && isConstInt(y, 0))
+    fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
+  return Value::irExpr(binary(it->second, x, y));
+}
+
+Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc) {
+  if (base.kind == K::Buffer) {
+    Value acc;
+    acc.kind = K::Access;
+    acc.buffer = base.buffer;
+    acc.loc = loc;
+    std::vector<const py::Expr*> idx;
+    if (index.kind == py::ExprKind::Tuple)
+      for (const auto& e : index.elts) idx.push_back(e.get());
+    else
+      idx.push_back(&index);
+    for (const py::Expr* e : idx) {
+      AccessIndex ai;
+      ai.loc = e->loc;
+      if (e->kind == py::ExprKind::Slice) {
+        ai.isSlice = true;
+        if (e->step) fail(e->step->loc, "slices with a step are not supported");
+        if (e->lhs) ai.start = toExpr(eval(*e->lhs, env), e->lhs->loc);
+        if (e->rhs) ai.stop = toExpr(eval(*e->rhs, env), e->rhs->loc);
+        for (const Expr& x : {ai.start, ai.stop})
+          if (x && isFloat(x->dtype)) fail(e->loc, "buffer indices must be integers");
+      } else {
+        ai.start = toExpr(eval(*e, env), e->loc);
+        if (isFloat(ai.start->dtype)) fail(e->loc, "buffer indices must be integers");
+      }
+      acc.access.push_back(std::move(ai));
+    }
+    if (acc.access.size() != base.buffer->shape.size())
+      fail(loc, fmt::format("buffer '{}' has rank {} but is indexed with {} {}", base.buffer->name,
+                            base.buffer->shape.size(), acc.access.size(),
+                            acc.access.size() == 1 ? "index" : "indices"));
+    return acc;
+  }
+  if (base.isSequence() || base.kind == K::Str) {
+    Value i = eval(index, env);
+    int64_t n = base.kind == K::Str ? base.s.size() : base.elts.size();
+    if (index.kind == py::ExprKind::Slice) fail(loc, "slicing a constant sequence is not supported");
+    int64_t k = toConstInt(i, index.loc, "index");
+    if (k < 0) k += n;
+    if (k < 0 || k >= n) fail(index.loc, fmt::format("index {} out of range for a {} of length {}", i.i, typeName(base), n));
+    if (base.kind == K::Str) return Value::str(std::string(1, base.s[k]));
+    return base.elts[k];
+  }
+  if (base.kind == K::Dict) {
+    Value key = eval(index, env);
+    for (const auto& [k, v] : base.items)
+      if (valuesEqual(k, key)) return v;
+    fail(index.loc, fmt::format("key {} not found", pyRepr(key)));
+  }
+  if (base.kind == K::Opaque) return Value::opaque(base.s + "[...]");
+  if (base.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + base.s);
+  fail(loc, fmt::format("'{}' object is not subscriptable", typeName(base)));
+}
+
+Value Elaborator::eval(const py::Expr& e, Env& env) {
+  using EK = py::ExprKind;
+  switch (e.kind) {
+    case EK::Int: return Value::integer(e.intValue);
+    case EK::Float:
+      if (e.imaginary) fail(e.loc, "complex numbers are not supported");
+      return Value::floating(e.floatValue);
+    case EK::Str: return Value::str(e.strValue);
+    case EK::Bool: return Value::boolean(e.boolValue);
+    case EK::None: return Value::none();
+    case EK::FStr: {
+      std::string out;
+      for (const auto& part : e.fstrParts) {
+        if (!part.expr) {
+          out += part.literal;
+          continue;
+        }
+        Value v = eval(*part.expr, env);
+        out += part.conversion == 'r' ? pyRepr(v) : pyFormat(v, part.formatSpec);
+      }
+      return Value::str(out);
+    }
+    case EK::Name: {
+      const Value* v = env.lookup(e.id);
+      if (!v) fail(e.loc, fmt::format("name '{}' is not defined", e.id));
+      if (v->kind == K::Undefined)
+        fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
+      return *v;
+    }
+    case EK::Tuple:
+    case EK::List: {
+      std::vector<Value> elts;
+      for (const auto& x : e.elts) {
+        if (x->kind == EK::Starred) {
+          Value v = eval(*x->lhs, env);
+          if (!v.isSequence()) fail(x->loc, "only a tuple or list can be unpacked with '*'");
+          elts.insert(elts.end(), v.elts.begin(), v.elts.end());
+        } else {
+          elts.push_back(eval(*x, env));
+        }
+      }
+      return e.kind == EK::Tuple ? Value::tuple(std::move(elts)) : Value::list(std::move(elts));
+    }
+    case EK::Dict: {
+      Value d;
+      d.kind = K::Dict;
+      d.loc = e.loc;
+      for (size_t i = 0; i < e.values.size(); ++i) {
+        if (!e.keys[i]) fail(e.values[i]->loc, "'**' in a dict is not supported");
+        d.items.push_back({eval(*e.keys[i], env), eval(*e.values[i], env)});
+      }
+      return d;
+    }
+    case EK::Attribute: {
+      Value base = eval(*e.lhs, env);
+      if (base.kind == K::Module) {
+        if (base.s == "tilelang" && e.id == "language") return Value::module("T");
+        if (base.s == "tilelang") return Value::opaque("tilelang." + e.id);
+        if (auto t = parseDType(e.id); t && e.id != "int" && e.id != "float") return Value::dtype(*t);
+        return Value::dialect(e.id);
+      }
+      if (base.kind == K::DialectFn && base.s == "simd") return Value::dialect("simd." + e.id);
+      if (base.kind == K::Buffer) {
+        if (e.id == "shape") {
+          std::vector<Value> dims;
+          for (const auto& d : base.buffer->shape) {
+            if (auto c = asConstInt(d)) dims.push_back(Value::integer(*c));
+            else dims.push_back(Value::irExpr(d));
+          }
+          return Value::tuple(std::move(dims));
+        }
+        if (e.id == "dtype") return Value::dtype(base.buffer->dtype);
+        fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
+      }
+      if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
+      if (base.kind == K::Str && (e.id == "upper" || e.id == "lower" || e.id == "format" || e.id == "startswith"))
+        return Value::opaque("str." + e.id);
+      fail(e.loc, fmt::format("'{}' object has no attribute '{}'", typeName(base), e.id));
+    }
+    case EK::Subscript: return subscript(eval(*e.lhs, env), *e.rhs, env, e.loc);
+    case EK::Call: return evalCall(e, env);
+    case EK::BinOp: return binaryOp(e.id, eval(*e.lhs, env), eval(*e.rhs, env), e.loc);
+    case EK::UnaryOp: {
+      Value a = eval(*e.lhs, env);
+      if (a.isConstant()) return constUnary(e.id, a, e.loc);
+      Expr x = toExpr(a, e.lhs->loc);
+      if (e.id == "-") return Value::irExpr(unary(UnOp::Neg, x));
+      if (e.id == "+") return Value::irExpr(x);
+      if (e.id == "not") return Value::irExpr(unary(UnOp::Not, x));
+      fail(e.loc, fmt::format("operator '{}' is not supported on run-time values", e.id));
+    }
+    case EK::Compare: {
+      Value left = eval(*e.lhs, env);
+      Value result = Value::boolean(true);
+      Expr runtime;
+      for (size_t i = 0; i < e.compareOps.size(); ++i) {
+        Value right = eval(*e.elts[i], env);
+        const std::string& op = e.compareOps[i];
+        if (left.isConstant() && right.isConstant()) {
+          if (!constCompare(op, left, right, e.loc)) return Value::boolean(false);
+        } else {
+          static const std::map<std::string, BinOp> kCmp = {
+              {"<", BinOp::LT}, {"<=", BinOp::LE}, {">", BinOp::GT},
+              {">=", BinOp::GE}, {"==", BinOp::EQ}, {"!=", BinOp::NE}};
+          auto it = kCmp.find(op);
+          if (it == kCmp.end())
+            fail(e.loc, fmt::format("'{}' is not supported on run-time values", op));
+          Expr x = left.isNumber() ? Expr() : toExpr(left, e.loc);
+          Expr y = right.isNumber() ? Expr() : toExpr(right, e.loc);
+          if (!x) x = toExpr(left, e.loc, y->dtype);
+          if (!y) y = toExpr(right, e.loc, x->dtype);
+          Expr c = binary(it->second, x, y);
+          runtime = runtime ? binary(BinOp::And, runtime, c) : c;
+        }
+        left = right;
+      }
+      return runtime ? Value::irExpr(runtime) : result;
+    }
+    case EK::BoolOp: {
+      bool isAnd = e.id == "and";
+      Expr runtime;
+      Value last;
+      for (const auto& x : e.elts) {
+        Value v = eval(*x, env);
+        if (v.isConstant()) {
+          bool t = truthy(v, x->loc);
+          if (isAnd && !t && !runtime) return v;
+          if (!isAnd && t && !runtime) return v;
+          if (isAnd != t) {  // `x and False` / `x or True`: decided
+            return runtime ? Value::boolean(t) : v;
+          }
+          last = v;
+          continue;
+        }
+        Expr c = toExpr(v, x->loc);
+        runtime = runtime ? binary(isAnd ? BinOp::And : BinOp::Or, runtime, c) : c;
+      }
+      return runtime ? Value::irExpr(runtime) : last;
+    }
+    case EK::IfExp: {
+      Value cond = eval(*e.rhs, env);
+      if (cond.isConstant()) return truthy(cond, e.rhs->loc) ? eval(*e.lhs, env) : eval(*e.step, env);
+      Value a = eval(*e.lhs, env), b = eval(*e.step, env);
+      Expr x = a.isNumber() ? Expr() : toExpr(a, e.lhs->loc);
+      Expr y = b.isNumber() ? Expr() : toExpr(b, e.step->loc);
+      if (!x && !y) { x = toExpr(a, e.loc); }
+      if (!x) x = toExpr(a, e.lhs->loc, y->dtype);
+      if (!y) y = toExpr(b, e.step->loc, x->dtype);
+      return Value::irExpr(select(toExpr(cond, e.rhs->loc), x, y));
+    }
+    case EK::Slice: fail(e.loc, "a slice is only valid inside a subscript");
+    case EK::Ellipsis: fail(e.loc, "'...' is not supported here");
+    case EK::Set: fail(e.loc, "set literals are not supported");
+    case EK::Starred: fail(e.loc, "'*' unpacking is not supported here");
+    case EK::Lambda: fail(e.loc, "lambda expressions are not supported");
+    case EK::Comprehension: fail(e.loc, "comprehensions are not supported");
+  }
+  fail(e.loc, "unsupported expression");
+}
+
+Value Elaborator::evalCall(const py::Expr& call, Env& env) {
+  Value fn = eval(*call.lhs, env);
+  switch (fn.kind) {
+    case K::DialectFn:
+      if (fn.s.rfind("builtins.", 0) == 0) return callBuiltin(fn.s.substr(9), call, env);
+      return callDialect(fn.s, call, env);
+    case K::DType: {
+      // T.float32(x): a typed constant or a cast.
+      DType t = *parseDType(fn.s);
+      if (call.elts.size() != 1) fail(call.loc, fmt::format("T.{}() takes exactly one argument", fn.s));
+      Value v = eval(*call.elts[0], env);
+      if (v.kind == K::Str) {
+        if (v.s == "inf" || v.s == "-inf" || v.s == "nan")
+          return Value::irExpr(floatImm(v.s == "nan" ? NAN : (v.s == "inf" ? INFINITY : -INFINITY), t));
+        fail(call.loc, fmt::format("cannot convert '{}' to {}", v.s, fn.s));
+      }
+      if (v.isNumber()) {
+        if (isFloat(t)) return Value::irExpr(floatImm(v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b), t));
+        if (v.kind == K::Float) return Value::irExpr(intImm(static_cast<int64_t>(v.f), t));
+        return Value::irExpr(intImm(v.kind == K::Int ? v.i : v.b, t));
+      }
+      return Value::irExpr(cast(t, toExpr(v, call.loc)));
+    }
+    case K::Function: return callFunction(fn, call, env);
+    case K::Opaque: return Value::opaque(fn.s + "(...)");
+    case K::Module: fail(call.loc, "a module is not callable");
+    default: fail(call.loc, fmt::format("'{}' object is not callable", typeName(fn)));
+  }
+}
+
+Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env& env) {
+  auto args = positional(call, env);
+  auto need = [&](size_t n) {
+    if (args.size() != n)
+      fail(call.loc, fmt::format("{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s", args.size()));
+  };
+  if (name == "min" || name == "max") {
+    if (args.size() == 1 && args[0].isSequence()) args = args[0].elts;
+    if (args.empty()) fail(call.loc, name + "() expects at least one argument");
+    Value best = args[0];
+    for (size_t i = 1; i < args.size(); ++i) {
+      const Value& v = args[i];
+      if (best.isConstant() && v.isConstant()) {
+        bool less = constCompare("<", v, best, call.loc);
+        if (name == "min" ? less : constCompare(">", v, best, call.loc)) best = v;
+        continue;
+      }
+      Expr x = toExpr(best, call.loc), y = toExpr(v, call.loc, x->dtype);
+      best = Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
+    }
+    return best;
+  }
+  if (name == "abs") {
+    need(1);
+    if (args[0].isConstant()) {
+      if (args[0].kind == K::Float) return Value::floating(std::fabs(args[0].f));
+      return constBinary("*", args[0], Value::integer(toConstInt(args[0], call.loc, "abs argument") < 0 ? -1 : 1), call.loc);
+    }
+    return Value::irExpr(unary(UnOp::Abs, toExpr(args[0], call.loc)));
+  }
+  if (name == "int" || name == "float" || name == "bool" || name == "str") {
+    if (args.empty()) return name == "str" ? Value::str("") : (name == "float" ? Value::floating(0) : Value::integer(0));
+    need(1);
+    const Value& v = args[0];
+    if (name == "str") return Value::str(pyStr(v));
+    if (name == "bool") return Value::boolean(truthy(v, call.loc));
+    if (v.kind == K::Str) {
+      try {
+        size_t pos = 0;
+        if (name == "int") {
+          int64_t x = std::stoll(v.s, &pos);
+          if (pos == v.s.size()) return Value::integer(x);
+        } else {
+          double x = std::stod(v.s, &pos);
+          if (pos == v.s.size()) return Value::floating(x);
+        }
+      } catch (const std::exception&) {
+      }
+      fail(call.loc, fmt::format("invalid literal for {}(): {}", name, pyRepr(v)));
+    }
+    if (!v.isNumber()) {
+      if (v.kind == K::Expr || v.kind == K::Access)
+        return Value::irExpr(cast(name == "int" ? DType::Int32 : DType::Float32, toExpr(v, call.loc)));
+      fail(call.loc, fmt::format("{}() argument must be a number, not '{}'", name, typeName(v)));
+    }
+    if (name == "float") return Value::floating(v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b));
+    if (v.kind == K::Float) {
+      if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18) fail(call.loc, "cannot convert float to int");
+      return Value::integer(static_cast<int64_t>(v.f));
+    }
+    return Value::integer(v.kind == K::Int ? v.i : v.b);
+  }
+  if (name == "len") {
+    need(1);
+    if (args[0].isSequence()) return Value::integer(args[0].elts.size());
+    if (args[0].kind == K::Str) return Value::integer(args[0].s.size());
+    if (args[0].kind == K::Dict) return Value::integer(args[0].items.size());
+    fail(call.loc, fmt::format("object of type '{}' has no len()", typeName(args[0])));
+  }
+  if (name == "tuple" || name == "list") {
+    if (args.empty()) return name == "tuple" ? Value::tuple({}) : Value::list({});
+    need(1);
+    if (!args[0].isSequence()) fail(call.loc, fmt::format("{}() needs a tuple or list", name));
+    return name == "tuple" ? Value::tuple(args[0].elts) : Value::list(args[0].elts);
+  }
+  if (name == "print") return Value::none();
+  fail(call.loc, fmt::format("{}() cannot be evaluated at compile time", name));
+}
+
+// Runs a helper function for its return value (factory helpers such as
+// `def get_tiles(n): return n // 64`).
+Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) {
+  if (isPrimFunc(*fn.def)) fail(call.loc, "calling a @T.prim_func is not supported");
+  if (isMacro(*fn.def))
+    fail(call.loc, fmt::format("macro '{}' can only be called as a statement inside a kernel", fn.def->name));
+  if (++callDepth_ > kMaxCallDepth) {
+    --callDepth_;
+    fail(call.loc, "call nesting too deep (recursive function?)");
+  }
+  struct Guard { int& d; ~Guard() { --d; } } guard{callDepth_};
+  auto local = std::make_shared<Env>();
+  local->parent = fn.closure;
+  auto args = positional(call, env);
+  const auto& params = fn.def->params;
+  size_t ai = 0;
+  for (const auto& p : params) {
+    if (p.varArgs || p.varKwargs) continue;
+    if (ai < args.size()) {
+      local->bind(p.name, args[ai++]);
+    } else if (const py::Keyword* k = keyword(call, p.name)) {
+      local->bind(p.name, eval(*k->value, env));
+    } else if (p.defaultValue) {
+      local->bind(p.name, eval(*p.defaultValue, *fn.closure));
+    } else {
+      fail(call.loc, fmt::format("{}() missing required argument '{}'", fn.def->name, p.name));
+    }
+  }
+  if (ai < args.size()) fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
+  // Straight-line helpers only: assignments, constant ifs, and a return.
+  std::function<std::optional<Value>(const py::StmtList&)> run = [&](const py::StmtList& body) -> std::optional<Value> {
+    for (const auto& s : body) {
+      switch (s->kind) {
+        case py::StmtKind::Return: return s->value ? eval(*s->value, *local) : Value::none();
+        case py::StmtKind::Assign:
+          for (const auto& t : s->targets) assignTargets(*t, eval(*s->value, *local), *local, s->loc);
+          break;
+        case py::StmtKind::AugAssign:
+          assignTargets(*s->targets[0],
+                        binaryOp(s->op, eval(*s->targets[0], *local), eval(*s->value, *local), s->loc),
+                        *local, s->loc);
+          break;
+        case py::StmtKind::If: {
+          auto r = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
+          if (r) return r;
+          break;
+        }
+        case py::StmtKind::Pass: case py::StmtKind::Expr: case py::StmtKind::Import: break;
+        case py::StmtKind::Assert:
+          if (!truthy(eval(*s->value, *local), s->loc))
+            fail(s->loc, "assertion failed" + (s->annotation ? ": " + pyStr(eval(*s->annotation, *local)) : std::string()));
+          break;
+        case py::StmtKind::Raise: fail(s->loc, fmt::format("{}() raised an exception", fn.def->name));
+        default: fail(s->loc, fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));
+      }
+    }
+    return std::nullopt;
+  };
+  auto r = run(fn.def->body);
+  return r ? *r : Value::none();
+}
+
+Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env& env) {
+  auto args = [&] { return positional(call, env); };
+  auto arity = [&](const std::vector<Value>& a, size_t n) {
+    if (a.size() != n)
+      fail(call.loc, fmt::format("T.{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s", a.size()));
+  };
+  static const std::map<std::string, UnOp> kUnary = {
+      {"exp", UnOp::Exp}, {"log", UnOp::Log}, {"sqrt", UnOp::Sqrt}, {"rsqrt", UnOp::Rsqrt},
+      {"tanh", UnOp::Tanh}, {"sigmoid", UnOp::Sigmoid}, {"abs", UnOp::Abs}};
+  if (auto it = kUnary.find(name); it != kUnary.end()) {
+    checkKeywords(call, "T." + name, {});
+    auto a = args();
+    arity(a, 1);
+    Expr x = toExpr(a[0], call.loc);
+    if (it->second != UnOp::Abs && !isFloat(x->dtype)) x = cast(DType::Float32, x);
+    return Value::irExpr(unary(it->second, x));
+  }
+  if (name == "min" || name == "max") {
+    checkKeywords(call, "T." + name, {});
+    auto a = args();
+    arity(a, 2);
+    if (a[0].isConstant() && a[1].isConstant())
+      return constCompare(name == "min" ? "<=" : ">=", a[0], a[1], call.loc) ? a[0] : a[1];
+    Expr x = a[0].isNumber() ? Expr() : toExpr(a[0], call.loc);
+    Expr y = a[1].isNumber() ? Expr() : toExpr(a[1], call.loc);
+    if (!x) x = toExpr(a[0], call.loc, y->dtype);
+    if (!y) y = toExpr(a[1], call.loc, x->dtype);
+    return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
+  }
+  if (name == "ceildiv") {
+    auto a = args();
+    arity(a, 2);
+    if (a[0].isConstant() && a[1].isConstant()) {
+      int64_t x = toConstInt(a[0], call.loc, "T.ceildiv argument");
+      int64_t y = toConstInt(a[1], call.loc, "T.ceildiv argument");
+      if (y == 0) fail(call.loc, "integer division by zero in T.ceildiv");
+      return Value::integer(-floorDiv(-x, y));
+    }
+    Value num = binaryOp("+", a[0], binaryOp("-", a[1], Value::integer(1), call.loc), call.loc);
+    return binaryOp("//", num, a[1], call.loc);
+  }
+  if (name == "if_then_else" || name == "Select") {
+    auto a = args();
+    arity(a, 3);
+    if (a[0].isConstant()) return truthy(a[0], call.loc) ? a[1] : a[2];
+    Expr x = a[1].isNumber() ? Expr() : toExpr(a[1], call.loc);
+    Expr y = a[2].isNumber() ? Expr() : toExpr(a[2], call.loc);
+    if (!x && !y) x = toExpr(a[1], call.loc);
+    if (!x) x = toExpr(a[1], call.loc, y->dtype);
+    if (!y) y = toExpr(a[2], call.loc, x->dtype);
+    return Value::irExpr(select(toExpr(a[0], call.loc), x, y));
+  }
+  if (name == "cast") {
+    auto a = args();
+    arity(a, 2);
+    DType t = toDType(a[1], call.elts[1]->loc);
+    if (a[0].isNumber()) return Value::irExpr(cast(t, toExpr(a[0], call.loc, t)));
+    return Value::irExpr(cast(t, toExpr(a[0], call.loc)));
+  }
+  if (name == "infinity") {
+    auto a = args();
+    arity(a, 1);
+    return Value::irExpr(floatImm(INFINITY, toDType(a[0], call.loc)));
+  }
+  if (name == "dynamic") {
+    auto a = args();
+    if (a.empty() || a[0].kind != K::Str) fail(call.loc, "T.dynamic() needs the size's name as a string");
+    for (const auto& [n, v] : options_.defines) {
+      if (n != a[0].s) continue;
+      usedDefines_.push_back(n);
+      try {
+        return Value::integer(std::stoll(v));
+      } catch (const std::exception&) {
+        fail(call.loc, fmt::format("-D {}={} is not an integer size", n, v));
+      }
+    }
+    if (!kernel_) fail(call.loc, "T.dynamic() is only supported in kernel parameter shapes");
+    for (const auto& v : kernel_->dynamicVars)
+      if (v->name == a[0].s) return Value::irExpr(varRef(v));
+    Var v = makeVar(a[0].s, DType::Int32, VarKind::Dynamic);
+    kernel_->dynamicVars.push_back(v);
+    return Value::irExpr(varRef(v));
+  }
+  if (name == "Tensor" || name == "Buffer") {
+    Value t;
+    t.kind = K::Opaque;
+    t.s = "T.Tensor";
+    auto a = args();
+    if (a.size() < 1) fail(call.loc, fmt::format("T.{}() needs a shape and a dtype", name));
+    t.elts = a;
+    if (const py::Keyword* k = keyword(call, "dtype")) t.elts.push_back(eval(*k->value, env));
+    if (const py::Keyword* k = keyword(call, "shape")) t.elts.insert(t.elts.begin(), eval(*k->value, env));
+    return t;
+  }
+  if (name.rfind("alloc_", 0) == 0 || name == "view")
+    fail(call.loc, fmt::format("T.{}() must be assigned to a name: 'buf = T.{}(...)'", name, name));
+  for (const char* u : kUnsupportedDialect)
+    if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
+      fail(call.loc, fmt::format("T.{} is not supported yet", name));
+  fail(call.loc, fmt::format("T.{} is not supported in an expression", name));
+}
+
+// ------------------------------------------------------------ kernels
+
+Var Elaborator::makeVar(const std::string& name, DType t, VarKind kind) {
+  auto v = std::make_shared<VarNode>();
+  v->id = nextId_++;
+  v->name = name;
+  v->dtype = t;
+  v->kind = kind;
+  return v;
+}
+
+std::string Elaborator::uniqueBufferName(const std::string& name) {
+  int& n = bufferNames_[name];
+  std::string out = n == 0 ? name : name + "_" + std::to_string(n);
+  ++n;
+  return out;
+}
+
+Buffer Elaborator::makeBuffer(const std::string& name, MemScope scope, DType dtype,
+                              std::vector<Expr> shape, SourceLoc loc, Storage storage) {
+  auto b = std::make_shared<BufferNode>();
+  b->id = nextId_++;
+  b->name = uniqueBufferName(name);
+  b->dtype = dtype;
+  b->shape = std::move(shape);
+  b->loc = loc;
+  if (storage) {
+    b->storage = storage;
+    b->isAlias = true;
+  } else {
+    auto st = std::make_shared<StorageNode>();
+    st->id = nextId_++;
+    st->name = b->name;
+    st->scope = scope;
+    st->loc = loc;
+    auto cs = constShape(b);
+    st->bytes = cs ? product(*cs) * dtypeBytes(dtype) : 0;
+    b->storage = st;
+    kernel_->storages.push_back(st);
+  }
+  kernel_->buffers.push_back(b);
+  return b;
+}
+
+void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
+                               const std::string& factory) {
+  // Each `with T.Kernel` block in the body is a separate kernel.
+  std::vector<const py::Stmt*> kernelBlocks;
+  for (const auto& s : def.body) {
+    if (s->kind == py::StmtKind::With && !s->withItems.empty() &&
+        dottedName(*s->withItems[0].context).find("Kernel") != std::string::npos) {
+      kernelBlocks.push_back(s.get());
+      continue;
+    }
+    bool harmless = s->kind == py::StmtKind::Pass ||
+                    (s->kind == py::StmtKind::Expr && s->value && s->value->kind == py::ExprKind::Str);
+    if (harmless || s->kind == py::StmtKind::Assign) continue;
+    if (s->kind == py::StmtKind::Unparsed) error(s->reasonLoc.valid() ? s->reasonLoc : s->loc, s->reason);
+    else error(s->loc, "only 'with T.Kernel(...)' blocks and constants are supported in a @T.prim_func body");
+  }
+  if (kernelBlocks.empty()) {
+    error(def.loc, fmt::format("kernel '{}' has no 'with T.Kernel(...)' block", def.name));
+    return;
+  }
+  for (const py::Stmt* block : kernelBlocks) {
+    Kernel k;
+    kernels_.push_back(std::move(k));
+    kernel_ = &kernels_.back();
+    kernel_->name = def.name;
+    kernel_->factory = factory;
+    kernel_->loc = def.loc;
+    bufferNames_.clear();
+    auto env = std::make_shared<Env>();
+    env->parent = closure;
+    std::vector<KernelParam> params;
+    size_t errorsBefore = diags_.numErrors();
+    for (const auto& p : def.params) {
+      try {
+        if (p.varArgs || p.varKwargs) fail(p.loc, "'*args' and '**kwargs' are not supported in a kernel signature");
+        if (!p.annotation)
+          fail(p.loc, fmt::format("kernel parameter '{}' needs a type: T.Tensor(shape, dtype) or a scalar dtype", p.name));
+        Value ann = eval(*p.annotation, *env);
+        KernelParam kp;
+        kp.name = p.name;
+        kp.loc = p.loc;
+        if (ann.kind == K::DType) {
+          kp.var = makeVar(p.name, toDType(ann, p.loc), VarKind::Param);
+          env->bind(p.name, Value::irExpr(varRef(kp.var)));
+        } else if (ann.kind == K::Opaque && ann.s == "T.Tensor") {
+          if (ann.elts.size() != 2) fail(p.annotation->loc, "T.Tensor needs a shape and a dtype: T.Tensor((M, N), \"float16\")");
+          std::vector<Expr> shape;
+          const Value& sv = ann.elts[0];
+          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
+          for (const auto& d : dims) {
+            Expr e = toExpr(d, p.annotation->loc);
+            if (isFloat(e->dtype)) fail(p.annotation->loc, "tensor dimensions must be integers");
+            if (auto c = asConstInt(e); c && *c <= 0)
+              fail(p.annotation->loc, fmt::format("tensor dimensions must be positive, got {}", *c));
+            shape.push_back(e);
+          }
+          kp.buffer = makeBuffer(p.name, MemScope::Global, toDType(ann.elts[1], p.annotation->loc), shape, p.loc);
+          env->bind(p.name, Value::buf(kp.buffer));
+        } else {
+          fail(p.annotation->loc, fmt::format("unsupported type for kernel parameter '{}'; use T.Tensor(shape, dtype) or a scalar dtype such as T.float32", p.name));
+        }
+        params.push_back(std::move(kp));
+      } catch (const EvalError& e) {
+        error(e.loc, e.message);
+      }
+    }
+    if (diags_.numErrors() != errorsBefore) {
+      kernels_.pop_back();
+      kernel_ = nullptr;
+      continue;
+    }
+    for (const auto& s : def.body)
+      if (s->kind == py::StmtKind::Assign && s->value) {
+        try {
+          Value v = eval(*s->value, *env);
+          for (const auto& t : s->targets) assignTargets(*t, v, *env, s->loc);
+        } catch (const EvalError& e) {
+          error(e.loc, e.message);
+        }
+      }
+    buildKernel(*block, def, *env, factory, std::move(params), {});
+    if (diags_.numErrors() != errorsBefore) kernels_.pop_back();
+    kernel_ = nullptr;
+  }
+  // Several kernels from one prim_func get distinct names.
+  int n = 0;
+  for (auto& k : kernels_)
+    if (k.name == def.name && k.loc.line == def.loc.line && n++ > 0) k.name += "_" + std::to_string(n - 1);
+}
+
+void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env,
+                             const std::string&, std::vector<KernelParam> params,
+                             std::vector<Buffer>) {
+  Kernel& k = *kernel_;
+  k.params = std::move(params);
+  k.kernelLoc = withStmt.loc;
+  const py::WithItem& item = withStmt.withItems[0];
+  try {
+    if (withStmt.withItems.size() != 1) fail(withStmt.loc, "'with T.Kernel(...)' must be the only item of its 'with'");
+    const py::Expr& call = *item.context;
+    if (call.kind != py::ExprKind::Call) fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
+    checkKeywords(call, "T.Kernel", {"threads", "is_npu", "prelude"});
+    if (call.elts.size() != 1)
+      fail(call.loc, call.elts.size() > 1
+                         ? "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'"
+                         : "T.Kernel needs the grid size: 'T.Kernel(n) as bx'");
+    Value grid = eval(*call.elts[0], env);
+    if (grid.isSequence()) {
+      if (grid.elts.size() != 1)
+        fail(call.elts[0]->loc, "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'");
+      grid = grid.elts[0];
+    }
+    k.grid = toConstInt(grid, call.elts[0]->loc, "grid size");
+    if (k.grid < 1) fail(call.elts[0]->loc, fmt::format("grid size must be at least 1, got {}", k.grid));
+    for (const auto& kw : call.keywords) k.kernelKwargs.push_back({kw.name, pyStr(eval(*kw.value, env))});
+    if (!item.target) fail(call.loc, "T.Kernel needs a block index: 'with T.Kernel(n) as bx:'");
+    if (item.target->kind != py::ExprKind::Name)
+      fail(item.target->loc, "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not supported yet); use 'as bx'");
+    k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
+    env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
+  } catch (const EvalError& e) {
+    error(e.loc, e.message);
+    return;
+  }
+  std::vector<Stmt> body;
+  BlockCtx ctx;
+  ctx.out = &body;
+  elabBlock(withStmt.body, env, ctx);
+  k.body = std::make_shared<SeqStmt>(std::move(body), withStmt.loc);
+}
+
+void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
+  for (const auto& s : body) {
+    if (diags_.numErrors() >= DiagnosticEngine::kMaxErrors) return;
+    try {
+      elabStmt(*s, env, ctx);
+    } catch (const EvalError& e) {
+      error(e.loc, e.message);
+    }
+  }
+}
+
+void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  using SK = py::StmtKind;
+  switch (s.kind) {
+    case SK::Pass: return;
+    case SK::Expr: return elabExprStmt(s, env, ctx);
+    case SK::Assign:
+    case SK::AugAssign:
+    case SK::AnnAssign: return elabAssign(s, env, ctx);
+    case SK::For: return elabFor(s, env, ctx);
+    case SK::With: return elabWith(s, env, ctx);
+    case SK::If: return elabIf(s, env, ctx);
+    case SK::While: fail(s.loc, "'while' loops are not supported yet");
+    case SK::Unparsed: fail(s.reasonLoc.valid() ? s.reasonLoc : s.loc, s.reason);
+    case SK::Assert: {
+      Value cond = eval(*s.value, env);
+      if (!cond.isConstant()) fail(s.loc, "'assert' on a run-time value is not supported in a kernel");
+      if (!truthy(cond, s.loc))
+        fail(s.loc, "assertion failed" + (s.annotation ? ": " + pyStr(eval(*s.annotation, env)) : std::string()));
+      return;
+    }
+    case SK::FunctionDef:
+      if (isMacro(s)) {
+        auto alias = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
+        bindFunction(s, alias);
+        return;
+      }
+      fail(s.loc, "nested functions are not supported in a kernel body (use @T.macro)");
+    case SK::Return: fail(s.loc, "'return' is not supported in a kernel body");
+    case SK::Break: fail(s.loc, "'break' is not supported in a kernel");
+    case SK::Continue: fail(s.loc, "'continue' is not supported in a kernel");
+    case SK::Import: bindImport(s, env); return;
+    default: fail(s.loc, "this statement is not supported in a kernel body");
+  }
+}
+
+void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  const py::Expr& e = *s.value;
+  if (e.kind == py::ExprKind::Str || e.kind == py::ExprKind::Ellipsis) return;  // docstring
+  if (e.kind != py::ExprKind::Call) fail(e.loc, "expression statement has no effect");
+  Value fn = eval(*e.lhs, env);
+  if (fn.kind == K::DialectFn && fn.s.rfind("builtins.", 0) != 0) {
+    if (elabTileOp(fn.s, e, env, ctx)) return;
+    callDialect(fn.s, e, env);  // reports "not supported" for unknown names
+    fail(e.loc, fmt::format("the result of T.{}(...) is unused", fn.s));
+  }
+  if (fn.kind == K::Function && isMacro(*fn.def)) return inlineMacro(fn, e, env, ctx);
+  if (fn.kind == K::DialectFn && fn.s == "builtins.print") return;
+  fail(e.loc, "this call is not supported as a kernel statement");
+}
+
+void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
+  if (++callDepth_ > kMaxCallDepth) {
+    --callDepth_;
+    fail(call.loc, "macro nesting too deep (recursive macro?)");
+  }
+  struct Guard { int& d; ~Guard() { --d; } } guard{callDepth_};
+  Env local;
+  local.parent = fn.closure ? fn.closure : moduleEnv_;
+  // The macro's closure may be the kernel's own env (a macro defined in the
+  // kernel); its names stay visible through the parent chain.
+  auto args = positional(call, env);
+  size_t ai = 0;
+  for (const auto& p : fn.def->params) {
+    if (p.varArgs || p.varKwargs) fail(p.loc, "'*args' and '**kwargs' are not supported in macros");
+    if (ai < args.size()) local.bind(p.name, args[ai++]);
+    else if (const py::Keyword* k = keyword(call, p.name)) local.bind(p.name, eval(*k->value, env));
+    else if (p.defaultValue) local.bind(p.name, eval(*p.defaultValue, *local.parent));
+    else fail(call.loc, fmt::format("macro '{}' is missing argument '{}'", fn.def->name, p.name));
+  }
+  if (ai < args.size())
+    fail(call.loc, fmt::format("macro '{}' takes {} arguments ({} given)", fn.def->name, fn.def->params.size(), args.size()));
+  for (const auto& s : fn.def->body) {
+    if (s->kind == py::StmtKind::Return && !s->value) break;
+    try {
+      elabStmt(*s, local, ctx);
+    } catch (const EvalError& e) {
+      error(e.loc, e.message);
+    }
+  }
+}
+
+void Elaborator::requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx) {
+  if (ctx.inParallel) fail(loc, fmt::format("{} is not allowed inside a T.Parallel loop", what));
+}
+
+Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name) {
+  static const std::map<std::string, MemScope> kScopes = {
+      {"alloc_shared", MemScope::UB}, {"alloc_ub", MemScope::UB}, {"alloc_l1", MemScope::L1},
+      {"alloc_L1", MemScope::L1}, {"alloc_l0a", MemScope::L0A}, {"alloc_L0A", MemScope::L0A},
+      {"alloc_l0b", MemScope::L0B}, {"alloc_L0B", MemScope::L0B}, {"alloc_l0c", MemScope::L0C},
+      {"alloc_L0C", MemScope::L0C}, {"alloc_fragment", MemScope::Fragment},
+      {"alloc_local", MemScope::Local}};
+  auto args = positional(call, env);
+  if (fn == "alloc_var") {
+    checkKeywords(call, "T.alloc_var", {"init", "dtype"});
+    Value dt = !args.empty() ? args[0] : Value::none();
+    if (const py::Keyword* k = keyword(call, "dtype")) dt = eval(*k->value, env);
+    if (dt.kind == K::None) fail(call.loc, "T.alloc_var needs a dtype: T.alloc_var(\"int32\")");
+    Buffer b = makeBuffer(name, MemScope::LocalVar, toDType(dt, call.loc), {intImm(1)}, call.loc);
+    Value init = args.size() > 1 ? args[1] : Value::none();
+    if (const py::Keyword* k = keyword(call, "init")) init = eval(*k->value, env);
+    Value bv = Value::buf(b);
+    bv.loc = call.loc;
+    if (init.kind != K::None) {
+      if (!kernel_) return bv;
+      pendingInit_ = std::make_shared<StoreStmt>(b, std::vector<Expr>{intImm(0)},
+                                                 toExpr(init, call.loc, b->dtype), call.loc);
+    }
+    return bv;
+  }
+  auto it = kScopes.find(fn);
+  if (it == kScopes.end()) fail(call.loc, fmt::format("unknown allocation T.{}", fn));
+  checkKeywords(call, "T." + fn, {"dtype", "scope", "shape"});
+  Value shape = !args.empty() ? args[0] : Value::none();
+  Value dtype = args.size() > 1 ? args[1] : Value::dtype(DType::Float32);
+  if (const py::Keyword* k = keyword(call, "shape")) shape = eval(*k->value, env);
+  if (const py::Keyword* k = keyword(call, "dtype")) dtype = eval(*k->value, env);
+  if (shape.kind == K::None) fail(call.loc, fmt::format("T.{} needs a shape: T.{}((M, N), dtype)", fn, fn));
+  auto dims = toConstShape(shape, call.elts.empty() ? call.loc : call.elts[0]->loc,
+                           "shape of an on-chip buffer");
+  std::vector<Expr> s;
+  for (auto d : dims) s.push_back(intImm(d));
+  return Value::buf(makeBuffer(name, it->second, toDType(dtype, call.loc), s, call.loc));
+}
+
+void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  if (!s.value) {
+    if (s.kind == py::StmtKind::AnnAssign) return;  // `x: int` declares nothing
+    fail(s.loc, "assignment without a value");
+  }
+  if (s.targets.size() != 1) fail(s.loc, "chained assignment is not supported in a kernel");
+  const py::Expr& target = *s.targets[0];
+  // Allocations and views are named by their target.
+  if (s.kind != py::StmtKind::AugAssign && s.value->kind == py::ExprKind::Call && target.kind == py::ExprKind::Name) {
+    Value fn = eval(*s.value->lhs, env);
+    if (fn.kind == K::DialectFn && (fn.s.rfind("alloc_", 0) == 0)) {
+      pendingInit_.reset();
+      Value b = allocate(fn.s, *s.value, env, target.id);
+      env.bind(target.id, b);
+      if (pendingInit_) ctx.out->push_back(pendingInit_);
+      pendingInit_.reset();
+      return;
+    }
+    if (fn.kind == K::DialectFn && fn.s == "view") {
+      checkKeywords(*s.value, "T.view", {"dtype", "shape"});
+      auto args = positional(*s.value, env);
+      if (args.empty() || args[0].kind != K::Buffer) fail(s.value->loc, "T.view needs a buffer: T.view(buf, shape, dtype)");
+      Buffer base = args[0].buffer;
+      if (base->storage->scope == MemScope::Global) fail(s.value->loc, "T.view of a global tensor is not supported");
+      Value shape = args.size() > 1 ? args[1] : Value::none();
+      Value dtype = args.size() > 2 ? args[2] : Value::none();
+      if (const py::Keyword* k = keyword(*s.value, "shape")) shape = eval(*k->value, env);
+      if (const py::Keyword* k = keyword(*s.value, "dtype")) dtype = eval(*k->value, env);
+      if (shape.kind == K::None) fail(s.value->loc, "T.view needs a shape: T.view(buf, shape, dtype)");
+      DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, s.value->loc);
+      auto dims = toConstShape(shape, s.value->loc, "shape of a view");
+      int64_t bytes = product(dims) * dtypeBytes(t);
+      if (bytes > base->storage->bytes)
+        fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
+                                       base->storage->bytes, base->name));
+      std::vector<Expr> shapeExprs;
+      for (auto d : dims) shapeExprs.push_back(intImm(d));
+      env.bind(target.id, Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs,
+                                                s.value->loc, base->storage)));
+      return;
+    }
+  }
+  Value v = eval(*s.value, env);
+  if (s.kind == py::StmtKind::AugAssign) {
+    Value old = eval(target, env);
+    v = binaryOp(s.op, old, v, s.loc);
+  }
+  if (target.kind == py::ExprKind::Subscript) {
+    Value base = eval(*target.lhs, env);
+    if (base.kind != K::Buffer) fail(target.loc, "only buffer elements can be assigned in a kernel");
+    Value acc = subscript(base, *target.rhs, env, target.loc);
+    return storeTo(acc, v, s.loc, ctx);
+  }
+  if (target.kind == py::ExprKind::Name) {
+    const Value* old = env.lookup(target.id);
+    if (old && old->kind == K::Buffer && old->buffer->storage->scope == MemScope::LocalVar)
+      return storeTo(*old, v, s.loc, ctx);
+    if (old && old->kind == K::Buffer && v.kind != K::Buffer)
+      fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] = value' or T.copy", target.id, target.id));
+    return assignScalar(target.id, v, env, ctx, s.loc);
+  }
+  if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
+    if (!v.isSequence() || v.elts.size() != target.elts.size())
+      fail(s.loc, "tuple assignment needs a tuple of the same length");
+    for (size_t i = 0; i < target.elts.size(); ++i) {
+      if (target.elts[i]->kind != py::ExprKind::Name) fail(target.elts[i]->loc, "only names can be unpacked into");
+      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.loc);
+    }
+    return;
+  }
+  fail(target.loc, "unsupported assignment target");
+}
+
+void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc) {
+  // Constants, buffers and tuples are compile-time bindings; only run-time
+  // scalars become IR assignments.
+  if (v.kind != K::Expr && v.kind != K::Access) {
+    env.bind(name, v);
+    return;
+  }
+  Expr value = toExpr(v, loc);
+  if (isConst(value)) {
+    env.bind(name, v);
+    return;
+  }
+  const Value* old = env.lookup(name);
+  Var var;
+  if (old && old->kind == K::Expr && old->expr->kind == ExprKind::VarRef &&
+      old->expr->var->kind == VarKind::Local)
+    var = old->expr->var;
+  if (!var) {
+    var = makeVar(name, value->dtype, VarKind::Local);
+    env.bind(name, Value::irExpr(varRef(var)));
+  }
+  ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
+}
+
+void Elaborator::storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx) {
+  Buffer b = target.buffer;
+  std::vector<Expr> idx;
+  if (target.kind == K::Buffer) {
+    idx.push_back(intImm(0));
+  } else {
+    for (const auto& a : target.access) {
+      if (a.isSlice) fail(a.loc, fmt::format("cannot assign to a slice of '{}'; use T.copy or T.fill", b->name));
+      idx.push_back(a.start);
+    }
+  }
+  Expr v = toExpr(value, loc, b->dtype);
+  ctx.out->push_back(std::make_shared<StoreStmt>(b, std::move(idx), cast(b->dtype, v), loc));
+}
+
+void Elaborator::loopAnnotations(const py::Expr& call, Env& env, ForStmt& loop) {
+  if (const py::Keyword* k = keyword(call, "num_stages")) {
+    loop.numStages = toConstInt(eval(*k->value, env), k->value->loc, "num_stages");
+    if (loop.numStages < 0) fail(k->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
+  }
+  const py::Keyword* annos = keyword(call, "annotations");
+  if (!annos) return;
+  Value d = eval(*annos->value, env);
+  if (d.kind == K::None) return;
+  if (d.kind != K::Dict) fail(annos->value->loc, "annotations must be a dict: annotations={\"enable_offset\": True}");
+  for (const auto& [key, value] : d.items) {
+    if (key.kind != K::Str) fail(annos->value->loc, "annotation keys must be strings");
+    if (key.s == "num_stages") {
+      loop.numStages = toConstInt(value, annos->value->loc, "num_stages");
+      if (loop.numStages < 0) fail(annos->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
+      if (loop.forKind == ForKind::Serial) loop.forKind = ForKind::Pipelined;
+    } else if (key.s == "enable_offset") {
+      if (value.kind != K::Bool) fail(annos->value->loc, "\"enable_offset\" must be True or False");
+      loop.enableOffset = value.b;
+    } else if (key.s == "multi_buffer_eligible") {
+      std::vector<Value> items = value.isSequence() ? value.elts : std::vector<Value>{value};
+      loop.eligibleLoc = annos->value->loc;
+      for (const auto& item : items) {
+        if (item.kind != K::Buffer)
+          fail(annos->value->loc, fmt::format("\"multi_buffer_eligible\" must list buffers, got {}", typeName(item)));
+        if (!isCapacityChecked(item.buffer->storage->scope))
+          fail(annos->value->loc, fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
+                                              item.buffer->name, memScopeName(item.buffer->storage->scope)));
+        loop.eligible.push_back(item.buffer);
+      }
+    } else {
+      diags_.warning(annos->value->loc, fmt::format("unknown loop annotation '{}' is ignored; known: num_stages, enable_offset, multi_buffer_eligible", key.s));
+    }
+  }
+}
+
+void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  if (!s.orelse.empty()) fail(s.orelse[0]->loc, "'for ... else' is not supported in a kernel");
+  const py::Expr& iter = *s.iter;
+  const py::Expr& target = *s.targets[0];
+  Value fn = iter.kind == py::ExprKind::Call ? eval(*iter.lhs, env) : Value::none();
+  std::string name = fn.kind == K::DialectFn ? fn.s : "";
+  if (name == "builtins.range") name = "serial";
+
+  if (iter.kind != py::ExprKind::Call || name.empty()) {
+    // A constant sequence: unrolled while building the kernel.
+    Value seq = eval(iter, env);
+    if (!seq.isSequence())
+      fail(iter.loc, "a kernel loop must iterate over T.serial, T.Pipelined, T.Parallel, T.Persistent, T.unroll or range");
+    for (const auto& v : seq.elts) {
+      assignTargets(target, v, env, s.loc);
+      elabBlock(s.body, env, ctx);
+    }
+    return;
+  }
+
+  auto bodyInto = [&](std::vector<Stmt>& out, BlockCtx inner) {
+    inner.out = &out;
+    elabBlock(s.body, env, inner);
+    return std::make_shared<SeqStmt>(std::move(out), s.loc);
+  };
+  // Loop variables are visible in the body only.
+  auto bindTemp = [&](const std::string& n, Value v) {
+    const Value* old = env.lookup(n);
+    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    env.bind(n, std::move(v));
+    return saved;
+  };
+  auto restore = [&](const std::string& n, const std::optional<Value>& saved) {
+    if (saved) env.bind(n, *saved);
+    else env.names.erase(n);
+  };
+
+  if (name == "Parallel") {
+    requireNotElementwise("a nested T.Parallel", s.loc, ctx);
+    checkKeywords(iter, "T.Parallel", {});
+    auto extents = positional(iter, env);
+    std::vector<const py::Expr*> names;
+    if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List)
+      for (const auto& t : target.elts) names.push_back(t.get());
+    else
+      names.push_back(&target);
+    if (names.size() != extents.size())
+      fail(target.loc, fmt::format("T.Parallel has {} extents but the loop binds {} names", extents.size(), names.size()));
+    auto p = std::make_shared<ParallelStmt>(s.loc);
+    std::vector<std::pair<std::string, std::optional<Value>>> saved;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i]->kind != py::ExprKind::Name) fail(names[i]->loc, "T.Parallel binds plain names");
+      int64_t ext = toConstInt(extents[i], iter.loc, "T.Parallel extent");
+      if (ext < 1) fail(iter.loc, fmt::format("T.Parallel extent must be positive, got {}", ext));
+      Var v = makeVar(names[i]->id, DType::Int32, VarKind::Loop);
+      p->vars.push_back(v);
+      p->extents.push_back(ext);
+      saved.push_back({names[i]->id, bindTemp(names[i]->id, Value::irExpr(varRef(v)))});
+    }
+    std::vector<Stmt> out;
+    BlockCtx inner = ctx;
+    inner.inParallel = true;
+    p->body = bodyInto(out, inner);
+    for (auto& [n, v] : saved) restore(n, v);
+    ctx.out->push_back(p);
+    return;
+  }
+
+  requireNotElementwise("a loop", s.loc, ctx);
+  auto loop = std::make_shared<ForStmt>(s.loc);
+  std::vector<std::pair<std::string, std::optional<Value>>> saved;
+  Expr guard;
+  if (name == "serial" || name == "unroll" || name == "Pipelined") {
+    loop->forKind = name == "serial" ? ForKind::Serial : name == "unroll" ? ForKind::Unroll : ForKind::Pipelined;
+    if (name == "Pipelined") checkKeywords(iter, "T.Pipelined", {"num_stages", "annotations", "order", "stage", "group"});
+    else if (name == "serial") checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T.serial", {"annotations"});
+    else checkKeywords(iter, "T.unroll", {});
+    auto a = positional(iter, env);
+    if (a.empty() || a.size() > 3) fail(iter.loc, fmt::format("T.{} takes 1 to 3 arguments (extent, or start, stop[, step])", name));
+    Expr start = a.size() == 1 ? intImm(0) : toExpr(a[0], iter.loc);
+    Expr stop = toExpr(a.size() == 1 ? a[0] : a[1], iter.loc);
+    int64_t step = a.size() == 3 ? toConstInt(a[2], iter.loc, "loop step") : 1;
+    if (step == 0) fail(iter.loc, "loop step must not be zero");
+    if (isFloat(start->dtype) || isFloat(stop->dtype)) fail(iter.loc, "loop bounds must be integers");
+    if (target.kind != py::ExprKind::Name) fail(target.loc, "the loop variable must be a plain name");
+    if (name == "Pipelined") loop->numStages = 1;
+    loop->var = makeVar(target.id, DType::Int32, VarKind::Loop);
+    loop->min = intImm(0);
+    Expr span = sub(stop, start);
+    // extent = ceil(span / step), clamped at 0 when constant.
+    Expr extent = step == 1 ? span : floordiv(add(span, step > 0 ? step - 1 : step + 1), intImm(step));
+    if (auto c = asConstInt(extent); c && *c < 0) extent = intImm(0);
+    loop->extent = extent;
+    Expr value = add(start, mul(varRef(loop->var), step));
+    saved.push_back({target.id, bindTemp(target.id, Value::irExpr(value))});
+    loopAnnotations(iter, env, *loop);
+  } else if (name == "Persistent") {
+    checkKeywords(iter, "T.Persistent", {"group_size", "num_stages", "annotations"});
+    auto a = positional(iter, env);
+    if (a.size() != 3)
+      fail(iter.loc, "T.Persistent in a for loop takes (domain, wave_size, index); use 'with T.Persistent(extent, num_stages=k) as i:' for the short form");
+    std::vector<Value> domain = a[0].isSequence() ? a[0].elts : std::vector<Value>{a[0]};
+    std::vector<int64_t> dims;
+    for (const auto& d : domain) dims.push_back(toConstInt(d, iter.elts[0]->loc, "T.Persistent domain"));
+    for (auto d : dims) if (d < 1) fail(iter.elts[0]->loc, "T.Persistent domain sizes must be positive");
+    int64_t total = product(dims);
+    Expr wave = toExpr(a[1], iter.elts[1]->loc);
+    Expr index = toExpr(a[2], iter.elts[2]->loc);
+    if (auto w = asConstInt(wave); w && *w < 1) fail(iter.elts[1]->loc, "wave_size must be positive");
+    loop->forKind = ForKind::Persistent;
+    loop->numStages = 0;
+    loop->var = makeVar(target.kind == py::ExprKind::Name ? target.id + "_iter" : "tile_iter", DType::Int32, VarKind::Loop);
+    loop->min = intImm(0);
+    // Core `index` of `wave` visits tiles index, index + wave, ...: ceil(total / wave) rounds.
+    loop->extent = floordiv(add(intImm(total), sub(wave, intImm(1))), wave);
+    Expr linear = add(index, mul(varRef(loop->var), wave));
+    if (!asConstInt(wave) || total % *asConstInt(wave) != 0 || !asConstInt(index) || *asConstInt(index) != 0)
+      guard = binary(BinOp::LT, linear, intImm(total));
+    std::vector<Value> coords(dims.size());
+    Expr rest = linear;
+    for (size_t i = dims.size(); i-- > 0;) {
+      coords[i] = Value::irExpr(i == 0 ? rest : floormod(rest, intImm(dims[i])));
+      rest = floordiv(rest, intImm(dims[i]));
+    }
+    Value tile = coords.size() == 1 ? coords[0] : Value::tuple(coords);
+    if (target.kind == py::ExprKind::Name) {
+      saved.push_back({target.id, bindTemp(target.id, tile)});
+    } else if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
+      if (target.elts.size() != coords.size())
+        fail(target.loc, fmt::format("T.Persistent domain has {} dimensions but the loop binds {} names", coords.size(), target.elts.size()));
+      for (size_t i = 0; i < coords.size(); ++i) {
+        if (target.elts[i]->kind != py::ExprKind::Name) fail(target.elts[i]->loc, "only names can be bound");
+        saved.push_back({target.elts[i]->id, bindTemp(target.elts[i]->id, coords[i])});
+      }
+    } else {
+      fail(target.loc, "unsupported loop target");
+    }
+    loopAnnotations(iter, env, *loop);
+  } else {
+    fail(iter.loc, fmt::format("T.{} is not a loop; use T.serial, T.Pipelined, T.Parallel, T.Persistent, T.unroll or range", name));
+  }
+  std::vector<Stmt> out;
+  Stmt body = bodyInto(out, ctx);
+  for (auto& [n, v] : saved) restore(n, v);
+  if (guard) body = std::make_shared<IfStmt>(guard, body, nullptr, s.loc);
+  loop->body = body;
+  ctx.out->push_back(loop);
+}
+
+void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  if (s.withItems.size() != 1) fail(s.loc, "only one item per 'with' is supported in a kernel");
+  const py::WithItem& item = s.withItems[0];
+  const py::Expr& call = *item.context;
+  Value fn = call.kind == py::ExprKind::Call ? eval(*call.lhs, env) : eval(call, env);
+  std::string name = fn.kind == K::DialectFn ? fn.s : "";
+  if (name == "Kernel") fail(s.loc, "nested 'with T.Kernel' blocks are not supported");
+  if (name == "Persistent") {
+    requireNotElementwise("a loop", s.loc, ctx);
+    checkKeywords(call, "T.Persistent", {"num_stages", "annotations"});
+    auto a = positional(call, env);
+    if (a.size() != 1)
+      fail(call.loc, "'with T.Persistent(...)' takes one extent; use 'for t in T.Persistent(domain, wave_size, index)' for the tile form");
+    if (!item.target || item.target->kind != py::ExprKind::Name)
+      fail(call.loc, "'with T.Persistent(extent) as i:' needs a loop variable");
+    auto loop = std::make_shared<ForStmt>(s.loc);
+    loop->forKind = ForKind::Persistent;
+    loop->numStages = 0;
+    loop->var = makeVar(item.target->id, DType::Int32, VarKind::Loop);
+    loop->min = intImm(0);
+    loop->extent = toExpr(a[0], call.elts[0]->loc);
+    if (isFloat(loop->extent->dtype)) fail(call.elts[0]->loc, "loop extent must be an integer");
+    loopAnnotations(call, env, *loop);
+    const Value* old = env.lookup(item.target->id);
+    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    env.bind(item.target->id, Value::irExpr(varRef(loop->var)));
+    std::vector<Stmt> out;
+    BlockCtx inner = ctx;
+    inner.out = &out;
+    elabBlock(s.body, env, inner);
+    if (saved) env.bind(item.target->id, *saved);
+    else env.names.erase(item.target->id);
+    loop->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
+    ctx.out->push_back(loop);
+    return;
+  }
+  if (name == "SimtVF" || name == "SimdVF") {
+    requireNotElementwise("a VF region", s.loc, ctx);
+    if (ctx.inVF) fail(s.loc, "VF regions cannot be nested");
+    bool simt = name == "SimtVF";
+    if (simt) checkKeywords(call, "T.SimtVF", {"threads", "latency"});
+    else checkKeywords(call, "T.SimdVF", {"latency"});
+    auto region = std::make_shared<VFRegionStmt>(s.loc);
+    region->simt = simt;
+    if (simt) {
+      const py::Keyword* t = keyword(call, "threads");
+      if (!t) fail(call.loc, "T.SimtVF needs threads=K");
+      region->threads = toConstInt(eval(*t->value, env), t->value->loc, "threads");
+      if (region->threads < 1) fail(t->value->loc, "threads must be positive");
+      kernel_->hasSimtVF = true;
+    }
+    if (const py::Keyword* l = keyword(call, "latency")) {
+      region->latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
+      if (*region->latency < 1) fail(l->value->loc, fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
+    }
+    if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
+    std::vector<Stmt> out;
+    BlockCtx inner = ctx;
+    inner.out = &out;
+    inner.inVF = true;
+    elabBlock(s.body, env, inner);
+    region->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
+    ctx.out->push_back(region);
+    return;
+  }
+  if (!name.empty()) fail(call.loc, fmt::format("'with T.{}' is not supported yet", name));
+  fail(call.loc, "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF' and 'with T.SimdVF' are supported in a kernel");
+}
+
+void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  Value cond = eval(*s.iter, env);
+  if (cond.isConstant() || cond.kind == K::Buffer) {
+    elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
+    return;
+  }
+  Expr c = toExpr(cond, s.iter->loc);
+  std::vector<Stmt> thenOut, elseOut;
+  BlockCtx inner = ctx;
+  inner.out = &thenOut;
+  elabBlock(s.body, env, inner);
+  inner.out = &elseOut;
+  elabBlock(s.orelse, env, inner);
+  Stmt elseStmt = s.orelse.empty() ? nullptr : std::make_shared<SeqStmt>(std::move(elseOut), s.loc);
+  if (elseStmt && s.orelse.size() == 1 && s.orelse[0]->kind == py::StmtKind::If) {
+    const auto* seq = as<SeqStmt>(elseStmt);
+    if (seq->stmts.size() == 1) elseStmt = seq->stmts[0];  // keep `elif` chains flat
+  }
+  ctx.out->push_back(std::make_shared<IfStmt>(c, std::make_shared<SeqStmt>(std::move(thenOut), s.loc), elseStmt, s.loc));
+}
+
+std::optional<Program> compileSource(std::shared_ptr<const SourceFile> file,
+                                     const FrontendOptions& options, DiagnosticEngine& diags) {
+  diags.setFile(file);
+  Elaborator elaborator(file, options, diags);
+  try {
+    return elaborator.run();
+  } catch (const EvalError& e) {
+    diags.error(e.loc, e.message);
+  } catch (const ReturnSignal&) {
+    diags.error({}, "internal error: stray return");
+  }
+  return std::nullopt;
+}
+
+}  // namespace tilesched::frontend

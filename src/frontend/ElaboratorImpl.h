@@ -1,0 +1,114 @@
+// Internal: the elaborator's state, shared by Elaborator.cpp (module,
+// factories, expressions, statements) and TileOps.cpp (T.copy, T.gemm,
+// reductions, annotations). Not part of the front end's interface.
+#pragma once
+
+#include <functional>
+
+#include "frontend/ConstEval.h"
+#include "frontend/Elaborator.h"
+#include "frontend/Value.h"
+#include "ir/IROperator.h"
+
+namespace tilesched::frontend {
+
+// Where statements being elaborated go, and what they may contain.
+struct BlockCtx {
+  std::vector<ir::Stmt>* out = nullptr;
+  bool inParallel = false;  // element-wise body of T.Parallel
+  bool inVF = false;        // T.SimtVF / T.SimdVF region
+};
+
+struct ReturnSignal {
+  Value value;
+};
+
+class Elaborator {
+ public:
+  Elaborator(std::shared_ptr<const SourceFile> file, const FrontendOptions& options,
+             DiagnosticEngine& diags)
+      : file_(std::move(file)), options_(options), diags_(diags) {}
+
+  std::optional<ir::Program> run();
+
+  // ---- expressions (Elaborator.cpp)
+  Value eval(const py::Expr& e, Env& env);
+  Value evalCall(const py::Expr& call, Env& env);
+  Value callDialect(const std::string& name, const py::Expr& call, Env& env);
+  Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
+  Value callFunction(const Value& fn, const py::Expr& call, Env& env);
+  Value subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc);
+  Value binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc);
+  ir::Expr toExpr(const Value& v, SourceLoc loc, std::optional<ir::DType> hint = std::nullopt);
+  int64_t toConstInt(const Value& v, SourceLoc loc, const std::string& what);
+  ir::DType toDType(const Value& v, SourceLoc loc);
+  std::vector<int64_t> toConstShape(const Value& v, SourceLoc loc, const std::string& what);
+  std::vector<Value> positional(const py::Expr& call, Env& env);
+  const py::Keyword* keyword(const py::Expr& call, const std::string& name);
+  void checkKeywords(const py::Expr& call, const std::string& fn,
+                     std::initializer_list<const char*> allowed);
+  [[noreturn]] void fail(SourceLoc loc, std::string msg) { throw EvalError{loc, std::move(msg)}; }
+
+  // ---- module and factories (Elaborator.cpp)
+  void runModule(const py::Module& m);
+  void execDefinitions(const py::StmtList& body, Env& env, bool isFactory);
+  void bindImport(const py::Stmt& s, Env& env);
+  void bindFunction(const py::Stmt& s, const std::shared_ptr<Env>& env);
+  void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
+  bool isPrimFunc(const py::Stmt& def);
+  bool isMacro(const py::Stmt& def);
+  bool defines(const py::StmtList& body);
+
+  // ---- kernels and statements (Elaborator.cpp)
+  void buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
+                     const std::string& factory);
+  void buildKernel(const py::Stmt& withStmt, const py::Stmt& def, Env& env,
+                   const std::string& factory, std::vector<ir::KernelParam> params,
+                   std::vector<ir::Buffer> paramBuffers);
+  void elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx);
+  void elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);
+  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc);
+  void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
+  Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
+  ir::Buffer makeBuffer(const std::string& name, ir::MemScope scope, ir::DType dtype,
+                        std::vector<ir::Expr> shape, SourceLoc loc, ir::Storage storage = nullptr);
+  ir::Var makeVar(const std::string& name, ir::DType t, ir::VarKind kind);
+  std::string uniqueBufferName(const std::string& name);
+
+  // ---- tile operations and annotations (TileOps.cpp)
+  bool elabTileOp(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  ir::Region toRegion(const Value& v, SourceLoc loc, const std::string& what);
+  void elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabFill(const py::Expr& call, Env& env, BlockCtx& ctx, bool clear);
+  void elabReduce(ir::ReduceKind kind, const std::string& fn, const py::Expr& call, Env& env,
+                  BlockCtx& ctx);
+  void elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void annotateBufferVersions(const py::Expr& call, Env& env);
+  void annotateManual(const py::Expr& call, Env& env);
+  void annotateUnlimit(const py::Expr& call, Env& env);
+  void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
+
+  void error(SourceLoc loc, std::string msg);
+
+  std::shared_ptr<const SourceFile> file_;
+  const FrontendOptions& options_;
+  DiagnosticEngine& diags_;
+  std::shared_ptr<Env> moduleEnv_;
+  std::vector<ir::Kernel> kernels_;
+  std::vector<std::string> usedDefines_;
+  ir::Kernel* kernel_ = nullptr;  // the kernel being built
+  int nextId_ = 0;
+  int callDepth_ = 0;
+  std::map<std::string, int> bufferNames_;
+  ir::Stmt pendingInit_;  // T.alloc_var(init=...) store, emitted after the allocation
+};
+
+}  // namespace tilesched::frontend

@@ -1,0 +1,345 @@
+// The tile IR: one level from elaboration to the scheduled kernel.
+//
+// Nodes are immutable and shared (`std::shared_ptr<const ...>`), as in TVM and
+// Halide: a pass that changes something rebuilds the path to it and shares the
+// rest. Expressions are one uniform node (kind + operands) so generic
+// traversals stay short; statements are typed nodes tagged with `StmtKind`.
+//
+// What elaboration guarantees (checked by the verifier, ir/Verifier.h):
+//  - every buffer used is declared in `Kernel::buffers`, every var is bound
+//    (loop var, block index, scalar parameter, dynamic size or an Assign);
+//  - every tile op's regions have constant extents within the buffer's shape
+//    when that shape is constant;
+//  - copies carry the pipe of SPEC §1.5; on-chip buffer shapes are constants.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/DType.h"
+#include "support/Diagnostics.h"
+#include "target/Hardware.h"
+
+namespace tilesched::ir {
+
+using tilesched::MemScope;
+using tilesched::Pipe;
+
+// ---------------------------------------------------------------- variables
+
+enum class VarKind { Loop, BlockIdx, Param, Dynamic, Local };
+
+struct VarNode {
+  int id;            // unique within a Program; orders vars deterministically
+  std::string name;  // user-facing name (printing may add a suffix)
+  DType dtype;
+  VarKind kind;
+};
+using Var = std::shared_ptr<const VarNode>;
+
+// ----------------------------------------------------------------- storages
+
+// One allocation. Aliases made with T.view are several Buffers over one
+// Storage; everything about versions is said of the Storage.
+struct StorageNode {
+  int id;
+  std::string name;  // the allocating buffer's name
+  MemScope scope;
+  int64_t bytes;     // 0 for global tensors of dynamic size
+  SourceLoc loc;
+};
+using Storage = std::shared_ptr<const StorageNode>;
+
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+
+struct BufferNode {
+  int id;
+  std::string name;
+  Storage storage;
+  DType dtype;
+  std::vector<Expr> shape;  // constants for on-chip buffers
+  SourceLoc loc;
+  bool isAlias = false;     // made by T.view
+};
+using Buffer = std::shared_ptr<const BufferNode>;
+
+// -------------------------------------------------------------- expressions
+
+enum class ExprKind {
+  IntImm,    // intValue
+  FloatImm,  // floatValue
+  VarRef,    // var
+  Binary,    // binOp, operands[0..1]
+  Unary,     // unOp, operands[0]
+  Select,    // operands: cond, then, else
+  Cast,      // operands[0] converted to dtype
+  Load,      // buffer[operands...]
+};
+
+enum class BinOp {
+  Add, Sub, Mul,
+  Div,       // true division (floats); on ints it is an error at elaboration
+  FloorDiv, FloorMod,
+  Min, Max,
+  EQ, NE, LT, LE, GT, GE,
+  And, Or,
+};
+
+enum class UnOp { Neg, Not, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid };
+
+struct ExprNode {
+  ExprKind kind;
+  DType dtype;
+  BinOp binOp = BinOp::Add;
+  UnOp unOp = UnOp::Neg;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  Var var;
+  Buffer buffer;
+  std::vector<Expr> operands;
+};
+
+// ---------------------------------------------------------------- regions
+
+// A box over a buffer: per dimension a start expression and a constant extent.
+struct Range {
+  Expr min;
+  int64_t extent;
+};
+struct Region {
+  Buffer buffer;
+  std::vector<Range> ranges;
+  int64_t numElements() const;
+};
+
+// ---------------------------------------------------------------- statements
+
+enum class StmtKind {
+  Seq, For, If, Assign, Store,
+  Copy, Gemm, Fill, Reduce, Parallel, VFRegion,
+  SetFlag, WaitFlag, Barrier,
+};
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+  StmtKind kind;
+  SourceLoc loc;
+  explicit StmtNode(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
+  virtual ~StmtNode() = default;
+};
+
+struct SeqStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Seq;
+  std::vector<Stmt> stmts;
+  SeqStmt(std::vector<Stmt> s, SourceLoc l = {}) : StmtNode(kKind, l), stmts(std::move(s)) {}
+};
+
+enum class ForKind { Serial, Unroll, Pipelined, Persistent };
+
+struct ForStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::For;
+  Var var;
+  Expr min;
+  Expr extent;
+  ForKind forKind = ForKind::Serial;
+  int64_t numStages = 1;          // bound on versions of storages it owns
+  bool enableOffset = false;      // SPEC §1.4 "enable_offset"
+  std::vector<Buffer> eligible;   // explicit "multi_buffer_eligible" claims
+  SourceLoc eligibleLoc;          // where the claim list is written
+  Stmt body;
+  ForStmt(SourceLoc l) : StmtNode(kKind, l) {}
+  bool isPipelined() const {
+    return forKind == ForKind::Pipelined || (forKind == ForKind::Persistent && numStages > 0);
+  }
+};
+
+struct IfStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::If;
+  Expr cond;
+  Stmt thenBody;
+  Stmt elseBody;  // may be null
+  IfStmt(Expr c, Stmt t, Stmt e, SourceLoc l)
+      : StmtNode(kKind, l), cond(std::move(c)), thenBody(std::move(t)), elseBody(std::move(e)) {}
+};
+
+// Scalar assignment `x = expr` (declares x on its first assignment).
+struct AssignStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Assign;
+  Var var;
+  Expr value;
+  AssignStmt(Var v, Expr e, SourceLoc l) : StmtNode(kKind, l), var(std::move(v)), value(std::move(e)) {}
+};
+
+// `buf[i, j] = expr` (zero indices for a T.alloc_var scalar).
+struct StoreStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Store;
+  Buffer buffer;
+  std::vector<Expr> indices;
+  Expr value;
+  StoreStmt(Buffer b, std::vector<Expr> i, Expr v, SourceLoc l)
+      : StmtNode(kKind, l), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)) {}
+};
+
+// Keyword arguments that only tune hardware behaviour; recorded, printed.
+using HwKwargs = std::vector<std::pair<std::string, std::string>>;
+
+struct CopyStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Copy;
+  Region src;
+  Region dst;
+  Pipe pipe;
+  HwKwargs kwargs;
+  CopyStmt(Region s, Region d, Pipe p, SourceLoc l)
+      : StmtNode(kKind, l), src(std::move(s)), dst(std::move(d)), pipe(p) {}
+};
+
+struct GemmStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Gemm;
+  Region a, b, c;
+  bool transA = false, transB = false;
+  Expr clearAccum;  // bool expression, usually a constant
+  GemmStmt(SourceLoc l) : StmtNode(kKind, l) {}
+  // With L1 operands the gemm also occupies MTE1 (SPEC §1.5).
+  bool hasL1Operands() const;
+};
+
+struct FillStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Fill;
+  Region dst;
+  Expr value;
+  Pipe pipe;  // MTE2 for L1, else V
+  FillStmt(Region d, Expr v, Pipe p, SourceLoc l)
+      : StmtNode(kKind, l), dst(std::move(d)), value(std::move(v)), pipe(p) {}
+};
+
+enum class ReduceKind { Sum, Max, Min, AbsSum, AbsMax };
+
+struct ReduceStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Reduce;
+  ReduceKind reduceKind;
+  Region src;
+  Region dst;
+  int dim;     // normalised to [0, rank)
+  bool clear;
+  ReduceStmt(SourceLoc l) : StmtNode(kKind, l) {}
+};
+
+// `for i, j in T.Parallel(M, N): body` — one vector task.
+struct ParallelStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Parallel;
+  std::vector<Var> vars;
+  std::vector<int64_t> extents;
+  Stmt body;
+  ParallelStmt(SourceLoc l) : StmtNode(kKind, l) {}
+};
+
+// `with T.SimtVF(threads=K, latency=L):` / `with T.SimdVF(latency=L):`
+struct VFRegionStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::VFRegion;
+  bool simt = false;
+  int64_t threads = 0;
+  std::optional<int64_t> latency;
+  Stmt body;
+  VFRegionStmt(SourceLoc l) : StmtNode(kKind, l) {}
+};
+
+struct SetFlagStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::SetFlag;
+  Pipe src, dst;
+  Expr eventId;
+  SetFlagStmt(Pipe s, Pipe d, Expr id, SourceLoc l)
+      : StmtNode(kKind, l), src(s), dst(d), eventId(std::move(id)) {}
+};
+
+struct WaitFlagStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::WaitFlag;
+  Pipe src, dst;
+  Expr eventId;
+  WaitFlagStmt(Pipe s, Pipe d, Expr id, SourceLoc l)
+      : StmtNode(kKind, l), src(s), dst(d), eventId(std::move(id)) {}
+};
+
+// pipe_barrier(X); `all` drains every pipe.
+struct BarrierStmt : StmtNode {
+  static constexpr StmtKind kKind = StmtKind::Barrier;
+  bool all = false;
+  Pipe pipe = Pipe::S;
+  BarrierStmt(bool a, Pipe p, SourceLoc l) : StmtNode(kKind, l), all(a), pipe(p) {}
+};
+
+template <class T>
+const T* as(const Stmt& s) {
+  return s && s->kind == T::kKind ? static_cast<const T*>(s.get()) : nullptr;
+}
+
+// ---------------------------------------------------------------- kernels
+
+enum class VersionMode { Auto, Iteration, Counter };
+std::string_view versionModeName(VersionMode m);
+
+// One entry of T.annotate_buffer_versions.
+struct VersionSpec {
+  Storage storage;
+  Buffer buffer;                    // as written by the author
+  std::optional<int64_t> count;     // 1 = opt out unless `mode` is set too
+  std::optional<VersionMode> mode;  // absent: automatic mode
+  SourceLoc loc;
+  bool isOptOut() const { return count == 1 && !mode; }
+};
+
+// One entry of T.annotate_manual_multi_buffer.
+struct ManualSpec {
+  Storage storage;
+  Buffer buffer;
+  int64_t ring;
+  SourceLoc loc;
+};
+
+struct KernelAnnotations {
+  std::vector<VersionSpec> bufferVersions;
+  SourceLoc bufferVersionsLoc;
+  std::vector<ManualSpec> manual;
+  std::vector<MemScope> unlimited;
+  // Written back by AutoSchedule: selected versions per storage (SPEC §2.1).
+  std::vector<std::pair<Storage, int64_t>> selectedVersions;
+};
+
+struct KernelParam {
+  std::string name;
+  Buffer buffer;  // tensor parameter, or
+  Var var;        // scalar parameter
+  SourceLoc loc;
+};
+
+struct Kernel {
+  std::string name;      // prim_func name
+  std::string factory;   // enclosing factory function, empty at module level
+  SourceLoc loc;         // the `def` of the prim_func
+  SourceLoc kernelLoc;   // the `with T.Kernel(...)`
+  int64_t grid = 1;
+  Var blockIdx;
+  std::vector<std::pair<std::string, std::string>> kernelKwargs;  // threads, is_npu, ...
+  std::vector<KernelParam> params;
+  std::vector<Var> dynamicVars;  // T.dynamic sizes
+  std::vector<Storage> storages; // declaration order
+  std::vector<Buffer> buffers;   // declaration order (params first)
+  Stmt body;
+  KernelAnnotations annotations;
+  bool hasSimtVF = false;
+
+  const Buffer* findBuffer(const std::string& name) const;
+};
+
+struct Program {
+  std::shared_ptr<const SourceFile> file;
+  std::vector<Kernel> kernels;
+};
+
+}  // namespace tilesched::ir

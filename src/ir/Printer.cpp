@@ -1,0 +1,438 @@
+#include "ir/Printer.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "ir/IROperator.h"
+
+namespace tilesched::ir {
+
+namespace {
+
+std::string floatLiteral(double v) {
+  if (std::isnan(v)) return "T.float32(\"nan\")";
+  if (std::isinf(v)) return v > 0 ? "T.infinity(\"float32\")" : "-T.infinity(\"float32\")";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+// Python operator precedence, higher binds tighter.
+int precedence(const Expr& e) {
+  if (e->kind == ExprKind::Binary) {
+    switch (e->binOp) {
+      case BinOp::Or: return 1;
+      case BinOp::And: return 2;
+      case BinOp::EQ: case BinOp::NE: case BinOp::LT:
+      case BinOp::LE: case BinOp::GT: case BinOp::GE: return 4;
+      case BinOp::Add: case BinOp::Sub: return 10;
+      case BinOp::Mul: case BinOp::Div: case BinOp::FloorDiv: case BinOp::FloorMod: return 11;
+      case BinOp::Min: case BinOp::Max: return 20;
+    }
+  }
+  if (e->kind == ExprKind::Unary) {
+    if (e->unOp == UnOp::Not) return 3;
+    if (e->unOp == UnOp::Neg) return 12;
+    return 20;
+  }
+  if (e->kind == ExprKind::IntImm && e->intValue < 0) return 12;
+  if (e->kind == ExprKind::FloatImm && e->floatValue < 0) return 12;
+  return 20;
+}
+
+class Printer {
+ public:
+  std::string varName(const Var& v) {
+    auto it = varNames_.find(v->id);
+    if (it != varNames_.end()) return it->second;
+    std::string name = v->name;
+    int& count = nameCount_[v->name];
+    if (count > 0) name += "_" + std::to_string(count);
+    ++count;
+    // A suffixed name may itself collide with a user's name; keep counting.
+    while (count > 1 && takenNames_.count(name)) name = v->name + "_" + std::to_string(count++);
+    takenNames_.insert({name, true});
+    varNames_[v->id] = name;
+    return name;
+  }
+
+  std::string expr(const Expr& e, int parentPrec = 0) {
+    std::string s = exprNoParens(e);
+    return precedence(e) < parentPrec ? "(" + s + ")" : s;
+  }
+
+  std::string exprNoParens(const Expr& e) {
+    if (!e) return "<null>";
+    switch (e->kind) {
+      case ExprKind::IntImm:
+        if (e->dtype == DType::Bool) return e->intValue ? "True" : "False";
+        if (e->dtype == DType::Int32) return std::to_string(e->intValue);
+        return fmt::format("T.{}({})", dtypeName(e->dtype), e->intValue);
+      case ExprKind::FloatImm:
+        if (e->dtype == DType::Float32) return floatLiteral(e->floatValue);
+        return fmt::format("T.{}({})", dtypeName(e->dtype), floatLiteral(e->floatValue));
+      case ExprKind::VarRef: return varName(e->var);
+      case ExprKind::Load: return bufferAccess(e->buffer, e->operands);
+      case ExprKind::Cast:
+        return fmt::format("T.cast({}, \"{}\")", expr(e->operands[0]), dtypeName(e->dtype));
+      case ExprKind::Select:
+        return fmt::format("T.if_then_else({}, {}, {})", expr(e->operands[0]),
+                           expr(e->operands[1]), expr(e->operands[2]));
+      case ExprKind::Unary:
+        if (e->unOp == UnOp::Neg || e->unOp == UnOp::Not)
+          return std::string(unOpName(e->unOp)) + expr(e->operands[0], precedence(e) + 0);
+        return fmt::format("{}({})", unOpName(e->unOp), expr(e->operands[0]));
+      case ExprKind::Binary: {
+        if (e->binOp == BinOp::Min || e->binOp == BinOp::Max)
+          return fmt::format("{}({}, {})", binOpSpelling(e->binOp), expr(e->operands[0]),
+                             expr(e->operands[1]));
+        int p = precedence(e);
+        // Left-associative: the right operand needs parentheses at equal precedence.
+        // Comparisons do not chain in our IR, so both sides get them there.
+        int rightPrec = p + 1;
+        int leftPrec = p == 4 ? p + 1 : p;
+        return fmt::format("{} {} {}", expr(e->operands[0], leftPrec), binOpSpelling(e->binOp),
+                           expr(e->operands[1], rightPrec));
+      }
+    }
+    return "<?>";
+  }
+
+  std::string bufferAccess(const Buffer& b, const std::vector<Expr>& idx) {
+    std::string s = b->name + "[";
+    for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + expr(idx[i]);
+    return s + "]";
+  }
+
+  std::string region(const Region& r) {
+    auto shape = constShape(r.buffer);
+    bool whole = shape && shape->size() == r.ranges.size();
+    for (size_t i = 0; whole && i < r.ranges.size(); ++i)
+      whole = isConstInt(r.ranges[i].min, 0) && r.ranges[i].extent == (*shape)[i];
+    if (whole) return r.buffer->name;
+    std::string s = r.buffer->name + "[";
+    for (size_t i = 0; i < r.ranges.size(); ++i) {
+      const Range& rg = r.ranges[i];
+      s += i ? ", " : "";
+      if (rg.extent == 1) {
+        s += expr(rg.min);
+      } else {
+        s += expr(rg.min) + ":" + expr(add(rg.min, rg.extent));
+      }
+    }
+    return s + "]";
+  }
+
+  void line(const std::string& text) {
+    out_ << std::string(indent_ * 4, ' ') << text << "\n";
+  }
+
+  void block(const Stmt& s) {
+    ++indent_;
+    if (!s || (as<SeqStmt>(s) && as<SeqStmt>(s)->stmts.empty())) line("pass");
+    else stmt(s);
+    --indent_;
+  }
+
+  std::string loopHeader(const ForStmt& f) {
+    std::string v = varName(f.var);
+    std::vector<std::string> annos;
+    if (f.enableOffset) annos.push_back("\"enable_offset\": True");
+    if (!f.eligible.empty()) {
+      std::string list;
+      for (const auto& b : f.eligible) list += (list.empty() ? "" : ", ") + b->name;
+      annos.push_back("\"multi_buffer_eligible\": [" + list + "]");
+    }
+    std::string annoText;
+    if (!annos.empty()) {
+      annoText = ", annotations={";
+      for (size_t i = 0; i < annos.size(); ++i) annoText += (i ? ", " : "") + annos[i];
+      annoText += "}";
+    }
+    std::string range = isConstInt(f.min, 0) ? expr(f.extent)
+                                              : expr(f.min) + ", " + expr(add(f.min, f.extent));
+    switch (f.forKind) {
+      case ForKind::Serial: return fmt::format("for {} in T.serial({}{}):", v, range, annoText);
+      case ForKind::Unroll: return fmt::format("for {} in T.unroll({}):", v, range);
+      case ForKind::Pipelined:
+        return fmt::format("for {} in T.Pipelined({}, num_stages={}{}):", v, range, f.numStages,
+                           annoText);
+      case ForKind::Persistent:
+        return fmt::format("with T.Persistent({}, num_stages={}{}) as {}:", range, f.numStages,
+                           annoText, v);
+    }
+    return "";
+  }
+
+  void stmt(const Stmt& s) {
+    if (!s) return;
+    switch (s->kind) {
+      case StmtKind::Seq:
+        for (const auto& c : as<SeqStmt>(s)->stmts) stmt(c);
+        return;
+      case StmtKind::For: {
+        const auto& f = *as<ForStmt>(s);
+        line(loopHeader(f));
+        block(f.body);
+        return;
+      }
+      case StmtKind::If: {
+        const auto* i = as<IfStmt>(s);
+        line("if " + expr(i->cond) + ":");
+        block(i->thenBody);
+        // Print `elif` chains flat, as the author wrote them.
+        while (i->elseBody) {
+          if (const auto* nested = as<IfStmt>(i->elseBody)) {
+            line("elif " + expr(nested->cond) + ":");
+            block(nested->thenBody);
+            i = nested;
+            continue;
+          }
+          line("else:");
+          block(i->elseBody);
+          break;
+        }
+        return;
+      }
+      case StmtKind::Assign: {
+        const auto& a = *as<AssignStmt>(s);
+        line(varName(a.var) + " = " + expr(a.value));
+        return;
+      }
+      case StmtKind::Store: {
+        const auto& st = *as<StoreStmt>(s);
+        line(bufferAccess(st.buffer, st.indices) + " = " + expr(st.value));
+        return;
+      }
+      case StmtKind::Copy: {
+        const auto& c = *as<CopyStmt>(s);
+        std::string kw;
+        for (const auto& [k, v] : c.kwargs) kw += ", " + k + "=" + v;
+        line(fmt::format("T.copy({}, {}{})  # {}", region(c.src), region(c.dst), kw,
+                         pipeName(c.pipe)));
+        return;
+      }
+      case StmtKind::Gemm: {
+        const auto& g = *as<GemmStmt>(s);
+        std::string kw;
+        if (g.transA) kw += ", transpose_A=True";
+        if (g.transB) kw += ", transpose_B=True";
+        if (g.clearAccum && !isConstInt(g.clearAccum, 0))
+          kw += ", clear_accum=" + expr(g.clearAccum);
+        line(fmt::format("T.gemm({}, {}, {}{})  # {}", region(g.a), region(g.b), region(g.c), kw,
+                         g.hasL1Operands() ? "MTE1+M" : "M"));
+        return;
+      }
+      case StmtKind::Fill: {
+        const auto& f = *as<FillStmt>(s);
+        line(fmt::format("T.fill({}, {})  # {}", region(f.dst), expr(f.value), pipeName(f.pipe)));
+        return;
+      }
+      case StmtKind::Reduce: {
+        const auto& r = *as<ReduceStmt>(s);
+        line(fmt::format("T.reduce_{}({}, {}, dim={}{})", reduceKindName(r.reduceKind),
+                         region(r.src), region(r.dst), r.dim, r.clear ? "" : ", clear=False"));
+        return;
+      }
+      case StmtKind::Parallel: {
+        const auto& p = *as<ParallelStmt>(s);
+        std::string vars, extents;
+        for (size_t i = 0; i < p.vars.size(); ++i) {
+          vars += (i ? ", " : "") + varName(p.vars[i]);
+          extents += (i ? ", " : "") + std::to_string(p.extents[i]);
+        }
+        line(fmt::format("for {} in T.Parallel({}):", vars, extents));
+        block(p.body);
+        return;
+      }
+      case StmtKind::VFRegion: {
+        const auto& v = *as<VFRegionStmt>(s);
+        std::string args;
+        if (v.simt) args = "threads=" + std::to_string(v.threads);
+        if (v.latency) args += (args.empty() ? "" : ", ") + ("latency=" + std::to_string(*v.latency));
+        line(fmt::format("with T.{}({}):", v.simt ? "SimtVF" : "SimdVF", args));
+        block(v.body);
+        return;
+      }
+      case StmtKind::SetFlag: {
+        const auto& f = *as<SetFlagStmt>(s);
+        line(fmt::format("T.set_flag(\"{}\", \"{}\", {})", pipeName(f.src), pipeName(f.dst),
+                         expr(f.eventId)));
+        return;
+      }
+      case StmtKind::WaitFlag: {
+        const auto& f = *as<WaitFlagStmt>(s);
+        line(fmt::format("T.wait_flag(\"{}\", \"{}\", {})", pipeName(f.src), pipeName(f.dst),
+                         expr(f.eventId)));
+        return;
+      }
+      case StmtKind::Barrier: {
+        const auto& b = *as<BarrierStmt>(s);
+        line(fmt::format("T.pipe_barrier(\"{}\")", b.all ? "ALL" : pipeName(b.pipe)));
+        return;
+      }
+    }
+  }
+
+  std::string allocCall(const Buffer& b) {
+    std::string shape = printShape(b->shape);
+    switch (b->storage->scope) {
+      case MemScope::UB: return fmt::format("T.alloc_shared({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L1: return fmt::format("T.alloc_l1({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0A: return fmt::format("T.alloc_l0a({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0B: return fmt::format("T.alloc_l0b({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0C: return fmt::format("T.alloc_l0c({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::Fragment:
+        return fmt::format("T.alloc_fragment({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::LocalVar: return fmt::format("T.alloc_var(\"{}\")", dtypeName(b->dtype));
+      case MemScope::Local: return fmt::format("T.alloc_local({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::Global: return fmt::format("T.Tensor({}, \"{}\")", shape, dtypeName(b->dtype));
+    }
+    return "";
+  }
+
+  std::string aliasTarget(const Buffer& b, const Kernel& k) {
+    for (const auto& other : k.buffers)
+      if (other->storage == b->storage && !other->isAlias) return other->name;
+    return b->storage->name;
+  }
+
+  std::string versionValue(const VersionSpec& v) {
+    if (v.count && v.mode) return fmt::format("({}, \"{}\")", *v.count, versionModeName(*v.mode));
+    if (v.count) return std::to_string(*v.count);
+    if (v.mode) return fmt::format("\"{}\"", versionModeName(*v.mode));
+    return "\"auto\"";
+  }
+
+  void annotations(const Kernel& k) {
+    const auto& a = k.annotations;
+    if (!a.selectedVersions.empty()) {
+      std::string map;
+      for (const auto& [st, n] : a.selectedVersions)
+        map += (map.empty() ? "" : ", ") + st->name + ": " + std::to_string(n);
+      line("T.annotate_buffer_versions({" + map + "})");
+    } else if (!a.bufferVersions.empty()) {
+      std::string map;
+      for (const auto& v : a.bufferVersions)
+        map += (map.empty() ? "" : ", ") + v.buffer->name + ": " + versionValue(v);
+      line("T.annotate_buffer_versions({" + map + "})");
+    }
+    if (!a.manual.empty()) {
+      std::string items;
+      for (const auto& m : a.manual)
+        items += (items.empty() ? "" : ", ") + fmt::format("{{{}: {}}}", m.buffer->name, m.ring);
+      line("T.annotate_manual_multi_buffer(" + items + ")");
+    }
+    if (!a.unlimited.empty()) {
+      std::string items;
+      for (auto s : a.unlimited) items += (items.empty() ? "\"" : ", \"") + std::string(memScopeName(s)) + "\"";
+      line("T.annotate_unlimit_memory(" + items + ")");
+    }
+  }
+
+  std::string kernel(const Kernel& k, const std::string& fileName) {
+    out_.str("");
+    std::string where = fileName.empty() ? "" : fmt::format(", {}:{}", fileName, k.loc.line);
+    line(fmt::format("# kernel {}{}{}", k.name,
+                     k.factory.empty() ? "" : " (factory " + k.factory + ")", where));
+    line("@T.prim_func");
+    std::string params;
+    for (const auto& p : k.params) {
+      params += params.empty() ? "" : ", ";
+      if (p.buffer)
+        params += fmt::format("{}: T.Tensor({}, \"{}\")", p.name, printShape(p.buffer->shape),
+                              dtypeName(p.buffer->dtype));
+      else
+        params += fmt::format("{}: T.{}", varName(p.var), dtypeName(p.var->dtype));
+    }
+    line(fmt::format("def {}({}):", k.name, params));
+    ++indent_;
+    std::string kw;
+    for (const auto& [key, value] : k.kernelKwargs) kw += ", " + key + "=" + value;
+    line(fmt::format("with T.Kernel({}{}) as {}:", k.grid, kw, varName(k.blockIdx)));
+    ++indent_;
+    for (const auto& b : k.buffers) {
+      if (b->storage->scope == MemScope::Global) continue;
+      if (b->isAlias)
+        line(fmt::format("{} = T.view({}, {}, \"{}\")", b->name, aliasTarget(b, k),
+                         printShape(b->shape), dtypeName(b->dtype)));
+      else
+        line(b->name + " = " + allocCall(b));
+    }
+    annotations(k);
+    if (!k.body || (as<SeqStmt>(k.body) && as<SeqStmt>(k.body)->stmts.empty())) line("pass");
+    stmt(k.body);
+    indent_ -= 2;
+    return out_.str();
+  }
+
+  std::ostringstream out_;
+  int indent_ = 0;
+
+ private:
+  std::map<int, std::string> varNames_;
+  std::map<std::string, int> nameCount_;
+  std::map<std::string, bool> takenNames_;
+};
+
+}  // namespace
+
+std::string printShape(const std::vector<Expr>& shape) {
+  Printer p;
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + p.expr(shape[i]);
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+std::string printExpr(const Expr& e) {
+  Printer p;
+  return p.expr(e);
+}
+
+std::string printStmt(const Stmt& s) {
+  Printer p;
+  p.stmt(s);
+  return p.out_.str();
+}
+
+std::string printRegion(const Region& r) {
+  Printer p;
+  return p.region(r);
+}
+
+std::string printKernel(const Kernel& k, const std::string& fileName) {
+  Printer p;
+  return p.kernel(k, fileName);
+}
+
+std::string printProgram(const Program& prog) {
+  std::string out;
+  for (const auto& k : prog.kernels) {
+    if (!out.empty()) out += "\n";
+    out += printKernel(k, prog.file ? prog.file->path() : "");
+  }
+  return out;
+}
+
+std::string printBufferTable(const Kernel& k) {
+  std::string out = fmt::format("{:<16} {:<15} {:<9} {:<16} {:>9}  {}\n", "buffer", "scope",
+                                "dtype", "shape", "bytes", "storage");
+  for (const auto& b : k.buffers) {
+    std::string shape = printShape(b->shape);
+    std::string bytes = b->storage->bytes > 0 && !b->isAlias ? std::to_string(b->storage->bytes)
+                                                             : (b->isAlias ? "-" : "?");
+    std::string storage = b->isAlias ? "alias of " + b->storage->name : "own";
+    out += fmt::format("{:<16} {:<15} {:<9} {:<16} {:>9}  {}\n", b->name,
+                       memScopeName(b->storage->scope), dtypeName(b->dtype), shape, bytes, storage);
+  }
+  return out;
+}
+
+}  // namespace tilesched::ir

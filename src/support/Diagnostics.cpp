@@ -1,0 +1,94 @@
+#include "support/Diagnostics.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tilesched {
+
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  lineStarts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n' && i + 1 <= text_.size()) lineStarts_.push_back(i + 1);
+  if (!lineStarts_.empty() && lineStarts_.back() == text_.size() && lineStarts_.size() > 1)
+    lineStarts_.pop_back();
+}
+
+std::string_view SourceFile::line(uint32_t line) const {
+  if (line == 0 || line > lineStarts_.size()) return {};
+  size_t begin = lineStarts_[line - 1];
+  size_t end = text_.find('\n', begin);
+  if (end == std::string::npos) end = text_.size();
+  std::string_view view(text_.data() + begin, end - begin);
+  if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+  return view;
+}
+
+Diagnostic& DiagnosticEngine::error(SourceLoc loc, std::string message) {
+  ++numErrors_;
+  diags_.push_back({Severity::Error, loc, std::move(message), {}});
+  return diags_.back();
+}
+
+Diagnostic& DiagnosticEngine::warning(SourceLoc loc, std::string message) {
+  diags_.push_back({Severity::Warning, loc, std::move(message), {}});
+  return diags_.back();
+}
+
+void DiagnosticEngine::warningOnce(const std::string& key, SourceLoc loc, std::string message) {
+  if (std::find(onceKeys_.begin(), onceKeys_.end(), key) != onceKeys_.end()) return;
+  onceKeys_.push_back(key);
+  warning(loc, std::move(message));
+}
+
+static const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+// Replaces control and non-printable bytes so a garbage file cannot mess up a terminal.
+static std::string printable(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) out += (c == '\t' || (c >= 0x20 && c != 0x7f)) ? char(c) : '?';
+  return out;
+}
+
+static void renderOne(std::ostringstream& os, const SourceFile* file, SourceLoc loc,
+                      Severity severity, const std::string& message) {
+  if (file) os << file->path() << ":";
+  if (loc.valid()) os << loc.line << ":" << loc.col << ":";
+  if (file || loc.valid()) os << " ";
+  os << severityName(severity) << ": " << message << "\n";
+  if (!file || !loc.valid()) return;
+  std::string_view line = file->line(loc.line);
+  if (line.empty() && loc.line > file->numLines()) return;
+  os << printable(line) << "\n";
+  std::string caret;
+  for (uint32_t i = 1; i < loc.col && i <= line.size() + 1; ++i)
+    caret += (i - 1 < line.size() && line[i - 1] == '\t') ? '\t' : ' ';
+  os << caret << "^\n";
+}
+
+std::string DiagnosticEngine::render(const Diagnostic& d) const {
+  std::ostringstream os;
+  renderOne(os, file_.get(), d.loc, d.severity, d.message);
+  for (const auto& [loc, msg] : d.notes) renderOne(os, file_.get(), loc, Severity::Note, msg);
+  return os.str();
+}
+
+std::string DiagnosticEngine::renderAll() const {
+  std::string out;
+  for (const auto& d : diags_) out += render(d);
+  return out;
+}
+
+void internalError(const char* file, int line, const std::string& msg) {
+  throw InternalError(std::string("internal error at ") + file + ":" + std::to_string(line) +
+                      ": " + msg);
+}
+
+}  // namespace tilesched

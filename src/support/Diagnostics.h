@@ -1,0 +1,100 @@
+// Diagnostics: user-facing errors and warnings anchored in a kernel file.
+//
+// A Diagnostic is what a kernel author sees: `FILE:LINE:COL: error: message`,
+// the source line and a caret (GCC/Clang style). Messages start lowercase, have
+// no trailing period and say what would be legal. Internal invariants use
+// TS_INTERNAL (see below) and never carry user input.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilesched {
+
+// 1-based line and column; line 0 means "no location" (e.g. command line).
+struct SourceLoc {
+  uint32_t line = 0;
+  uint32_t col = 0;
+  bool valid() const { return line != 0; }
+};
+
+// One source file, loaded once and shared by every diagnostic pointing into it.
+class SourceFile {
+ public:
+  SourceFile(std::string path, std::string text);
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+  // The text of 1-based line `line`, without its newline; empty when out of range.
+  std::string_view line(uint32_t line) const;
+  uint32_t numLines() const { return static_cast<uint32_t>(lineStarts_.size()); }
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<size_t> lineStarts_;
+};
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+  std::vector<std::pair<SourceLoc, std::string>> notes;
+};
+
+// Collects diagnostics of one compilation. Not thread-safe.
+class DiagnosticEngine {
+ public:
+  explicit DiagnosticEngine(std::shared_ptr<const SourceFile> file = nullptr)
+      : file_(std::move(file)) {}
+
+  void setFile(std::shared_ptr<const SourceFile> file) { file_ = std::move(file); }
+  const SourceFile* file() const { return file_.get(); }
+
+  Diagnostic& error(SourceLoc loc, std::string message);
+  Diagnostic& warning(SourceLoc loc, std::string message);
+  // Emits a warning only once per key (e.g. "opt-out:<storage>").
+  void warningOnce(const std::string& key, SourceLoc loc, std::string message);
+
+  bool hasErrors() const { return numErrors_ > 0; }
+  size_t numErrors() const { return numErrors_; }
+  const std::vector<Diagnostic>& all() const { return diags_; }
+
+  // Renders one diagnostic as `FILE:LINE:COL: error: msg` + source line + caret.
+  std::string render(const Diagnostic& d) const;
+  std::string renderAll() const;
+
+  // Too many errors make the output useless; callers may stop early.
+  static constexpr size_t kMaxErrors = 50;
+
+ private:
+  std::shared_ptr<const SourceFile> file_;
+  std::vector<Diagnostic> diags_;
+  std::vector<std::string> onceKeys_;
+  size_t numErrors_ = 0;
+};
+
+// Thrown to abandon a compilation after errors were recorded in the engine.
+// Never escapes the driver.
+struct CompilationAborted : std::exception {
+  const char* what() const noexcept override { return "compilation aborted"; }
+};
+
+// Internal invariant violation: a tilesched bug, never a user error.
+struct InternalError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+[[noreturn]] void internalError(const char* file, int line, const std::string& msg);
+
+}  // namespace tilesched
+
+#define TS_INTERNAL(cond, msg)                                 \
+  do {                                                         \
+    if (!(cond)) ::tilesched::internalError(__FILE__, __LINE__, (msg)); \
+  } while (0)
