@@ -243,7 +243,7 @@ TEST(Lexer, FStringPartsAndFields) {
   EXPECT_EQ(shape(parts[1].tokens), "c . shape EOF");
   EXPECT_EQ(parts[1].conversion, 'r');
   EXPECT_EQ(parts[1].formatSpec, ">10");
-  EXPECT_EQ(parts[1].tokens[0].loc.col, 6u);  // real source columns
+  EXPECT_EQ(parts[1].tokens[0].loc.col, 7u);  // real source columns
   EXPECT_EQ(parts[2].literal, " {lit} ");
   EXPECT_TRUE(parts[3].selfDocumenting);
   EXPECT_EQ(parts[3].exprText, "x=");
@@ -310,7 +310,7 @@ TEST(LexerErrors, InconsistentDedent) {
 
 TEST(LexerErrors, InvalidCharactersAreSkipped) {
   DiagnosticEngine diags;
-  auto tokens = lex(std::string("a = \x01 b $ c\n d\xff\0e\n", 19), diags);
+  auto tokens = lex(std::string("a = \x01 b $ c\n d\xff\0e\n", 18), diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{
                                "1:5 invalid character '\\x01' in source",
                                "1:9 invalid character '$' in source",
@@ -339,7 +339,7 @@ TEST(LexerErrors, UnmatchedAndMismatchedBrackets) {
   auto tokens = lex("a)\nb = (1]\n", diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{
                                "1:2 unmatched ')'",
-                               "2:8 closing parenthesis ']' does not match opening "
+                               "2:7 closing parenthesis ']' does not match opening "
                                "parenthesis '('"}));
   EXPECT_EQ(shape(tokens), "a NL b = ( #1 ] NL EOF");
 }
@@ -387,7 +387,7 @@ TEST(LexerErrors, BadEscapes) {
   auto tokens = lex("'\\x4' '\\u12' '\\N{DASH'\n", diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{
                                "1:2 truncated \\xXX escape", "1:8 truncated \\uXXXX escape",
-                               "1:14 malformed \\N character escape"}));
+                               "1:15 malformed \\N character escape"}));
   EXPECT_EQ(tokens[0].strValue, "\\x4");
 }
 
@@ -395,14 +395,15 @@ TEST(LexerErrors, FStringErrors) {
   DiagnosticEngine diags;
   auto tokens = lex("a = f'{x'\nb = f'}'\nc = f'{x!z}'\nd = 1\n", diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{
-                               "1:8 unterminated string literal",
+                               // 3.12 rules: the quote opens a nested string
+                               "1:9 unterminated string literal",
                                "1:7 f-string: expecting '}'",
                                "2:7 f-string: single '}' is not allowed",
                                "3:10 f-string: invalid conversion character 'z': expected "
                                "'s', 'r', or 'a'"}));
   expectWellFormed(tokens);
   // Recovery keeps the statement structure of the following lines.
-  EXPECT_EQ(tokens[tokens.size() - 6].text, "d");
+  EXPECT_EQ(tokens[tokens.size() - 5].text, "d");
 }
 
 TEST(LexerErrors, ErrorCountIsCapped) {
