@@ -9,6 +9,7 @@
 
 #include "Version.h"
 #include "driver/Report.h"
+#include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "target/Target.h"
@@ -106,6 +107,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
   compile->add_option("--emit", opts.emit, "ir | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
+  RunCommandOptions runOpts;
+  auto* run = addRunCommand(app, runOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -124,6 +127,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   }
   try {
     if (compile->parsed()) return runCompile(opts, out, err);
+    if (run->parsed()) return runRunCommand(runOpts, out, err);
   } catch (const InternalError& e) {
     err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
     return kExitCompileError;

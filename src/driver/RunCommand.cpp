@@ -1,0 +1,367 @@
+// `tilesched run` (see RunCommand.h).
+#include "driver/RunCommand.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "driver/Driver.h"
+#include "driver/Report.h"
+#include "frontend/Elaborator.h"
+#include "ir/Verifier.h"
+#include "sim/Run.h"
+#include "sim/Trace.h"
+#include "target/Target.h"
+#include "transform/SerialLowering.h"
+
+namespace tilesched::driver {
+
+using nlohmann::json;
+
+namespace {
+
+int usage(std::ostream& err, const std::string& msg) {
+  err << "tilesched: error: " << msg << "\n";
+  return kExitUsage;
+}
+
+std::string percent(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+
+json pipesJson(const sim::SimResult& r) {
+  json pipes = json::object();
+  for (Pipe p : kAllPipes) {
+    int64_t busy = r.busy[pipeIndex(p)];
+    int64_t instrs = 0, stall = 0;
+    for (const auto& b : r.blocks) {
+      instrs += b.pipes[pipeIndex(p)].instructions;
+      stall += b.pipes[pipeIndex(p)].flagStall;
+    }
+    pipes[std::string(pipeName(p))] = {{"busy", busy},
+                                       {"utilization", r.cycles ? static_cast<double>(busy) / static_cast<double>(r.cycles) : 0.0},
+                                       {"instructions", instrs},
+                                       {"flag_stall", stall}};
+  }
+  return pipes;
+}
+
+json locJson(const std::string& file, SourceLoc loc) {
+  return {{"file", file}, {"line", loc.valid() ? json(loc.line) : json(nullptr)}, {"col", loc.valid() ? json(loc.col) : json(nullptr)}};
+}
+
+const char* issueKindName(sim::SimIssue::Kind k) {
+  switch (k) {
+    case sim::SimIssue::Flag: return "flag";
+    case sim::SimIssue::Deadlock: return "deadlock";
+    case sim::SimIssue::Capacity: return "capacity";
+    case sim::SimIssue::Runtime: return "runtime";
+  }
+  return "?";
+}
+
+struct KernelOutcome {
+  const ir::Kernel* kernel;
+  ir::Kernel lowered;
+  sim::KernelRun run;
+};
+
+json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
+                    const std::function<std::string(const sim::AccessOwner&)>& describe) {
+  const sim::SimResult& r = k.run.sim;
+  json j;
+  j["schedule"] = schedule;
+  j["cycles"] = r.cycles;
+  j["lower_bound"] = r.lowerBound;
+  j["efficiency"] = r.efficiency;
+  j["pipes"] = pipesJson(r);
+  j["outputs_match"] = k.run.outputsMatch;
+  j["races"] = static_cast<int64_t>(r.races.size());
+  j["flag_errors"] = r.flagErrors();
+  j["capacity_errors"] = r.count(sim::SimIssue::Capacity);
+  j["runtime_errors"] = r.count(sim::SimIssue::Runtime) + (k.run.referenceError ? 1 : 0);
+  j["grid"] = k.kernel->grid;
+  j["cores"] = r.cores;
+  j["waves"] = r.waves;
+  j["flag_stall"] = r.flagStall;
+  j["instructions"] = r.instructions;
+  json blocks = json::array();
+  for (const auto& b : r.blocks)
+    blocks.push_back({{"block", b.block},
+                      {"cycles", b.cycles},
+                      {"lower_bound", b.lowerBound},
+                      {"bottleneck", std::string(pipeName(b.bottleneck))},
+                      {"efficiency", b.cycles ? static_cast<double>(b.lowerBound) / static_cast<double>(b.cycles) : 0.0},
+                      {"flag_stall", b.flagStall}});
+  j["blocks"] = blocks;
+  json outputs = json::array();
+  for (const auto& t : k.run.tensors)
+    outputs.push_back({{"name", t.name},
+                       {"output", t.written},
+                       {"elements", t.elements},
+                       {"mismatches", t.mismatches},
+                       {"first_mismatches", t.firstMismatches}});
+  j["tensors"] = outputs;
+  json races = json::array();
+  for (const auto& race : r.races) {
+    races.push_back({{"storage", nullptr},  // filled by the caller, which knows the names
+                     {"bytes", {race.lo, race.hi}},
+                     {"first", {{"instruction", describe(race.first)}, {"pipe", std::string(pipeName(race.first.pipe))},
+                                {"access", race.firstWrites ? "write" : "read"},
+                                {"line", race.first.stmt ? race.first.stmt->loc.line : 0}}},
+                     {"second", {{"instruction", describe(race.second)}, {"pipe", std::string(pipeName(race.second.pipe))},
+                                 {"access", race.secondWrites ? "write" : "read"},
+                                 {"line", race.second.stmt ? race.second.stmt->loc.line : 0}}},
+                     {"occurrences", race.occurrences}});
+  }
+  j["race_reports"] = races;
+  json errors = json::array();
+  for (const auto& i : r.issues) {
+    json e = locJson(file, i.loc);
+    e["kind"] = issueKindName(i.kind);
+    e["message"] = i.message;
+    e["block"] = i.block;
+    json notes = json::array();
+    for (const auto& [loc, msg] : i.notes) notes.push_back({{"line", loc.line}, {"message", msg}});
+    e["notes"] = notes;
+    errors.push_back(e);
+  }
+  if (k.run.referenceError) {
+    json e = locJson(file, k.run.referenceError->loc);
+    e["kind"] = "runtime";
+    e["message"] = "reference run: " + k.run.referenceError->message;
+    errors.push_back(e);
+  }
+  j["errors"] = errors;
+  json alloc = json::array();
+  for (const auto& a : r.allocations)
+    alloc.push_back({{"name", a.name}, {"scope", std::string(memScopeName(a.scope))}, {"offset", a.offset}, {"bytes", a.bytes}});
+  j["allocations"] = alloc;
+  return j;
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
+  auto* run = app.add_subcommand("run", "compile, simulate on the Ascend core model and check against the reference run");
+  run->add_option("FILE", o.file, "kernel file (.py)")->required();
+  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")->allow_extra_args(false);
+  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
+  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  run->add_option("--schedule", o.schedule, "serial | as-written (auto, none and double come with the scheduler)");
+  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)");
+  run->add_option("--cores", o.cores, "AI cores running blocks concurrently (default: the grid)");
+  run->add_option("--input", o.inputs, "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
+      ->allow_extra_args(false);
+  run->add_option("--output-dir", o.outputDir, "write every output tensor of the simulated run as NAME.npy");
+  run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
+  run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
+  run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
+  return run;
+}
+
+int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.schedule == "auto" || o.schedule == "none" || o.schedule == "double")
+    return usage(err, fmt::format("--schedule {} is not available yet: the scheduler is not built; use --schedule serial",
+                                  o.schedule));
+  if (o.schedule != "serial" && o.schedule != "as-written")
+    return usage(err, fmt::format("unknown --schedule '{}'; use serial or as-written", o.schedule));
+  if (o.cores < 0) return usage(err, "--cores must be positive");
+
+  sim::RunOptions ro;
+  ro.seed = o.seed;
+  ro.cores = o.cores;
+  ro.recordTrace = !o.tracePath.empty() || !o.timelinePath.empty();
+  for (const auto& in : o.inputs) {
+    auto eq = in.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == in.size())
+      return usage(err, fmt::format("--input expects NAME=file.npy or NAME=number, got '{}'", in));
+    ro.inputs[in.substr(0, eq)] = in.substr(eq + 1);
+  }
+
+  frontend::FrontendOptions fe;
+  fe.func = o.func;
+  for (const auto& d : o.defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) return usage(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
+    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  std::string targetError;
+  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
+  if (!target) return usage(err, targetError);
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) return usage(err, fmt::format("cannot read '{}'", o.file));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = std::make_shared<SourceFile>(o.file, text.str());
+  DiagnosticEngine diags(file);
+  auto program = frontend::compileSource(file, fe, diags);
+  err << diags.renderAll();
+  if (!program) {
+    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+    return kExitCompileError;
+  }
+
+  // Lower, simulate and check every kernel.
+  std::vector<KernelOutcome> outcomes;
+  for (const auto& k : program->kernels) {
+    // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
+    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}};
+    auto problems = ir::verifyKernel(oc.lowered);
+    if (!problems.empty()) {
+      err << "tilesched: internal error: the serial lowering produced invalid IR: " << problems.front() << "\n";
+      return kExitCompileError;
+    }
+    std::string error;
+    auto run = sim::runKernel(k, oc.lowered, *target, ro, error);
+    if (!run) return usage(err, error);
+    oc.run = std::move(*run);
+    outcomes.push_back(std::move(oc));
+  }
+
+  // Diagnostics: every problem of every kernel, anchored in the kernel file.
+  DiagnosticEngine runDiags(file);
+  for (const auto& oc : outcomes) {
+    const auto& r = oc.run.sim;
+    auto storageName = [&](int index) {
+      sim::Memory mem(oc.lowered);
+      return mem.storage(index)->name;
+    };
+    for (const auto& race : r.races) {
+      auto describe = [](const sim::AccessOwner& o, bool w) {
+        return fmt::format("{} by {} ({})", w ? "written" : "read", o.stmt ? sim::instructionName(o.stmt) : "?",
+                           pipeName(o.pipe));
+      };
+      auto& d = runDiags.error(
+          race.second.stmt ? race.second.stmt->loc : SourceLoc{},
+          fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, barrier or flag chain "
+                      "between them{}",
+                      storageName(race.storage), race.lo, race.hi, describe(race.second, race.secondWrites),
+                      describe(race.first, race.firstWrites), race.first.stmt ? race.first.stmt->loc.line : 0,
+                      race.occurrences > 1 ? fmt::format(" ({} times)", race.occurrences) : ""));
+      if (race.first.stmt) d.notes.push_back({race.first.stmt->loc, fmt::format("the other access ({})", pipeName(race.first.pipe))});
+    }
+    for (const auto& i : r.issues) {
+      std::string prefix = i.kind == sim::SimIssue::Capacity ? "capacity exceeded: "
+                           : i.kind == sim::SimIssue::Runtime ? "run-time error: "
+                                                              : "";
+      auto& d = runDiags.error(i.loc, prefix + i.message);
+      for (const auto& n : i.notes) d.notes.push_back(n);
+    }
+    if (oc.run.referenceError)
+      runDiags.error(oc.run.referenceError->loc, "run-time error in the reference run: " + oc.run.referenceError->message);
+  }
+  err << runDiags.renderAll();
+
+  // Human summary.
+  bool allOk = true;
+  for (const auto& oc : outcomes) {
+    const auto& k = *oc.kernel;
+    const auto& r = oc.run.sim;
+    allOk &= oc.run.ok();
+    out << fmt::format("run {} ({}) — schedule {}, target {}\n", k.factory.empty() ? k.name : k.factory, o.file,
+                       o.schedule, target->name);
+    int64_t bottleneckBusy = 0;
+    Pipe bottleneck = Pipe::S;
+    for (Pipe p : kAllPipes)
+      if (r.busy[pipeIndex(p)] > bottleneckBusy) bottleneckBusy = r.busy[pipeIndex(p)], bottleneck = p;
+    out << fmt::format("  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n", k.grid,
+                       k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves, r.waves == 1 ? "" : "s",
+                       r.cycles, r.lowerBound, pipeName(bottleneck), percent(r.efficiency));
+    out << "  pipe       busy    util  instrs  flag stall   (busy: longest block per wave; instrs: all blocks)\n";
+    for (Pipe p : kAllPipes) {
+      int64_t instrs = 0, stall = 0;
+      for (const auto& b : r.blocks) {
+        instrs += b.pipes[pipeIndex(p)].instructions;
+        stall += b.pipes[pipeIndex(p)].flagStall;
+      }
+      if (r.busy[pipeIndex(p)] == 0 && instrs == 0) continue;
+      double util = r.cycles ? static_cast<double>(r.busy[pipeIndex(p)]) / static_cast<double>(r.cycles) : 0;
+      out << fmt::format("  {:<5} {:>9} {:>7} {:>7} {:>11}\n", pipeName(p), r.busy[pipeIndex(p)], percent(util), instrs, stall);
+    }
+    for (const auto& t : oc.run.tensors) {
+      if (!t.written && t.mismatches == 0) continue;
+      if (t.mismatches == 0)
+        out << fmt::format("  output {}: matches the reference bit for bit ({} elements)\n", t.name, t.elements);
+      else {
+        out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name, t.mismatches, t.elements);
+        for (const auto& m : t.firstMismatches) out << "    " << m << "\n";
+      }
+    }
+    out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n", r.races.size(),
+                       r.flagErrors(), r.count(sim::SimIssue::Capacity),
+                       r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0), oc.run.ok() ? "PASS" : "FAIL");
+  }
+
+  // Files.
+  std::vector<sim::TraceInput> traces;
+  for (const auto& oc : outcomes)
+    traces.push_back({oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory, &oc.run.sim});
+  if (!o.tracePath.empty()) {
+    std::ofstream f(o.tracePath);
+    if (!f) return usage(err, fmt::format("cannot write trace '{}'", o.tracePath));
+    sim::writeChromeTrace(f, traces);
+  }
+  if (!o.timelinePath.empty()) {
+    std::ofstream f(o.timelinePath);
+    if (!f) return usage(err, fmt::format("cannot write timeline '{}'", o.timelinePath));
+    const auto& r0 = outcomes.front().run.sim;
+    sim::writeTimelineSvg(f, traces,
+                          fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}", std::filesystem::path(o.file).filename().string(),
+                                      o.schedule, target->name, r0.cycles, percent(r0.efficiency)));
+  }
+  if (!o.outputDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.outputDir, ec);
+    for (const auto& oc : outcomes)
+      for (const auto& [name, arr] : oc.run.finalTensors) {
+        std::string error;
+        std::string prefix = outcomes.size() > 1 ? (oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory) + "." : "";
+        if (!sim::writeNpy((std::filesystem::path(o.outputDir) / (prefix + name + ".npy")).string(), arr, error))
+          return usage(err, error);
+      }
+  }
+  if (!o.reportPath.empty()) {
+    json report = compileReport(&*program, o.file, &*target, diags);
+    std::vector<json> sims;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      const auto& oc = outcomes[i];
+      sim::Memory mem(oc.lowered);
+      auto describe = [](const sim::AccessOwner& a) { return a.stmt ? sim::instructionName(a.stmt) : std::string("?"); };
+      json s = simulationJson(oc, o.schedule, o.file, describe);
+      for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
+        s["race_reports"][ri]["storage"] = mem.storage(oc.run.sim.races[ri].storage)->name;
+      report["kernels"][i]["simulation"] = s;
+      sims.push_back(s);
+    }
+    json top = sims.front();
+    if (sims.size() > 1) {
+      // Kernels run one after the other: sum what adds up, AND the verdicts.
+      for (size_t i = 1; i < sims.size(); ++i) {
+        for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors", "runtime_errors",
+                                "flag_stall", "instructions"})
+          top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
+        top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
+        for (auto& [pipe, v] : top["pipes"].items()) v["busy"] = v["busy"].get<int64_t>() + sims[i]["pipes"][pipe]["busy"].get<int64_t>();
+      }
+      int64_t cycles = top["cycles"].get<int64_t>();
+      top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
+      for (auto& [pipe, v] : top["pipes"].items())
+        v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
+      top["kernels"] = sims;
+    }
+    report["simulation"] = top;
+    json all = diagnosticsReport(diags);
+    for (auto& d : diagnosticsReport(runDiags)) all.push_back(d);
+    report["diagnostics"] = all;
+    std::ofstream f(o.reportPath);
+    if (!f) return usage(err, fmt::format("cannot write report '{}'", o.reportPath));
+    f << report.dump(2) << "\n";
+  }
+  return allOk ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace tilesched::driver

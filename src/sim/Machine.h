@@ -1,0 +1,167 @@
+// The state one AI core computes on and the exact semantics of every IR
+// statement (SPEC §1.5, §1.6). Shared by the reference interpreter (which
+// calls `exec` on the whole kernel body) and the cycle simulator (which
+// resolves regions when the scalar unit issues an instruction and calls the
+// per-op entry points when the instruction executes on its pipe).
+//
+// Semantics, in one place:
+//  - T.copy pairs the k-th element of the source and destination regions in
+//    row-major order, converting the dtype (fp16/bf16 round to nearest even).
+//  - T.gemm: acc = clear ? 0 : C; acc = acc + A[m,k] * B[k,n] for k = 0, 1, ...
+//    in binary32 (int64 for integer operands); C = acc in C's dtype.
+//  - reductions fold in increasing index order in binary32 (int64 for ints),
+//    starting from the identity (clear) or the old destination value.
+//  - T.Parallel runs its body once per element in row-major order; VF regions
+//    run their body statements in order.
+//  - integer `//` and `%` are floor division/modulo; division by zero and any
+//    out-of-bounds index are run-time errors carrying the statement's line.
+//
+// Assumes: a verified kernel (ir::verifyKernel); `Memory` holds a byte array
+// for every storage the kernel touches.
+// Guarantees: identical inputs give bit-identical memory on every call path;
+// every read and write of memory is reported to `access` when it is set.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "sim/Numerics.h"
+
+namespace tilesched::sim {
+
+// A run-time error of the kernel (not of tilesched): out-of-bounds access,
+// division by zero, malformed operands. Thrown by the Machine.
+struct ExecError {
+  SourceLoc loc;
+  std::string message;
+};
+
+// Half-open byte range [lo, hi) of one storage.
+struct ByteRange {
+  int64_t lo = 0, hi = 0;
+};
+
+// The bytes one instruction read and wrote, per storage, as sorted disjoint
+// ranges after `normalize()`.
+struct AccessSet {
+  struct Entry {
+    int storage = -1;  // dense storage index (Memory::index)
+    std::vector<ByteRange> reads, writes;
+  };
+  std::vector<Entry> entries;
+
+  void add(int storage, int64_t lo, int64_t hi, bool write);
+  void normalize();
+  bool empty() const { return entries.empty(); }
+};
+
+// Byte arrays of all storages of one kernel. Global tensors are shared by all
+// blocks; on-chip storages are reset per block (`resetOnChip`).
+class Memory {
+ public:
+  explicit Memory(const ir::Kernel& kernel);
+  int index(const ir::Storage& s) const { return indexOfId_.at(static_cast<size_t>(s->id)); }
+  uint8_t* data(int index) { return bytes_[static_cast<size_t>(index)].data(); }
+  const uint8_t* data(int index) const { return bytes_[static_cast<size_t>(index)].data(); }
+  int64_t size(int index) const { return static_cast<int64_t>(bytes_[static_cast<size_t>(index)].size()); }
+  const ir::Storage& storage(int index) const { return storages_[static_cast<size_t>(index)]; }
+  int numStorages() const { return static_cast<int>(storages_.size()); }
+  // Sets the size of a storage whose size depends on run-time values (dynamic GM).
+  void resize(int index, int64_t bytes) { bytes_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 0); }
+  void resetOnChip();
+  std::vector<uint8_t>& raw(int index) { return bytes_[static_cast<size_t>(index)]; }
+
+ private:
+  std::vector<ir::Storage> storages_;
+  std::vector<int> indexOfId_;
+  std::vector<std::vector<uint8_t>> bytes_;
+};
+
+// A region with its start evaluated: what the scalar unit hands to a pipe.
+struct ResolvedRegion {
+  ir::Buffer buffer;
+  std::vector<int64_t> mins;
+  std::vector<int64_t> extents;
+  int64_t numElements() const;
+};
+
+// One element written while deferring: the bytes it will hold at completion.
+struct Patch {
+  int storage;
+  int64_t offset;
+  uint8_t size;
+  uint8_t bytes[8];
+};
+
+// Gemm operands read by the MTE1 part of an L1 gemm (or by the M part).
+struct GemmOperands {
+  int64_t m = 0, n = 0, k = 0;
+  bool integer = false;
+  std::vector<double> a;  // m x k, row-major
+  std::vector<double> b;  // k x n, row-major
+};
+
+class Machine {
+ public:
+  Machine(const ir::Kernel& kernel, Memory& memory);
+
+  // Variable environment, indexed by VarNode::id.
+  std::vector<Scalar> env;
+  // When set, every memory access is recorded here.
+  AccessSet* access = nullptr;
+  // Per storage index: 1 once anything was stored to it (outputs detection).
+  std::vector<uint8_t> written;
+  // The shape of a buffer after resolveShapes().
+  const std::vector<int64_t>& shapeOf(const ir::Buffer& b) { return info(b).shape; }
+
+  void bindBlock(int64_t block);
+  // Evaluates the shapes of global tensors (dynamic sizes must be bound in env).
+  void resolveShapes();
+
+  // Reference semantics of any statement (flags and barriers do nothing).
+  void exec(const ir::Stmt& s);
+  Scalar eval(const ir::Expr& e);
+
+  // Per-op entry points for the simulator.
+  ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
+  void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc);
+  GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a, const ResolvedRegion& b);
+  void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);
+  void fill(const ResolvedRegion& dst, const Scalar& value);
+  void reduce(const ir::ReduceStmt& r, const ResolvedRegion& src, const ResolvedRegion& dst);
+
+  // Deferred writes: between beginDeferred and endDeferred every store is
+  // applied and logged; endDeferred restores the old bytes and returns the
+  // new ones, to be applied at the instruction's completion (applyPatches).
+  void beginDeferred();
+  std::vector<Patch> endDeferred();
+  void applyPatches(const std::vector<Patch>& patches);
+
+  SourceLoc loc;  // statement being executed, for error messages
+
+ private:
+  struct BufferInfo {
+    int storage = -1;
+    int elemBytes = 1;
+    std::vector<int64_t> shape;
+    std::vector<int64_t> strides;  // in elements
+  };
+  const BufferInfo& info(const ir::Buffer& b);
+  int64_t elementOffset(const ir::Buffer& b, const std::vector<int64_t>& idx);
+  Scalar loadAt(int storage, int64_t offset, ir::DType t, int bytes);
+  void storeAt(int storage, int64_t offset, ir::DType t, int bytes, const Scalar& v);
+  template <class F>
+  void forEachElement(const ResolvedRegion& r, F&& fn);
+  [[noreturn]] void fail(const std::string& message);
+
+  const ir::Kernel& kernel_;
+  Memory& memory_;
+  std::vector<BufferInfo> buffers_;  // by buffer id
+  bool deferring_ = false;
+  std::vector<Patch> undo_;
+};
+
+}  // namespace tilesched::sim

@@ -1,0 +1,149 @@
+// Element numerics (see Numerics.h). The rounding works on doubles: every
+// value of the three float dtypes is exactly a double, and rounding a double
+// to a p-bit significand is done by scaling with a power of two (exact) and
+// std::nearbyint (ties to even in the default rounding mode).
+#include "sim/Numerics.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tilesched::sim {
+
+using ir::DType;
+
+namespace {
+
+struct FloatFormat {
+  int mantissaBits;  // explicit fraction bits
+  int minExp;        // exponent of the smallest normal
+  int maxExp;        // exponent of the largest finite
+};
+
+constexpr FloatFormat kHalf{10, -14, 15};
+constexpr FloatFormat kBFloat{7, -126, 127};
+
+double roundTo(double v, const FloatFormat& fmt) {
+  if (!std::isfinite(v) || v == 0) return v;
+  int e = 0;
+  std::frexp(v, &e);  // v = m * 2^e, |m| in [0.5, 1): unbiased exponent is e - 1
+  int exp = e - 1;
+  if (exp < fmt.minExp) exp = fmt.minExp;  // subnormal range: fixed quantum
+  double quantum = std::ldexp(1.0, exp - fmt.mantissaBits);
+  double r = std::nearbyint(v / quantum) * quantum;
+  double maxFinite = std::ldexp(2.0 - std::ldexp(1.0, -fmt.mantissaBits), fmt.maxExp);
+  if (std::fabs(r) > maxFinite) return std::copysign(std::numeric_limits<double>::infinity(), v);
+  return r;
+}
+
+}  // namespace
+
+int64_t Scalar::asInt() const {
+  if (!isFloat) return i;
+  if (std::isnan(f)) return 0;
+  if (f >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+  if (f <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(f);
+}
+
+double roundToFloat(double v, DType t) {
+  switch (t) {
+    case DType::Float16: return roundTo(v, kHalf);
+    case DType::BFloat16: return roundTo(v, kBFloat);
+    default: return static_cast<double>(static_cast<float>(v));
+  }
+}
+
+int64_t wrapToInt(int64_t v, DType t) {
+  switch (t) {
+    case DType::Bool: return v != 0 ? 1 : 0;
+    case DType::Int8: return static_cast<int8_t>(static_cast<uint64_t>(v));
+    case DType::Int16: return static_cast<int16_t>(static_cast<uint64_t>(v));
+    case DType::Int32: return static_cast<int32_t>(static_cast<uint64_t>(v));
+    case DType::UInt8: return static_cast<uint8_t>(static_cast<uint64_t>(v));
+    case DType::UInt16: return static_cast<uint16_t>(static_cast<uint64_t>(v));
+    case DType::UInt32: return static_cast<uint32_t>(static_cast<uint64_t>(v));
+    default: return v;
+  }
+}
+
+Scalar convert(const Scalar& v, DType t) {
+  if (ir::isFloat(t)) return Scalar::ofFloat(roundToFloat(v.asDouble(), t));
+  if (t == DType::Bool) return Scalar::ofInt(v.truthy() ? 1 : 0);
+  return Scalar::ofInt(wrapToInt(v.asInt(), t));
+}
+
+uint16_t encodeHalf(double r) {
+  uint16_t sign = std::signbit(r) ? 0x8000 : 0;
+  if (std::isnan(r)) return 0x7e00;
+  double a = std::fabs(r);
+  if (std::isinf(a)) return sign | 0x7c00;
+  if (a == 0) return sign;
+  int e = 0;
+  std::frexp(a, &e);
+  int exp = e - 1;
+  if (exp < -14) {  // subnormal: a = frac * 2^-24
+    return sign | static_cast<uint16_t>(std::ldexp(a, 24));
+  }
+  uint16_t frac = static_cast<uint16_t>(std::ldexp(a, 10 - exp) - 1024.0);
+  return sign | static_cast<uint16_t>((exp + 15) << 10) | frac;
+}
+
+double decodeHalf(uint16_t bits) {
+  int exp = (bits >> 10) & 0x1f;
+  int frac = bits & 0x3ff;
+  double sign = (bits & 0x8000) ? -1.0 : 1.0;
+  if (exp == 0x1f) return frac ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), -24);
+  return sign * std::ldexp(static_cast<double>(frac + 1024), exp - 25);
+}
+
+uint16_t encodeBFloat16(double r) {
+  if (std::isnan(r)) return 0x7fc0;
+  float f = static_cast<float>(r);  // exact: r is a bfloat16 value
+  uint32_t u = 0;
+  std::memcpy(&u, &f, 4);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+double decodeBFloat16(uint16_t bits) {
+  uint32_t u = static_cast<uint32_t>(bits) << 16;
+  float f = 0;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+Scalar loadElement(const uint8_t* p, DType t) {
+  switch (t) {
+    case DType::Bool: return Scalar::ofInt(*p != 0);
+    case DType::Int8: return Scalar::ofInt(static_cast<int8_t>(*p));
+    case DType::UInt8: return Scalar::ofInt(*p);
+    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); return Scalar::ofInt(v); }
+    case DType::UInt16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofInt(v); }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return Scalar::ofInt(v); }
+    case DType::UInt32: { uint32_t v; std::memcpy(&v, p, 4); return Scalar::ofInt(v); }
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return Scalar::ofInt(v); }
+    case DType::Float16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofFloat(decodeHalf(v)); }
+    case DType::BFloat16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofFloat(decodeBFloat16(v)); }
+    case DType::Float32: { float v; std::memcpy(&v, p, 4); return Scalar::ofFloat(v); }
+  }
+  return Scalar{};
+}
+
+void storeElement(uint8_t* p, DType t, const Scalar& v) {
+  Scalar c = convert(v, t);
+  switch (t) {
+    case DType::Bool:
+    case DType::Int8:
+    case DType::UInt8: { uint8_t b = static_cast<uint8_t>(c.i); *p = b; return; }
+    case DType::Int16:
+    case DType::UInt16: { uint16_t b = static_cast<uint16_t>(c.i); std::memcpy(p, &b, 2); return; }
+    case DType::Int32:
+    case DType::UInt32: { uint32_t b = static_cast<uint32_t>(c.i); std::memcpy(p, &b, 4); return; }
+    case DType::Int64: std::memcpy(p, &c.i, 8); return;
+    case DType::Float16: { uint16_t b = encodeHalf(c.f); std::memcpy(p, &b, 2); return; }
+    case DType::BFloat16: { uint16_t b = encodeBFloat16(c.f); std::memcpy(p, &b, 2); return; }
+    case DType::Float32: { float f = static_cast<float>(c.f); std::memcpy(p, &f, 4); return; }
+  }
+}
+
+}  // namespace tilesched::sim

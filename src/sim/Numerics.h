@@ -1,0 +1,53 @@
+// Exact element numerics of SPEC §1.6, shared by the reference interpreter and
+// the cycle simulator so both compute bit-identical values.
+//
+// A scalar during evaluation is a `Scalar`: an int64 for integer and bool
+// dtypes, a double for float dtypes that always holds a value exactly
+// representable in its dtype (fp16/bf16/fp32 all fit a double exactly).
+// Float arithmetic is done in binary32 (`float`) and rounded to the
+// expression's dtype with round-to-nearest-even; integers wrap to their width.
+//
+// Assumes: IEEE-754 binary32/binary64 host arithmetic in round-to-nearest
+// mode, no FMA contraction (ts_sim is built with -ffp-contract=off).
+// Guarantees: deterministic results on one host; fp16/bf16 encodings are the
+// IEEE / bfloat16 bit patterns (NaN canonicalised to 0x7e00 / 0x7fc0).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "ir/DType.h"
+
+namespace tilesched::sim {
+
+struct Scalar {
+  bool isFloat = false;
+  int64_t i = 0;
+  double f = 0;
+
+  static Scalar ofInt(int64_t v) { return Scalar{false, v, 0}; }
+  static Scalar ofFloat(double v) { return Scalar{true, 0, v}; }
+  double asDouble() const { return isFloat ? f : static_cast<double>(i); }
+  // Truncation toward zero for floats (C semantics); NaN gives 0, out-of-range saturates.
+  int64_t asInt() const;
+  bool truthy() const { return isFloat ? f != 0 : i != 0; }
+};
+
+// `v` rounded to the float dtype `t` (Float16, BFloat16, Float32) with
+// round-to-nearest-even, overflowing to infinity.
+double roundToFloat(double v, ir::DType t);
+// `v` wrapped to the integer dtype `t` (two's complement); Bool gives 0/1.
+int64_t wrapToInt(int64_t v, ir::DType t);
+// Converts a scalar to dtype `t` (the value a store of it would keep).
+Scalar convert(const Scalar& v, ir::DType t);
+
+uint16_t encodeHalf(double rounded);
+double decodeHalf(uint16_t bits);
+uint16_t encodeBFloat16(double rounded);
+double decodeBFloat16(uint16_t bits);
+
+// Loads / stores one element of dtype `t` at `p` (little-endian host layout).
+Scalar loadElement(const uint8_t* p, ir::DType t);
+void storeElement(uint8_t* p, ir::DType t, const Scalar& v);
+
+}  // namespace tilesched::sim

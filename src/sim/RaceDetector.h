@@ -1,0 +1,90 @@
+// Happens-before race detection over byte ranges (SPEC §7.1), independent of
+// the timing that happened to occur.
+//
+// Clocks: a `VClock` has one entry per pipe; entry P = k means "the
+// completions of P's first k instructions (in issue order on P) happen before
+// this point". Every source of completion knowledge on an Ascend core is
+// prefix-closed — an in-order pipe (S, V, M) completes its instructions in
+// order, pipe_barrier(X) and set_flag(X, ...) wait for *all* earlier
+// instructions of X, barrier_all for all of every pipe — so a count per pipe
+// is exact, not an approximation.
+//
+// Each instruction accesses byte ranges with the clock of its start. Two
+// accesses of different instructions conflict when their ranges overlap and
+// one writes; they are ordered when the earlier one's completion is known to
+// the later one's start. Unordered conflicts are races.
+//
+// History: a record is dropped (or trimmed) when a later write covers its
+// bytes and is ordered after it (or raced with it, already reported); a read
+// record also when a later ordered read covers it. Any future conflict with a
+// dropped record is then also a conflict with the covering access, so no race
+// goes unreported (its partner may be the newer access).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/Machine.h"
+#include "target/Hardware.h"
+
+namespace tilesched::sim {
+
+using VClock = std::array<int64_t, kNumPipes>;
+
+inline VClock join(const VClock& a, const VClock& b) {
+  VClock out;
+  for (size_t i = 0; i < kNumPipes; ++i) out[i] = std::max(a[i], b[i]);
+  return out;
+}
+
+// Who made an access: enough to order it and to report it.
+struct AccessOwner {
+  int64_t instr = -1;     // unique per instruction of a block (partners share it)
+  Pipe pipe = Pipe::S;
+  int64_t pipeIndex = 0;  // index of the instruction in its pipe's issue order
+  VClock clock{};         // clock at its start
+  const ir::StmtNode* stmt = nullptr;
+};
+
+struct Race {
+  int storage = -1;
+  int64_t lo = 0, hi = 0;  // overlapping bytes of the first occurrence
+  AccessOwner first, second;
+  bool firstWrites = false, secondWrites = false;
+  int64_t occurrences = 1;
+};
+
+class RaceDetector {
+ public:
+  // Checks the accesses of one instruction against the history, reports
+  // races, then adds them to the history.
+  void access(const AccessOwner& who, const AccessSet& set);
+  // Forgets the history of one storage (e.g. on-chip storages between blocks).
+  void clear() { history_.clear(); }
+  const std::vector<Race>& races() const { return races_; }
+  int64_t totalOccurrences() const { return total_; }
+
+ private:
+  struct Record {
+    AccessOwner who;
+    bool write = false;
+    std::vector<ByteRange> ranges;
+  };
+  static bool ordered(const AccessOwner& a, const AccessOwner& b);
+  void report(const Record& r, const AccessOwner& who, bool whoWrites, int storage, ByteRange overlap);
+
+  std::map<int, std::vector<Record>> history_;
+  std::vector<Race> races_;
+  std::map<std::tuple<const void*, const void*, int>, size_t> seen_;
+  int64_t total_ = 0;
+};
+
+// Ranges helpers (sorted, disjoint inputs).
+bool firstOverlap(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b, ByteRange& out);
+std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b);
+
+}  // namespace tilesched::sim

@@ -1,0 +1,254 @@
+// Reference run, simulation and comparison (see Run.h).
+#include "sim/Run.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "ir/IROperator.h"
+#include "sim/Machine.h"
+
+namespace tilesched::sim {
+
+using namespace ir;
+
+namespace {
+
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint64_t hashName(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string indexText(int64_t flat, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t e = std::max<int64_t>(shape[d], 1);
+    idx[d] = flat % e;
+    flat /= e;
+  }
+  std::string s;
+  for (size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s;
+}
+
+std::string valueText(const uint8_t* p, DType t) {
+  Scalar v = loadElement(p, t);
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, static_cast<size_t>(dtypeBytes(t)));
+  std::string value = v.isFloat ? fmt::format("{}", v.f) : fmt::format("{}", v.i);
+  return fmt::format("{} (0x{:0{}x})", value, bits, dtypeBytes(t) * 2);
+}
+
+// Binds scalar parameters and dynamic sizes from --input, sizes and fills the
+// global tensors of `kernel` in `memory`.
+bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
+                    std::vector<std::pair<std::string, Scalar>>& bindings, std::string& error) {
+  std::map<std::string, NpyArray> files;
+  for (const auto& p : kernel.params) {
+    auto it = options.inputs.find(p.name);
+    if (it == options.inputs.end()) continue;
+    if (p.var) {
+      try {
+        size_t used = 0;
+        double v = std::stod(it->second, &used);
+        if (used != it->second.size()) throw std::invalid_argument("");
+        bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(roundToFloat(v, p.var->dtype))
+                                                          : Scalar::ofInt(static_cast<int64_t>(v))});
+      } catch (const std::exception&) {
+        error = fmt::format("--input {}={}: '{}' is a scalar parameter and needs a number", p.name, it->second, p.name);
+        return false;
+      }
+      continue;
+    }
+    auto a = readNpy(it->second, error);
+    if (!a) return false;
+    files[p.name] = std::move(*a);
+  }
+  for (const auto& [name, value] : options.inputs) {
+    bool known = false;
+    for (const auto& p : kernel.params) known |= p.name == name;
+    if (!known) {
+      std::string names;
+      for (const auto& p : kernel.params) names += (names.empty() ? "" : ", ") + p.name;
+      error = fmt::format("--input {}: the kernel has no parameter '{}' (parameters: {})", name, name, names);
+      return false;
+    }
+  }
+  // Scalar parameters without --input get 1 (documented in docs/simulator.md).
+  for (const auto& p : kernel.params) {
+    if (!p.var) continue;
+    bool bound = false;
+    for (const auto& b : bindings) bound |= b.first == p.name;
+    if (!bound) bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(1.0) : Scalar::ofInt(1)});
+  }
+  // Dynamic sizes: taken from the shape of an --input file that uses them.
+  for (const auto& dv : kernel.dynamicVars) {
+    bool bound = false;
+    for (const auto& b : bindings) bound |= b.first == dv->name;
+    for (const auto& p : kernel.params) {
+      if (bound || !p.buffer || !files.count(p.name)) continue;
+      const auto& shape = files[p.name].shape;
+      for (size_t d = 0; d < p.buffer->shape.size() && d < shape.size(); ++d) {
+        const Expr& e = p.buffer->shape[d];
+        if (e->kind == ExprKind::VarRef && e->var == dv) {
+          bindings.push_back({dv->name, Scalar::ofInt(shape[d])});
+          bound = true;
+          break;
+        }
+      }
+    }
+    if (!bound) {
+      error = fmt::format("the dynamic size '{}' needs a value: pass --input with a tensor whose shape uses it",
+                          dv->name);
+      return false;
+    }
+  }
+  Machine machine(kernel, memory);
+  for (const auto& [name, value] : bindings) {
+    for (const auto& p : kernel.params)
+      if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
+    for (const auto& dv : kernel.dynamicVars)
+      if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
+  }
+  machine.resolveShapes();
+  for (const auto& p : kernel.params) {
+    if (!p.buffer) continue;
+    int idx = memory.index(p.buffer->storage);
+    int64_t elements = product(machine.shapeOf(p.buffer));
+    int64_t bytes = elements * dtypeBytes(p.buffer->dtype);
+    if (memory.size(idx) != bytes) memory.resize(idx, bytes);
+    auto f = files.find(p.name);
+    if (f == files.end()) {
+      generateInput(memory.raw(idx), p.buffer->dtype, options.seed, p.name);
+      continue;
+    }
+    std::string want = npyDescr(p.buffer->dtype);
+    if (f->second.descr != want) {
+      error = fmt::format("--input {}: the file holds '{}' data, but '{}' is {} (numpy '{}')", p.name, f->second.descr,
+                          p.name, dtypeName(p.buffer->dtype), want);
+      return false;
+    }
+    int64_t have = 1;
+    for (int64_t d : f->second.shape) have *= d;
+    if (have != elements || static_cast<int64_t>(f->second.data.size()) < bytes) {
+      error = fmt::format("--input {}: the file holds {} elements, but '{}' has {}", p.name, have, p.name, elements);
+      return false;
+    }
+    std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
+  }
+  return true;
+}
+
+}  // namespace
+
+void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
+  uint64_t state = seed ^ hashName(name);
+  int eb = dtypeBytes(t);
+  for (size_t off = 0; off + static_cast<size_t>(eb) <= bytes.size(); off += static_cast<size_t>(eb)) {
+    uint64_t r = splitmix(state);
+    Scalar v;
+    if (isFloat(t)) v = Scalar::ofFloat(static_cast<double>(static_cast<int64_t>(r % 512) - 256) / 128.0);
+    else if (t == DType::Bool) v = Scalar::ofInt(static_cast<int64_t>(r & 1));
+    else if (isSigned(t)) v = Scalar::ofInt(static_cast<int64_t>(r % 16) - 8);
+    else v = Scalar::ofInt(static_cast<int64_t>(r % 16));
+    storeElement(bytes.data() + off, t, v);
+  }
+}
+
+std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered, const Target& target,
+                                   const RunOptions& options, std::string& error) {
+  KernelRun run;
+  run.name = reference.factory.empty() ? reference.name : reference.factory;
+
+  // 1. Inputs, identical for both runs.
+  Memory refMem(reference);
+  std::vector<std::pair<std::string, Scalar>> bindings;
+  if (!prepareGlobals(reference, refMem, options, bindings, error)) return std::nullopt;
+  Memory simMem(lowered);
+  for (const auto& p : lowered.params) {
+    if (!p.buffer) continue;
+    const KernelParam* rp = nullptr;
+    for (const auto& q : reference.params)
+      if (q.name == p.name && q.buffer) rp = &q;
+    if (!rp) {
+      error = fmt::format("internal: lowered kernel parameter '{}' is not in the reference kernel", p.name);
+      return std::nullopt;
+    }
+    simMem.raw(simMem.index(p.buffer->storage)) = refMem.raw(refMem.index(rp->buffer->storage));
+  }
+
+  // 2. Reference: every block in order, on the original kernel.
+  Machine ref(reference, refMem);
+  for (const auto& [name, value] : bindings) {
+    for (const auto& p : reference.params)
+      if (p.var && p.name == name) ref.env[static_cast<size_t>(p.var->id)] = value;
+    for (const auto& dv : reference.dynamicVars)
+      if (dv->name == name) ref.env[static_cast<size_t>(dv->id)] = value;
+  }
+  ref.resolveShapes();
+  try {
+    for (int64_t b = 0; b < reference.grid; ++b) {
+      refMem.resetOnChip();
+      ref.bindBlock(b);
+      ref.exec(reference.body);
+    }
+  } catch (const ExecError& e) {
+    SimIssue issue;
+    issue.kind = SimIssue::Runtime;
+    issue.loc = e.loc;
+    issue.message = e.message;
+    run.referenceError = issue;
+  }
+
+  // 3. Simulation of the lowered kernel.
+  SimOptions so;
+  so.cores = options.cores;
+  so.recordTrace = options.recordTrace;
+  so.bindings = bindings;
+  run.sim = simulate(lowered, target, simMem, so);
+
+  // 4. Bit-exact comparison of every global tensor.
+  run.outputsMatch = !run.referenceError && !run.sim.aborted;
+  for (const auto& p : reference.params) {
+    if (!p.buffer) continue;
+    const KernelParam* lp = nullptr;
+    for (const auto& q : lowered.params)
+      if (q.name == p.name && q.buffer) lp = &q;
+    int ri = refMem.index(p.buffer->storage);
+    int si = simMem.index(lp->buffer->storage);
+    TensorCheck check;
+    check.name = p.name;
+    check.written = ref.written[static_cast<size_t>(ri)] != 0;
+    int eb = dtypeBytes(p.buffer->dtype);
+    check.elements = refMem.size(ri) / eb;
+    const auto& shape = ref.shapeOf(p.buffer);
+    for (int64_t e = 0; e < check.elements; ++e) {
+      const uint8_t* a = refMem.data(ri) + e * eb;
+      const uint8_t* b = simMem.data(si) + e * eb;
+      if (std::memcmp(a, b, static_cast<size_t>(eb)) == 0) continue;
+      if (check.mismatches++ < 5)
+        check.firstMismatches.push_back(fmt::format("{}[{}]: reference {}, simulated {}", p.name, indexText(e, shape),
+                                                    valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
+    }
+    if (check.mismatches) run.outputsMatch = false;
+    if (check.written) {
+      NpyArray arr;
+      arr.descr = npyDescr(p.buffer->dtype);
+      arr.shape = shape;
+      arr.data = simMem.raw(si);
+      run.finalTensors.push_back({p.name, std::move(arr)});
+    }
+    run.tensors.push_back(std::move(check));
+  }
+  return run;
+}
+
+}  // namespace tilesched::sim

@@ -1,0 +1,65 @@
+// `tilesched run` without the command line: inputs, the sequential reference
+// run of the original kernel, the cycle simulation of the lowered kernel and
+// the bit-exact comparison of every global tensor (SPEC §7.1).
+//
+// Assumes: `lowered` was derived from `reference` and keeps its parameters
+// (matched by name); both are verified kernels.
+// Guarantees: both runs start from byte-identical global memory; the result
+// says which tensors differ and where; nothing is thrown for kernel errors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "sim/Npy.h"
+#include "sim/Simulator.h"
+#include "target/Target.h"
+
+namespace tilesched::sim {
+
+struct RunOptions {
+  uint64_t seed = 0;
+  int64_t cores = 0;  // 0: the grid
+  // --input NAME=VALUE: a .npy file for a tensor, a number for a scalar parameter.
+  std::map<std::string, std::string> inputs;
+  bool recordTrace = true;
+};
+
+struct TensorCheck {
+  std::string name;
+  bool written = false;   // the reference run stored to it (an output)
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  std::vector<std::string> firstMismatches;  // "C[3, 7]: reference 1.5 (0x3fc00000), simulated 0 (0x0)"
+};
+
+struct KernelRun {
+  std::string name;
+  SimResult sim;
+  std::vector<TensorCheck> tensors;
+  bool outputsMatch = false;
+  std::optional<SimIssue> referenceError;  // the reference run itself failed
+  // Final global tensors of the simulated run, for --output-dir.
+  std::vector<std::pair<std::string, NpyArray>> finalTensors;
+
+  // Nothing wrong: outputs match, no race, no flag, capacity or run-time error.
+  bool ok() const {
+    return outputsMatch && !referenceError && sim.races.empty() && sim.issues.empty();
+  }
+};
+
+// Fills `bytes` with the seeded input pattern of dtype `t`: floats are
+// multiples of 1/128 in [-2, 2) (exact in fp16 and bf16, small enough to keep
+// fp16 kernels finite), signed ints in [-8, 8), unsigned in [0, 16), bools 0/1.
+void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed, const std::string& name);
+
+// Returns nullopt with `error` set for problems of the options (unreadable or
+// mismatching --input files): those are usage errors, not kernel errors.
+std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered, const Target& target,
+                                   const RunOptions& options, std::string& error);
+
+}  // namespace tilesched::sim

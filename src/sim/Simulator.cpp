@@ -1,0 +1,1007 @@
+// The cycle simulator (see Simulator.h). One BlockSim per block: a scalar unit
+// walking the IR with an explicit stack, seven pipes with bounded queues, the
+// flag table, and an event loop that advances time to the next completion,
+// pipe-free time or scalar-unit time.
+#include "sim/Simulator.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "cost/InstructionCost.h"
+#include "ir/Functor.h"
+#include "ir/IROperator.h"
+#include "ir/Printer.h"
+
+namespace tilesched::sim {
+
+using namespace ir;
+
+const char* opKindName(OpKind k) {
+  static const char* kNames[kNumOpKinds] = {"load (GM->UB/L1)", "store (UB->GM/L1)", "L1->L0",  "fixpipe",
+                                            "cube gemm",        "vector",            "reduce",  "fill",
+                                            "VF region",        "scalar",            "set_flag", "wait_flag",
+                                            "barrier"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+int64_t SimResult::count(SimIssue::Kind k) const {
+  int64_t n = 0;
+  for (const auto& i : issues) n += i.kind == k;
+  return n;
+}
+
+std::vector<Allocation> allocate(const Kernel& kernel, const Target& target, std::vector<SimIssue>& issues,
+                                 std::array<int64_t, kNumMemScopes>& used) {
+  std::vector<Allocation> out;
+  used.fill(0);
+  for (MemScope scope : kCapacityScopes) {
+    int64_t cursor = 0;
+    int64_t align = std::max<int64_t>(1, target.alignment(scope));
+    auto cap = target.capacity(scope, kernel.hasSimtVF);
+    bool unlimited = std::find(kernel.annotations.unlimited.begin(), kernel.annotations.unlimited.end(), scope) !=
+                     kernel.annotations.unlimited.end();
+    for (const auto& st : kernel.storages) {
+      if (st->scope != scope) continue;
+      int64_t offset = (cursor + align - 1) / align * align;
+      out.push_back({st->name, scope, offset, st->bytes});
+      cursor = offset + st->bytes;
+      if (cap && cursor > *cap) {
+        SimIssue issue;
+        issue.kind = SimIssue::Capacity;
+        issue.loc = st->loc;
+        issue.message = fmt::format(
+            "'{}' ({} bytes at offset {}, {}-byte aligned) ends at byte {}, beyond the {} bytes of {} on {}",
+            st->name, st->bytes, offset, align, cursor, *cap, memScopeName(scope), target.name);
+        if (unlimited)
+          issue.notes.push_back({kernel.loc, fmt::format("T.annotate_unlimit_memory(\"{}\") lifts the limit for the "
+                                                         "scheduler only; the hardware keeps its capacity",
+                                                         memScopeName(scope))});
+        issues.push_back(std::move(issue));
+      }
+    }
+    used[memScopeIndex(scope)] = cursor;
+  }
+  return out;
+}
+
+namespace {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+enum class InstrType { Work, GemmLoad, GemmCompute, SetFlag, WaitFlag, Barrier };
+
+struct Instr {
+  int64_t id = 0;  // issue number; the two parts of an L1 gemm share it
+  Stmt stmt;
+  InstrType type = InstrType::Work;
+  OpKind kind = OpKind::Vector;
+  Pipe pipe = Pipe::V;
+  int64_t pipeIndex = 0;
+  int64_t latency = 1, ii = 1;
+  std::vector<Scalar> env;
+  std::vector<ResolvedRegion> regions;
+  Scalar value;
+  bool clear = false;
+  std::shared_ptr<GemmOperands> gemm;
+  Instr* partner = nullptr;  // the MTE1 part of an L1 gemm's M part
+  Pipe fsrc = Pipe::S, fdst = Pipe::S;
+  int64_t fid = 0;
+  int64_t start = -1, complete = kNever;
+  bool done = false;
+  int64_t blockedSince = -1;
+  std::vector<Patch> pending;
+  VClock clock{};
+};
+
+struct FlagState {
+  bool set = false;
+  VClock clock{};
+  int64_t setTime = 0;
+  SourceLoc setter;
+};
+
+std::string regionName(const Region& r) { return r.buffer->name; }
+
+}  // namespace
+
+std::string instructionName(const StmtNode* s) {
+  switch (s->kind) {
+    case StmtKind::Copy: {
+      const auto* c = static_cast<const CopyStmt*>(s);
+      return fmt::format("T.copy {} -> {}", regionName(c->src), regionName(c->dst));
+    }
+    case StmtKind::Gemm: {
+      const auto* g = static_cast<const GemmStmt*>(s);
+      return fmt::format("T.gemm {}, {} -> {}", regionName(g->a), regionName(g->b), regionName(g->c));
+    }
+    case StmtKind::Fill: return "T.fill " + regionName(static_cast<const FillStmt*>(s)->dst);
+    case StmtKind::Reduce: {
+      const auto* r = static_cast<const ReduceStmt*>(s);
+      return fmt::format("T.reduce_{} {} -> {}", reduceKindName(r->reduceKind), regionName(r->src), regionName(r->dst));
+    }
+    case StmtKind::Parallel: {
+      std::string target;
+      forEachStmt(static_cast<const ParallelStmt*>(s)->body, [&](const Stmt& x) {
+        if (const auto* st = as<StoreStmt>(x); st && target.empty()) target = st->buffer->name;
+      });
+      return "T.Parallel -> " + (target.empty() ? std::string("?") : target);
+    }
+    case StmtKind::VFRegion: return static_cast<const VFRegionStmt*>(s)->simt ? "T.SimtVF" : "T.SimdVF";
+    case StmtKind::Store: return "store " + static_cast<const StoreStmt*>(s)->buffer->name;
+    case StmtKind::Assign: return "assign " + static_cast<const AssignStmt*>(s)->var->name;
+    case StmtKind::For: return "for " + static_cast<const ForStmt*>(s)->var->name;
+    case StmtKind::If: return "if";
+    case StmtKind::SetFlag: return "T.set_flag";
+    case StmtKind::WaitFlag: return "T.wait_flag";
+    case StmtKind::Barrier: return "T.pipe_barrier";
+    default: return "?";
+  }
+}
+
+namespace {
+
+std::string instrName(const Stmt& s) { return instructionName(s.get()); }
+
+OpKind kindOf(const Stmt& s, const cost::InstructionCost& c) {
+  switch (s->kind) {
+    case StmtKind::Copy:
+      switch (c.copyPath.value_or(CopyPath::VectorMove)) {
+        case CopyPath::GmToUb:
+        case CopyPath::GmToL1: return OpKind::Load;
+        case CopyPath::UbToGm:
+        case CopyPath::UbToL1: return OpKind::Store;
+        case CopyPath::L1ToL0A:
+        case CopyPath::L1ToL0B: return OpKind::L1ToL0;
+        case CopyPath::L0cToUb:
+        case CopyPath::L0cToGm: return OpKind::Fixpipe;
+        case CopyPath::VectorMove: return OpKind::Vector;
+      }
+      return OpKind::Vector;
+    case StmtKind::Gemm: return OpKind::Gemm;
+    case StmtKind::Fill: return OpKind::Fill;
+    case StmtKind::Reduce: return OpKind::Reduce;
+    case StmtKind::VFRegion: return OpKind::VFRegion;
+    default: return OpKind::Vector;
+  }
+}
+
+std::string flagText(const char* what, Pipe src, Pipe dst, int64_t id) {
+  return fmt::format("{}(\"{}\", \"{}\", {})", what, pipeName(src), pipeName(dst), id);
+}
+
+class BlockSim {
+ public:
+  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races, SimResult& result,
+           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, int64_t block, bool trace,
+           int64_t& traceBudget)
+      : kernel_(kernel), target_(target), machine_(machine), races_(races), result_(result), costs_(costs),
+        block_(block), trace_(trace), traceBudget_(traceBudget) {
+    stats_.block = block;
+    for (auto& vc : issueVC_) vc.fill(0);
+    scalarEnv_ = machine_.env;
+    stack_.push_back(Frame{&kernel_.body});
+  }
+
+  void run();
+
+ private:
+  struct Frame {
+    const Stmt* stmt;
+    size_t idx = 0;
+    int64_t cur = 0, end = 0;
+    bool started = false;
+  };
+  struct PipeState {
+    std::deque<Instr*> queue;
+    std::vector<Instr*> inflight;
+    int64_t freeAt = 0;
+    int64_t lastComplete = 0;
+    int64_t issued = 0;
+  };
+
+  bool scalarStep(int64_t t);
+  bool processLeaf(const Stmt& s, int64_t t);
+  bool issueTile(const Stmt& s, int64_t t);
+  bool startPipe(Pipe p, int64_t t);
+  void startWork(Instr* in, int64_t t);
+  void execute(Instr* in, bool deferred);
+  bool processCompletions(int64_t t);
+  bool fireFlags(int64_t t);
+  bool allIdle() const;
+  void scalarAccess(const AccessSet& set, const Stmt& s);
+  int64_t evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what);
+  void setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc);
+  void consumeFlag(Instr* w, Pipe dst, int64_t t);
+  void chargeScalar(int64_t t, int64_t cycles);
+  void addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name);
+  void deadlock(int64_t t);
+  void flagError(SourceLoc loc, std::string message);
+  Instr* newInstr(const Stmt& s, InstrType type, Pipe pipe);
+  FlagState& flag(Pipe src, Pipe dst, int64_t id) { return flags_[{src, dst, id}]; }
+  PipeState& ps(Pipe p) { return pipes_[pipeIndex(p)]; }
+
+  const Kernel& kernel_;
+  const Target& target_;
+  Machine& machine_;
+  RaceDetector& races_;
+  SimResult& result_;
+  std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
+  int64_t block_;
+  bool trace_;
+  int64_t& traceBudget_;
+
+  BlockStats stats_;
+  std::vector<Frame> stack_;
+  const Stmt* pendingLeaf_ = nullptr;
+  bool scalarDone_ = false;
+  int64_t scalarFree_ = 0;
+  int64_t scalarBlockedSince_ = -1;
+  bool scalarBlockedOnFlag_ = false;
+  std::vector<Scalar> scalarEnv_;
+  int64_t sIndex_ = 0;  // instructions of the S pipe (scalar statements, S flags)
+  std::array<PipeState, kNumPipes> pipes_{};
+  std::array<VClock, kNumPipes> issueVC_{};
+  std::map<std::tuple<Pipe, Pipe, int64_t>, FlagState> flags_;  // ordered: deterministic reports
+  std::vector<std::unique_ptr<Instr>> instrs_;
+  int64_t nextId_ = 0;
+  int64_t scalarEventStart_ = -1, scalarEventEnd_ = -1;
+  int64_t now_ = 0;
+};
+
+Instr* BlockSim::newInstr(const Stmt& s, InstrType type, Pipe pipe) {
+  auto in = std::make_unique<Instr>();
+  in->id = nextId_++;
+  in->stmt = s;
+  in->type = type;
+  in->pipe = pipe;
+  in->pipeIndex = ps(pipe).issued++;
+  instrs_.push_back(std::move(in));
+  return instrs_.back().get();
+}
+
+void BlockSim::addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name) {
+  if (!trace_) return;
+  if (traceBudget_ <= 0) {
+    result_.traceTruncated = true;
+    return;
+  }
+  --traceBudget_;
+  result_.trace.back().push_back(TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name)});
+}
+
+void BlockSim::chargeScalar(int64_t t, int64_t cycles) {
+  scalarFree_ = t + cycles;
+  stats_.pipes[pipeIndex(Pipe::S)].busy += cycles;
+  // Consecutive scalar work shows as one bar in the timeline.
+  if (scalarEventEnd_ == t) {
+    scalarEventEnd_ = t + cycles;
+    return;
+  }
+  if (scalarEventStart_ >= 0) addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+  scalarEventStart_ = t;
+  scalarEventEnd_ = t + cycles;
+}
+
+void BlockSim::flagError(SourceLoc loc, std::string message) {
+  SimIssue issue;
+  issue.kind = SimIssue::Flag;
+  issue.loc = loc;
+  issue.message = std::move(message);
+  issue.block = block_;
+  result_.issues.push_back(std::move(issue));
+}
+
+void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s) {
+  if (set.empty()) return;
+  AccessSet norm = set;
+  norm.normalize();
+  AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get()};
+  races_.access(who, norm);
+  ++sIndex_;
+  issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
+}
+
+int64_t BlockSim::evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what) {
+  std::swap(machine_.env, scalarEnv_);
+  machine_.loc = loc;
+  int64_t id = -1;
+  try {
+    id = machine_.eval(e).asInt();
+  } catch (...) {
+    std::swap(machine_.env, scalarEnv_);
+    throw;
+  }
+  std::swap(machine_.env, scalarEnv_);
+  if (id < 0 || id >= target_.eventIdsPerHardEvent) {
+    flagError(loc, fmt::format("{} uses event id {}, but hard event {} has ids 0 to {}", flagText(what, src, dst, id),
+                               id, hardEventName(src, dst), target_.eventIdsPerHardEvent - 1));
+    return -1;
+  }
+  return id;
+}
+
+void BlockSim::setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc) {
+  FlagState& f = flag(src, dst, id);
+  if (f.set) {
+    flagError(loc, fmt::format("{} sets a flag that is already set (set at line {} and not waited for since)",
+                               flagText("set_flag", src, dst, id), f.setter.line));
+    f.clock = join(f.clock, clock);
+    return;
+  }
+  f.set = true;
+  f.clock = clock;
+  f.setTime = t;
+  f.setter = loc;
+}
+
+void BlockSim::consumeFlag(Instr* w, Pipe dst, int64_t t) {
+  FlagState& f = flag(w->fsrc, w->fdst, w->fid);
+  f.set = false;
+  VClock& vc = issueVC_[pipeIndex(dst)];
+  vc = join(vc, f.clock);
+  if (trace_) result_.arrows.back().push_back(FlagArrow{w->fsrc, w->fdst, w->fid, f.setTime, t});
+}
+
+bool BlockSim::allIdle() const {
+  for (Pipe p : kAllPipes) {
+    const auto& s = pipes_[pipeIndex(p)];
+    if (!s.queue.empty() || !s.inflight.empty()) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- scalar unit
+
+bool BlockSim::scalarStep(int64_t t) {
+  while (true) {
+    if (pendingLeaf_) {
+      if (!processLeaf(*pendingLeaf_, t)) return false;
+      pendingLeaf_ = nullptr;
+      return true;
+    }
+    if (stack_.empty()) {
+      scalarDone_ = true;
+      return true;
+    }
+    Frame& f = stack_.back();
+    const Stmt& s = *f.stmt;
+    if (!s) {
+      stack_.pop_back();
+      continue;
+    }
+    switch (s->kind) {
+      case StmtKind::Seq: {
+        const auto* seq = as<SeqStmt>(s);
+        if (f.idx < seq->stmts.size()) {
+          const Stmt* child = &seq->stmts[f.idx++];
+          stack_.push_back(Frame{child});
+        } else {
+          stack_.pop_back();
+        }
+        continue;
+      }
+      case StmtKind::For: {
+        const auto* loop = as<ForStmt>(s);
+        if (!f.started) {
+          f.started = true;
+          AccessSet acc;
+          std::swap(machine_.env, scalarEnv_);
+          machine_.access = &acc;
+          machine_.loc = loop->loc;
+          try {
+            f.cur = machine_.eval(loop->min).asInt();
+            f.end = f.cur + machine_.eval(loop->extent).asInt();
+          } catch (...) {
+            machine_.access = nullptr;
+            std::swap(machine_.env, scalarEnv_);
+            throw;
+          }
+          machine_.access = nullptr;
+          std::swap(machine_.env, scalarEnv_);
+          scalarAccess(acc, s);
+        }
+        if (f.cur < f.end) {
+          scalarEnv_[static_cast<size_t>(loop->var->id)] = Scalar::ofInt(f.cur++);
+          const Stmt* body = &loop->body;
+          stack_.push_back(Frame{body});
+          chargeScalar(t, target_.cost.scalar.loopOverheadCycles);
+          return true;
+        }
+        stack_.pop_back();
+        continue;
+      }
+      case StmtKind::If: {
+        const auto* br = as<IfStmt>(s);
+        stack_.pop_back();
+        AccessSet acc;
+        std::swap(machine_.env, scalarEnv_);
+        machine_.access = &acc;
+        machine_.loc = br->loc;
+        bool taken = false;
+        try {
+          taken = machine_.eval(br->cond).truthy();
+        } catch (...) {
+          machine_.access = nullptr;
+          std::swap(machine_.env, scalarEnv_);
+          throw;
+        }
+        machine_.access = nullptr;
+        std::swap(machine_.env, scalarEnv_);
+        scalarAccess(acc, s);
+        const Stmt* next = taken ? &br->thenBody : &br->elseBody;
+        if (*next) stack_.push_back(Frame{next});
+        chargeScalar(t, target_.cost.scalar.cyclesPerStatement);
+        return true;
+      }
+      default:
+        pendingLeaf_ = f.stmt;
+        stack_.pop_back();
+        continue;
+    }
+  }
+}
+
+bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
+  switch (s->kind) {
+    case StmtKind::Assign:
+    case StmtKind::Store: {
+      AccessSet acc;
+      std::swap(machine_.env, scalarEnv_);
+      machine_.access = &acc;
+      try {
+        machine_.exec(s);
+      } catch (...) {
+        machine_.access = nullptr;
+        std::swap(machine_.env, scalarEnv_);
+        throw;
+      }
+      machine_.access = nullptr;
+      std::swap(machine_.env, scalarEnv_);
+      scalarAccess(acc, s);
+      chargeScalar(t, std::max<int64_t>(1, target_.cost.scalar.cyclesPerStatement));
+      ++stats_.pipes[pipeIndex(Pipe::S)].instructions;
+      return true;
+    }
+    case StmtKind::SetFlag: {
+      const auto* sf = as<SetFlagStmt>(s);
+      int64_t id = evalId(sf->eventId, sf->src, sf->dst, sf->loc, "set_flag");
+      if (id < 0) {
+        chargeScalar(t, 1);
+        return true;
+      }
+      if (sf->src == Pipe::S) {
+        // The scalar unit runs S work synchronously: everything earlier on S is done.
+        VClock clock = issueVC_[pipeIndex(Pipe::S)];
+        clock[pipeIndex(Pipe::S)] = ++sIndex_;
+        issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
+        setFlag(sf->src, sf->dst, id, clock, t, sf->loc);
+        addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc, flagText("set_flag", sf->src, sf->dst, id));
+        chargeScalar(t, 1);
+        return true;
+      }
+      auto& q = ps(sf->src);
+      if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(sf->src)) return false;
+      Instr* in = newInstr(s, InstrType::SetFlag, sf->src);
+      in->kind = OpKind::SetFlag;
+      in->fsrc = sf->src;
+      in->fdst = sf->dst;
+      in->fid = id;
+      q.queue.push_back(in);
+      chargeScalar(t, target_.cost.scalar.issueCycles);
+      return true;
+    }
+    case StmtKind::WaitFlag: {
+      const auto* wf = as<WaitFlagStmt>(s);
+      int64_t id = evalId(wf->eventId, wf->src, wf->dst, wf->loc, "wait_flag");
+      if (id < 0) {
+        chargeScalar(t, 1);
+        return true;
+      }
+      if (wf->dst == Pipe::S) {
+        FlagState& f = flag(wf->src, wf->dst, id);
+        if (!f.set) {
+          if (scalarBlockedSince_ < 0) scalarBlockedSince_ = t;
+          scalarBlockedOnFlag_ = true;
+          return false;
+        }
+        if (scalarBlockedSince_ >= 0) {
+          stats_.pipes[pipeIndex(Pipe::S)].flagStall += t - scalarBlockedSince_;
+          addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc, flagText("wait_flag", wf->src, wf->dst, id));
+        }
+        scalarBlockedSince_ = -1;
+        scalarBlockedOnFlag_ = false;
+        Instr tmp;
+        tmp.fsrc = wf->src;
+        tmp.fdst = wf->dst;
+        tmp.fid = id;
+        consumeFlag(&tmp, Pipe::S, t);
+        issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = ++sIndex_;
+        chargeScalar(t, 1);
+        return true;
+      }
+      auto& q = ps(wf->dst);
+      if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(wf->dst)) return false;
+      Instr* in = newInstr(s, InstrType::WaitFlag, wf->dst);
+      in->kind = OpKind::WaitFlag;
+      in->fsrc = wf->src;
+      in->fdst = wf->dst;
+      in->fid = id;
+      q.queue.push_back(in);
+      chargeScalar(t, target_.cost.scalar.issueCycles);
+      return true;
+    }
+    case StmtKind::Barrier: {
+      const auto* b = as<BarrierStmt>(s);
+      if (b->all) {
+        if (!allIdle()) {
+          if (scalarBlockedSince_ < 0) scalarBlockedSince_ = t;
+          scalarBlockedOnFlag_ = false;
+          return false;
+        }
+        if (scalarBlockedSince_ >= 0) {
+          stats_.pipes[pipeIndex(Pipe::S)].barrierStall += t - scalarBlockedSince_;
+          addEvent(Pipe::S, OpKind::Barrier, scalarBlockedSince_, t, b->loc, "barrier_all");
+        }
+        scalarBlockedSince_ = -1;
+        // Everything issued so far has completed: every pipe learns it.
+        VClock all{};
+        for (Pipe p : kAllPipes) {
+          VClock c = issueVC_[pipeIndex(p)];
+          c[pipeIndex(p)] = p == Pipe::S ? sIndex_ : ps(p).issued;
+          all = join(all, c);
+        }
+        for (auto& vc : issueVC_) vc = join(vc, all);
+        chargeScalar(t, 1);
+        return true;
+      }
+      if (b->pipe == Pipe::S) {
+        chargeScalar(t, 1);
+        return true;
+      }
+      auto& q = ps(b->pipe);
+      if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(b->pipe)) return false;
+      Instr* in = newInstr(s, InstrType::Barrier, b->pipe);
+      in->kind = OpKind::Barrier;
+      q.queue.push_back(in);
+      chargeScalar(t, target_.cost.scalar.issueCycles);
+      return true;
+    }
+    default:
+      return issueTile(s, t);
+  }
+}
+
+bool BlockSim::issueTile(const Stmt& s, int64_t t) {
+  auto it = costs_.find(s.get());
+  if (it == costs_.end()) it = costs_.emplace(s.get(), cost::instructionCost(s, target_)).first;
+  const cost::InstructionCost& c = it->second;
+  bool l1Gemm = c.secondPipe.has_value();
+  if (static_cast<int64_t>(ps(c.pipe).queue.size()) >= target_.queueDepth(c.pipe)) return false;
+  if (l1Gemm && static_cast<int64_t>(ps(*c.secondPipe).queue.size()) >= target_.queueDepth(*c.secondPipe)) return false;
+
+  // Address arithmetic and scalar operands: evaluated by the scalar unit now.
+  AccessSet acc;
+  std::vector<ResolvedRegion> regions;
+  Scalar value;
+  bool clear = false;
+  std::swap(machine_.env, scalarEnv_);
+  machine_.access = &acc;
+  try {
+    switch (s->kind) {
+      case StmtKind::Copy: {
+        const auto* x = as<CopyStmt>(s);
+        regions = {machine_.resolve(x->src, x->loc), machine_.resolve(x->dst, x->loc)};
+        break;
+      }
+      case StmtKind::Gemm: {
+        const auto* g = as<GemmStmt>(s);
+        regions = {machine_.resolve(g->a, g->loc), machine_.resolve(g->b, g->loc), machine_.resolve(g->c, g->loc)};
+        machine_.loc = g->loc;
+        clear = g->clearAccum && machine_.eval(g->clearAccum).truthy();
+        break;
+      }
+      case StmtKind::Fill: {
+        const auto* f = as<FillStmt>(s);
+        regions = {machine_.resolve(f->dst, f->loc)};
+        machine_.loc = f->loc;
+        value = machine_.eval(f->value);
+        break;
+      }
+      case StmtKind::Reduce: {
+        const auto* r = as<ReduceStmt>(s);
+        regions = {machine_.resolve(r->src, r->loc), machine_.resolve(r->dst, r->loc)};
+        break;
+      }
+      default:
+        break;  // T.Parallel and VF regions compute their addresses on the vector unit
+    }
+  } catch (...) {
+    machine_.access = nullptr;
+    std::swap(machine_.env, scalarEnv_);
+    throw;
+  }
+  machine_.access = nullptr;
+  std::swap(machine_.env, scalarEnv_);
+  scalarAccess(acc, s);
+
+  OpKind kind = kindOf(s, c);
+  Instr* loadPart = nullptr;
+  if (l1Gemm) {
+    loadPart = newInstr(s, InstrType::GemmLoad, *c.secondPipe);
+    loadPart->kind = OpKind::L1ToL0;
+    loadPart->latency = c.secondLatency;
+    loadPart->ii = c.secondIi;
+    loadPart->regions = regions;
+    loadPart->gemm = std::make_shared<GemmOperands>();
+    ps(*c.secondPipe).queue.push_back(loadPart);
+  }
+  Instr* in = newInstr(s, s->kind == StmtKind::Gemm ? InstrType::GemmCompute : InstrType::Work, c.pipe);
+  if (loadPart) in->id = loadPart->id;  // one instruction, two parts
+  in->kind = kind;
+  in->latency = c.latency;
+  in->ii = c.ii;
+  in->regions = std::move(regions);
+  in->value = value;
+  in->clear = clear;
+  in->partner = loadPart;
+  if (loadPart) in->gemm = loadPart->gemm;
+  if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
+  ps(c.pipe).queue.push_back(in);
+  chargeScalar(t, target_.cost.scalar.issueCycles);
+  return true;
+}
+
+// ---------------------------------------------------------------- pipes
+
+void BlockSim::execute(Instr* in, bool deferred) {
+  AccessSet acc;
+  machine_.access = &acc;
+  // T.Parallel and VF bodies run with the scalar values captured at issue.
+  bool swapped = !in->env.empty();
+  if (swapped) std::swap(machine_.env, in->env);
+  machine_.loc = in->stmt->loc;
+  if (deferred) machine_.beginDeferred();
+  auto finish = [&] {
+    if (deferred) in->pending = machine_.endDeferred();
+    if (swapped) std::swap(machine_.env, in->env);
+    machine_.access = nullptr;
+  };
+  try {
+    const Stmt& s = in->stmt;
+    switch (in->type) {
+      case InstrType::GemmLoad:
+        *in->gemm = machine_.readGemmOperands(*as<GemmStmt>(s), in->regions[0], in->regions[1]);
+        break;
+      case InstrType::GemmCompute:
+        if (!in->gemm) in->gemm = std::make_shared<GemmOperands>();
+        if (!in->partner) *in->gemm = machine_.readGemmOperands(*as<GemmStmt>(s), in->regions[0], in->regions[1]);
+        machine_.finishGemm(*in->gemm, in->regions[2], in->clear, s->loc);
+        break;
+      default:
+        switch (s->kind) {
+          case StmtKind::Copy: machine_.copy(in->regions[0], in->regions[1], s->loc); break;
+          case StmtKind::Fill: machine_.fill(in->regions[0], in->value); break;
+          case StmtKind::Reduce: machine_.reduce(*as<ReduceStmt>(s), in->regions[0], in->regions[1]); break;
+          default: machine_.exec(s); break;
+        }
+    }
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  in->env.clear();
+  in->env.shrink_to_fit();
+  acc.normalize();
+  AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get()};
+  races_.access(who, acc);
+}
+
+void BlockSim::startWork(Instr* in, int64_t t) {
+  PipeState& p = ps(in->pipe);
+  size_t pi = pipeIndex(in->pipe);
+  in->start = t;
+  in->clock = issueVC_[pi];
+  if (in->partner) in->clock = join(in->clock, in->partner->clock);
+  bool inOrder = target_.completesInOrder(in->pipe);
+  in->complete = t + in->latency;
+  if (inOrder) {
+    in->complete = std::max(in->complete, p.lastComplete);
+    // The next instruction of an in-order pipe sees this one complete.
+    issueVC_[pi][pi] = in->pipeIndex + 1;
+  }
+  p.lastComplete = std::max(p.lastComplete, in->complete);
+  p.freeAt = t + in->ii;
+  stats_.pipes[pi].busy += in->ii;
+  ++stats_.pipes[pi].instructions;
+  ++stats_.instructions;
+  if (!inOrder) execute(in, /*deferred=*/true);
+  p.inflight.push_back(in);
+}
+
+bool BlockSim::startPipe(Pipe pipe, int64_t t) {
+  PipeState& p = ps(pipe);
+  if (p.queue.empty() || t < p.freeAt) return false;
+  Instr* in = p.queue.front();
+  size_t pi = pipeIndex(pipe);
+  switch (in->type) {
+    case InstrType::Work:
+    case InstrType::GemmLoad:
+      break;
+    case InstrType::GemmCompute:
+      if (in->partner && !in->partner->done) return false;
+      break;
+    case InstrType::SetFlag:
+      p.queue.pop_front();
+      in->start = t;
+      in->clock = issueVC_[pi];
+      p.freeAt = t + 1;
+      p.inflight.push_back(in);  // fires in fireFlags once every earlier instruction completed
+      return true;
+    case InstrType::WaitFlag: {
+      if (!flag(in->fsrc, in->fdst, in->fid).set) {
+        if (in->blockedSince < 0) in->blockedSince = t;
+        return false;
+      }
+      p.queue.pop_front();
+      int64_t since = in->blockedSince >= 0 ? in->blockedSince : t;
+      stats_.pipes[pi].flagStall += t - since;
+      consumeFlag(in, pipe, t);
+      in->start = since;
+      in->complete = t + 1;
+      in->done = true;
+      if (target_.completesInOrder(pipe)) issueVC_[pi][pi] = in->pipeIndex + 1;
+      p.freeAt = t + 1;
+      p.lastComplete = std::max(p.lastComplete, t + 1);
+      addEvent(pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc, flagText("wait_flag", in->fsrc, in->fdst, in->fid));
+      return true;
+    }
+    case InstrType::Barrier: {
+      if (!p.inflight.empty()) {
+        if (in->blockedSince < 0) in->blockedSince = t;
+        return false;
+      }
+      p.queue.pop_front();
+      int64_t since = in->blockedSince >= 0 ? in->blockedSince : t;
+      stats_.pipes[pi].barrierStall += t - since;
+      issueVC_[pi][pi] = in->pipeIndex + 1;
+      in->done = true;
+      p.freeAt = t + 1;
+      addEvent(pipe, OpKind::Barrier, since, t + 1, in->stmt->loc, fmt::format("pipe_barrier({})", pipeName(pipe)));
+      return true;
+    }
+  }
+  p.queue.pop_front();
+  startWork(in, t);
+  return true;
+}
+
+bool BlockSim::processCompletions(int64_t t) {
+  std::vector<Instr*> due;
+  for (auto& p : pipes_)
+    for (Instr* in : p.inflight)
+      if (in->type != InstrType::SetFlag && in->complete <= t) due.push_back(in);
+  if (due.empty()) return false;
+  std::sort(due.begin(), due.end(), [](const Instr* a, const Instr* b) {
+    if (a->complete != b->complete) return a->complete < b->complete;
+    if (a->pipe != b->pipe) return a->pipe < b->pipe;
+    return a->pipeIndex < b->pipeIndex;
+  });
+  for (Instr* in : due) {
+    if (target_.completesInOrder(in->pipe)) execute(in, /*deferred=*/false);
+    else machine_.applyPatches(in->pending);
+    in->pending.clear();
+    in->pending.shrink_to_fit();
+    in->done = true;
+    auto& fl = ps(in->pipe).inflight;
+    fl.erase(std::find(fl.begin(), fl.end(), in));
+    addEvent(in->pipe, in->kind, in->start, in->complete, in->stmt->loc, instrName(in->stmt));
+  }
+  return true;
+}
+
+bool BlockSim::fireFlags(int64_t t) {
+  bool progress = false;
+  for (Pipe pipe : kAllPipes) {
+    auto& fl = ps(pipe).inflight;
+    for (size_t i = 0; i < fl.size();) {
+      Instr* f = fl[i];
+      if (f->type != InstrType::SetFlag) {
+        ++i;
+        continue;
+      }
+      bool earlierPending = false;
+      for (Instr* o : fl)
+        if (o != f && o->pipeIndex < f->pipeIndex) earlierPending = true;
+      if (earlierPending) {
+        ++i;
+        continue;
+      }
+      VClock clock = f->clock;
+      clock[pipeIndex(pipe)] = std::max(clock[pipeIndex(pipe)], f->pipeIndex + 1);
+      setFlag(f->fsrc, f->fdst, f->fid, clock, t, f->stmt->loc);
+      f->done = true;
+      f->complete = t;
+      addEvent(pipe, OpKind::SetFlag, f->start, t + 1, f->stmt->loc, flagText("set_flag", f->fsrc, f->fdst, f->fid));
+      fl.erase(fl.begin() + static_cast<long>(i));
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+void BlockSim::deadlock(int64_t t) {
+  SimIssue issue;
+  issue.kind = SimIssue::Deadlock;
+  issue.block = block_;
+  issue.message = fmt::format("deadlock in block {} at cycle {}: no pipe can make progress", block_, t);
+  auto describeWait = [&](Pipe src, Pipe dst, int64_t id) {
+    return fmt::format("{} waits for a flag that is never set", flagText("wait_flag", src, dst, id));
+  };
+  if (pendingLeaf_ && *pendingLeaf_) {
+    const Stmt& s = *pendingLeaf_;
+    issue.loc = s->loc;
+    std::string what;
+    if (const auto* w = as<WaitFlagStmt>(s); w && w->dst == Pipe::S) {
+      std::swap(machine_.env, scalarEnv_);
+      int64_t id = machine_.eval(w->eventId).asInt();
+      std::swap(machine_.env, scalarEnv_);
+      what = "scalar unit (S): " + describeWait(w->src, w->dst, id);
+    } else if (const auto* b = as<BarrierStmt>(s); b && b->all) {
+      what = "scalar unit (S): barrier_all waits for the pipes to drain";
+    } else {
+      what = "scalar unit (S): waits for room in a full pipe queue";
+    }
+    issue.notes.push_back({s->loc, what});
+  }
+  for (Pipe p : kAllPipes) {
+    const auto& st = ps(p);
+    if (st.queue.empty()) continue;
+    Instr* in = st.queue.front();
+    std::string what;
+    if (in->type == InstrType::WaitFlag) what = describeWait(in->fsrc, in->fdst, in->fid);
+    else if (in->type == InstrType::Barrier) what = fmt::format("pipe_barrier({}) waits for earlier instructions", pipeName(p));
+    else what = instrName(in->stmt) + " waits behind its pipe's blocked head";
+    if (!issue.loc.valid()) issue.loc = in->stmt->loc;
+    issue.notes.push_back({in->stmt->loc, fmt::format("pipe {}: {}", pipeName(p), what)});
+  }
+  result_.issues.push_back(std::move(issue));
+}
+
+void BlockSim::run() {
+  int64_t t = 0;
+  while (true) {
+    bool progress = true;
+    while (progress) {
+      progress = processCompletions(t);
+      progress |= fireFlags(t);
+      for (Pipe p : kAllPipes)
+        if (p != Pipe::S) progress |= startPipe(p, t);
+      if (!scalarDone_ && scalarFree_ <= t) progress |= scalarStep(t);
+    }
+    bool finished = scalarDone_ && allIdle();
+    if (finished) break;
+    int64_t next = kNever;
+    for (const auto& p : pipes_) {
+      for (const Instr* in : p.inflight)
+        if (in->type != InstrType::SetFlag && in->complete > t) next = std::min(next, in->complete);
+      if (!p.queue.empty() && p.freeAt > t) next = std::min(next, p.freeAt);
+    }
+    if (!scalarDone_ && scalarFree_ > t) next = std::min(next, scalarFree_);
+    if (next == kNever) {
+      deadlock(t);
+      result_.aborted = true;
+      stats_.cycles = t;
+      break;
+    }
+    t = next;
+  }
+  if (scalarEventStart_ >= 0) addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+  if (!result_.aborted) {
+    int64_t end = std::max(t, scalarFree_);
+    for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
+    stats_.cycles = end;
+    // Every set must have been consumed by the end of the block.
+    for (const auto& [key, f] : flags_) {
+      auto [src, dst, id] = key;
+      if (f.set)
+        flagError(f.setter, fmt::format("{} is still set at the end of the kernel: every set needs exactly one "
+                                        "wait_flag",
+                                        flagText("set_flag", src, dst, id)));
+    }
+  }
+  Pipe best = Pipe::S;
+  for (Pipe p : kAllPipes) {
+    stats_.flagStall += stats_.pipes[pipeIndex(p)].flagStall;
+    if (stats_.pipes[pipeIndex(p)].busy > stats_.pipes[pipeIndex(best)].busy) best = p;
+  }
+  stats_.bottleneck = best;
+  stats_.lowerBound = stats_.pipes[pipeIndex(best)].busy;
+  result_.blocks.push_back(stats_);
+}
+
+void dedupeIssues(std::vector<SimIssue>& issues) {
+  std::vector<SimIssue> out;
+  for (auto& i : issues) {
+    bool dup = false;
+    for (const auto& o : out)
+      if (o.kind == i.kind && o.loc.line == i.loc.line && o.loc.col == i.loc.col &&
+          (o.kind != SimIssue::Deadlock ? o.message == i.message : true))
+        dup = true;
+    if (!dup) out.push_back(std::move(i));
+  }
+  issues = std::move(out);
+}
+
+}  // namespace
+
+SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory, const SimOptions& options) {
+  SimResult result;
+  result.allocations = allocate(kernel, target, result.issues, result.used);
+  Machine machine(kernel, memory);
+  for (const auto& [name, value] : options.bindings) {
+    for (const auto& p : kernel.params)
+      if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
+    for (const auto& dv : kernel.dynamicVars)
+      if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
+  }
+  machine.resolveShapes();
+  RaceDetector races;
+  std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
+  int64_t traceBudget = options.maxTraceEvents;
+  for (int64_t b = 0; b < kernel.grid && !result.aborted; ++b) {
+    memory.resetOnChip();
+    races.clear();
+    machine.bindBlock(b);
+    if (options.recordTrace) {
+      result.trace.emplace_back();
+      result.arrows.emplace_back();
+    }
+    BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace, traceBudget);
+    try {
+      sim.run();
+    } catch (const ExecError& e) {
+      SimIssue issue;
+      issue.kind = SimIssue::Runtime;
+      issue.loc = e.loc;
+      issue.message = e.message;
+      issue.block = b;
+      result.issues.push_back(std::move(issue));
+      result.aborted = true;
+    }
+  }
+  dedupeIssues(result.issues);
+  result.races = races.races();
+  result.raceOccurrences = races.totalOccurrences();
+
+  // Blocks run in waves of `cores` concurrent blocks.
+  result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
+  result.waves = 0;
+  for (size_t w = 0; w < result.blocks.size(); w += static_cast<size_t>(result.cores)) {
+    ++result.waves;
+    int64_t cycles = 0, bound = 0;
+    std::array<int64_t, kNumPipes> busy{};
+    for (size_t b = w; b < std::min(result.blocks.size(), w + static_cast<size_t>(result.cores)); ++b) {
+      const BlockStats& s = result.blocks[b];
+      cycles = std::max(cycles, s.cycles);
+      bound = std::max(bound, s.lowerBound);
+      for (size_t p = 0; p < kNumPipes; ++p) busy[p] = std::max(busy[p], s.pipes[p].busy);
+      result.flagStall += s.flagStall;
+      result.instructions += s.instructions;
+    }
+    result.cycles += cycles;
+    result.lowerBound += bound;
+    for (size_t p = 0; p < kNumPipes; ++p) result.busy[p] += busy[p];
+  }
+  result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) / static_cast<double>(result.cycles) : 0;
+  return result;
+}
+
+}  // namespace tilesched::sim

@@ -1,0 +1,96 @@
+// Serial lowering (see SerialLowering.h): one mutator that wraps every leaf
+// instruction as `{instr; barrier_all}` and flattens the resulting sequences.
+#include "transform/SerialLowering.h"
+
+#include "ir/Functor.h"
+
+namespace tilesched::transform {
+
+using namespace ir;
+
+namespace {
+
+bool loadsMemory(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (loadsMemory(o)) return true;
+  return false;
+}
+
+Stmt barrierAll(SourceLoc loc) { return std::make_shared<BarrierStmt>(true, Pipe::S, loc); }
+
+// Instructions after which the serial schedule drains every pipe.
+bool needsBarrierAfter(const Stmt& s) {
+  switch (s->kind) {
+    case StmtKind::Copy:
+    case StmtKind::Gemm:
+    case StmtKind::Fill:
+    case StmtKind::Reduce:
+    case StmtKind::Parallel:
+    case StmtKind::VFRegion:
+    case StmtKind::Store:
+      return true;
+    case StmtKind::Assign:
+      // A pure register assignment touches no memory: nothing to order.
+      return loadsMemory(as<AssignStmt>(s)->value);
+    default:
+      return false;
+  }
+}
+
+Stmt prependBarrier(const Stmt& body, SourceLoc loc) {
+  std::vector<Stmt> stmts{barrierAll(loc)};
+  if (const auto* seq = as<SeqStmt>(body)) stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
+  else if (body) stmts.push_back(body);
+  return std::make_shared<SeqStmt>(std::move(stmts), loc);
+}
+
+class Serialize : public IRMutator {
+ public:
+  Stmt mutateStmt(const Stmt& s) override {
+    if (!s) return s;
+    if (needsBarrierAfter(s)) return std::make_shared<SeqStmt>(std::vector<Stmt>{s, barrierAll(s->loc)}, s->loc);
+    return IRMutator::mutateStmt(s);
+  }
+
+ protected:
+  Stmt mutateSeq(const SeqStmt& s, const Stmt&) override {
+    std::vector<Stmt> out;
+    for (const auto& c : s.stmts) {
+      Stmt m = mutateStmt(c);
+      if (const auto* seq = as<SeqStmt>(m); seq && m != c) out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
+      else out.push_back(m);
+    }
+    return std::make_shared<SeqStmt>(std::move(out), s.loc);
+  }
+  Stmt mutateFor(const ForStmt& s, const Stmt& self) override {
+    Stmt body = mutateStmt(s.body);
+    if (loadsMemory(s.min) || loadsMemory(s.extent)) body = prependBarrier(body, s.loc);
+    if (body == s.body) return self;
+    auto f = std::make_shared<ForStmt>(s);
+    f->body = body;
+    return f;
+  }
+  Stmt mutateIf(const IfStmt& s, const Stmt& self) override {
+    Stmt t = mutateStmt(s.thenBody);
+    Stmt e = s.elseBody ? mutateStmt(s.elseBody) : nullptr;
+    if (loadsMemory(s.cond)) {
+      t = prependBarrier(t, s.loc);
+      if (e) e = prependBarrier(e, s.loc);
+    }
+    if (t == s.thenBody && e == s.elseBody) return self;
+    return std::make_shared<IfStmt>(s.cond, t, e, s.loc);
+  }
+};
+
+}  // namespace
+
+Kernel lowerSerial(const Kernel& kernel) {
+  Kernel out = kernel;
+  Serialize pass;
+  out.body = pass.mutateStmt(kernel.body);
+  return out;
+}
+
+}  // namespace tilesched::transform

@@ -1,0 +1,136 @@
+// End-to-end: `tilesched run --schedule serial` on every bundled example must
+// pass (bit-identical outputs, no race, no flag error), write a JSON report
+// with the `simulation` object, a trace that is valid trace-event JSON and an
+// SVG timeline; unlimit_memory.py must fail with a capacity error once its
+// tiles really exceed UB.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/Driver.h"
+
+namespace tilesched {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int status;
+  std::string out, err;
+};
+
+CliResult runCli(std::vector<std::string> args) {
+  std::vector<const char*> argv{"tilesched"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int status = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path tempDir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("tilesched_sim_test_" + name);
+  fs::create_directories(d);
+  return d;
+}
+
+class Example : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Example, RunsSeriallyWithMatchingOutputsAndNoRaces) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
+  fs::path dir = tempDir(GetParam());
+  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report", (dir / "report.json").string(), "--trace",
+                   (dir / "trace.json").string(), "--timeline", (dir / "timeline.svg").string(), "--output-dir",
+                   (dir / "out").string()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  const auto& sim = report.at("simulation");
+  EXPECT_EQ(sim.at("schedule"), "serial");
+  EXPECT_TRUE(sim.at("outputs_match").get<bool>());
+  EXPECT_EQ(sim.at("races"), 0);
+  EXPECT_EQ(sim.at("flag_errors"), 0);
+  EXPECT_EQ(sim.at("capacity_errors"), 0);
+  EXPECT_GT(sim.at("cycles").get<int64_t>(), 0);
+  EXPECT_GE(sim.at("cycles").get<int64_t>(), sim.at("lower_bound").get<int64_t>());
+  double eff = sim.at("efficiency").get<double>();
+  EXPECT_GT(eff, 0.0);
+  EXPECT_LE(eff, 1.0);
+  EXPECT_TRUE(sim.at("pipes").contains("MTE2"));
+
+  auto trace = nlohmann::json::parse(readAll(dir / "trace.json"));
+  size_t complete = 0;
+  for (const auto& e : trace.at("traceEvents")) complete += e.at("ph") == "X";
+  EXPECT_GT(complete, 0u);
+
+  std::string svg = readAll(dir / "timeline.svg");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("Legend"), std::string::npos);
+
+  bool anyNpy = false;
+  for (const auto& e : fs::directory_iterator(dir / "out")) anyNpy |= e.path().extension() == ".npy";
+  EXPECT_TRUE(anyNpy);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllExamples, Example,
+                         ::testing::Values("vec_add", "rms_norm", "softmax", "gemm_l1", "gemm_l0", "ring_buffer",
+                                           "annotate_versions", "manual_flat_ring", "persistent_tiles", "vf_region",
+                                           "unlimit_memory"));
+
+TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
+  // Serial keeps one version per buffer, which fits at the defaults (2 x 64
+  // KiB); with N = 32768 the two row tiles need 256 KiB > 248 KiB.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
+  fs::path dir = tempDir("unlimit_capacity");
+  auto r = runCli({"run", file.string(), "-D", "N=32768", "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'y_ub'"), std::string::npos) << r.err;
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  EXPECT_EQ(report.at("simulation").at("capacity_errors"), 1);
+  EXPECT_TRUE(report.at("simulation").at("outputs_match").get<bool>());
+}
+
+TEST(ExampleErrors, UnavailableSchedulesAreUsageErrors) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  for (const char* s : {"auto", "none", "double"}) {
+    auto r = runCli({"run", file.string(), "--schedule", s});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("not available yet"), std::string::npos) << r.err;
+  }
+}
+
+TEST(ExampleErrors, SeedChangesInputsButNotTheVerdict) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "softmax.py";
+  auto r = runCli({"run", file.string(), "--seed", "7", "--cores", "2"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 blocks on 2 cores (2 waves)"), std::string::npos) << r.out;
+}
+
+TEST(ExampleErrors, InputFilesRoundTrip) {
+  // Outputs written by one run are valid inputs of another.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  fs::path dir = tempDir("inputs");
+  auto first = runCli({"run", file.string(), "--output-dir", dir.string()});
+  ASSERT_EQ(first.status, 0) << first.err;
+  auto second = runCli({"run", file.string(), "--input", "A=" + (dir / "C.npy").string()});
+  EXPECT_EQ(second.status, 0) << second.err;
+  auto bad = runCli({"run", file.string(), "--input", "Q=" + (dir / "C.npy").string()});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("no parameter 'Q'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace tilesched
