@@ -42,13 +42,13 @@ int usageError(std::ostream& err, const std::string& msg) {
 }
 
 int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err) {
-  static const char* kEmits[] = {"", "ir", "report-json", "buffers"};
+  static const char* kEmits[] = {"", "ir", "report-json", "buffers", "tasks"};
   bool emitOk = false;
   for (const char* e : kEmits) emitOk |= opts.emit == e;
   if (!emitOk) {
-    if (opts.emit == "scheduled" || opts.emit == "tasks")
-      return usageError(err, fmt::format("--emit {} is not available yet: the scheduler is not built; use ir, buffers or report-json", opts.emit));
-    return usageError(err, fmt::format("unknown --emit '{}'; use ir, buffers or report-json", opts.emit));
+    if (opts.emit == "scheduled")
+      return usageError(err, "--emit scheduled is not available yet: the scheduler is not built; use ir, tasks, buffers or report-json");
+    return usageError(err, fmt::format("unknown --emit '{}'; use ir, tasks, buffers or report-json", opts.emit));
   }
   frontend::FrontendOptions fe;
   fe.func = opts.func;
@@ -67,9 +67,14 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
   DiagnosticEngine diags(file);
   auto program = frontend::compileSource(file, fe, diags);
+  // The analyses report eligibility warnings, so they run before rendering.
+  std::vector<analysis::KernelAnalysis> analyses;
+  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
   err << diags.renderAll();
 
-  auto report = [&] { return compileReport(program ? &*program : nullptr, opts.file, &*target, diags); };
+  auto report = [&] {
+    return compileReport(program ? &*program : nullptr, opts.file, &*target, diags, &analyses);
+  };
   if (!opts.reportPath.empty()) {
     std::ofstream rep(opts.reportPath);
     if (!rep) return usageError(err, fmt::format("cannot write report '{}'", opts.reportPath));
@@ -82,6 +87,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
     return kExitCompileError;
   }
   if (opts.emit == "ir" || opts.emit.empty()) out << printProgram(*program);
+  if (opts.emit == "tasks") out << analysis::printTaskGraph(analyses);
   if (opts.emit == "buffers" || opts.emit.empty()) {
     for (const auto& k : program->kernels) {
       out << (opts.emit.empty() ? "\n" : "") << "# buffers of " << (k.factory.empty() ? k.name : k.factory)
@@ -105,7 +111,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       ->allow_extra_args(false);
   compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
   compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
-  compile->add_option("--emit", opts.emit, "ir | buffers | report-json (default: IR and buffer table)");
+  compile->add_option("--emit", opts.emit, "ir | tasks | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);

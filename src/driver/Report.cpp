@@ -118,14 +118,19 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
 }
 
 json compileReport(const Program* program, const std::string& file, const Target* target,
-                   const DiagnosticEngine& diags) {
+                   const DiagnosticEngine& diags, const std::vector<analysis::KernelAnalysis>* analyses) {
   json j;
   j["tool"] = "tilesched";
   j["version"] = TILESCHED_VERSION;
   j["target"] = target ? json(target->name) : json(nullptr);
   j["kernels"] = json::array();
-  if (program && target)
-    for (const auto& k : program->kernels) j["kernels"].push_back(kernelReport(k, file, *target));
+  if (program && target) {
+    for (size_t i = 0; i < program->kernels.size(); ++i) {
+      json entry = kernelReport(program->kernels[i], file, *target);
+      if (analyses && i < analyses->size()) analysis::annotateKernelReport(entry, (*analyses)[i]);
+      j["kernels"].push_back(std::move(entry));
+    }
+  }
   j["diagnostics"] = diagnosticsReport(diags);
   return j;
 }

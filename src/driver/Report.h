@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/TaskGraph.h"
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
@@ -15,8 +16,11 @@ namespace tilesched::driver {
 nlohmann::json bufferReport(const ir::Kernel& k, const ir::Buffer& b);
 nlohmann::json kernelReport(const ir::Kernel& k, const std::string& file, const Target& target);
 nlohmann::json diagnosticsReport(const DiagnosticEngine& diags);
-// The whole report; `program` may be null when compilation failed.
+// The whole report; `program` may be null when compilation failed. With
+// `analyses` (one per kernel, in order) buffers and loops carry eligibility,
+// owners, tasks and dependencies.
 nlohmann::json compileReport(const ir::Program* program, const std::string& file,
-                             const Target* target, const DiagnosticEngine& diags);
+                             const Target* target, const DiagnosticEngine& diags,
+                             const std::vector<analysis::KernelAnalysis>* analyses = nullptr);
 
 }  // namespace tilesched::driver

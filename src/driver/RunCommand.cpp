@@ -199,6 +199,8 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   auto file = std::make_shared<SourceFile>(o.file, text.str());
   DiagnosticEngine diags(file);
   auto program = frontend::compileSource(file, fe, diags);
+  std::vector<analysis::KernelAnalysis> analyses;
+  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
   err << diags.renderAll();
   if (!program) {
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
@@ -325,7 +327,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
       }
   }
   if (!o.reportPath.empty()) {
-    json report = compileReport(&*program, o.file, &*target, diags);
+    json report = compileReport(&*program, o.file, &*target, diags, &analyses);
     std::vector<json> sims;
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const auto& oc = outcomes[i];

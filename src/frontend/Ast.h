@@ -54,11 +54,6 @@ enum class ExprKind {
   Lambda,     // parsed for skipping only; body in lhs, params in `params`
   Comprehension,  // [elt for ...] / (... for ...) / {...}: kept opaque
 };
-// Adjacent string literals are concatenated into one Str (or one FStr when
-// any piece is an f-string, its literal text merged into the parts). A
-// parenthesised expression is the inner node itself (a parenthesised tuple's
-// loc is its '('). The parser bounds tree height (see Parser.h), so
-// recursive visitors are safe.
 
 // A keyword argument `name=value` (name empty for `**value`).
 struct Keyword {
@@ -75,8 +70,27 @@ struct FStrPart {
   std::string formatSpec;    // raw spec text after ':' (nested fields kept as text)
 };
 
-struct Param;
+// A function parameter: `name`, `name: ann`, `name=default`, `*args`, `**kw`.
+// Defined before Expr: Expr holds a vector<Param>, which must be complete
+// there (clang rejects the incomplete type; GCC happens to accept it).
+struct Param {
+  std::string name;
+  ExprPtr annotation;
+  ExprPtr defaultValue;
+  bool varArgs = false;    // *args
+  bool varKwargs = false;  // **kwargs
+  // The bare markers `/` and `*` are not Params; they set these flags on the
+  // parameters before `/` and after `*` (or `*args`).
+  bool positionalOnly = false;
+  bool keywordOnly = false;
+  SourceLoc loc;
+};
 
+// Adjacent string literals are concatenated into one Str (or one FStr when
+// any piece is an f-string, its literal text merged into the parts). A
+// parenthesised expression is the inner node itself (a parenthesised tuple's
+// loc is its '('). The parser bounds tree height (see Parser.h), so
+// recursive visitors are safe.
 struct Expr {
   ExprKind kind;
   SourceLoc loc;  // first character of the expression
@@ -99,20 +113,6 @@ struct Expr {
   std::vector<Param> params;          // Lambda parameters
 
   explicit Expr(ExprKind k, SourceLoc l = {}) : kind(k), loc(l) {}
-};
-
-// A function parameter: `name`, `name: ann`, `name=default`, `*args`, `**kw`.
-struct Param {
-  std::string name;
-  ExprPtr annotation;
-  ExprPtr defaultValue;
-  bool varArgs = false;    // *args
-  bool varKwargs = false;  // **kwargs
-  // The bare markers `/` and `*` are not Params; they set these flags on the
-  // parameters before `/` and after `*` (or `*args`).
-  bool positionalOnly = false;
-  bool keywordOnly = false;
-  SourceLoc loc;
 };
 
 struct WithItem {

@@ -1,5 +1,6 @@
 #include "frontend/ConstEval.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -30,24 +31,33 @@ bool isIntLike(const Value& v) { return v.kind == K::Int || v.kind == K::Bool; }
 // whether dtype came from `T.float16` or from a string.
 bool isText(const Value& v) { return v.kind == K::Str || v.kind == K::DType; }
 
-[[noreturn]] void badOperands(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
+[[noreturn]] void badOperands(const std::string& op, const Value& a, const Value& b,
+                              SourceLoc loc) {
   fail(loc, fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", op, typeName(a),
                         typeName(b)));
 }
 
 Value intResult(bool ok, int64_t r, SourceLoc loc) {
-  if (!ok) fail(loc, "integer overflow in constant expression (tilesched evaluates with 64-bit ints)");
+  if (!ok)
+    fail(loc, "integer overflow in constant expression (tilesched evaluates with 64-bit ints)");
   return Value::integer(r);
 }
 
 Value intPow(int64_t base, int64_t exp, SourceLoc loc) {
+  // Exponentiation by squaring; every product is overflow-checked.
   int64_t result = 1;
-  for (int64_t i = 0; i < exp; ++i) {
-    if (__builtin_mul_overflow(result, base, &result)) return intResult(false, 0, loc);
-    if (result == 0 || result == 1) break;
+  while (exp > 0) {
+    if (exp & 1) {
+      if (__builtin_mul_overflow(result, base, &result)) return intResult(false, 0, loc);
+    }
+    exp >>= 1;
+    if (exp > 0 && __builtin_mul_overflow(base, base, &base)) return intResult(false, 0, loc);
   }
   return Value::integer(result);
 }
+
+// Sequences and strings built at compile time stay small.
+constexpr int64_t kMaxConstantLength = 1000000;
 
 Value sequenceOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
   if (op == "+" && a.kind == b.kind) {
@@ -59,8 +69,10 @@ Value sequenceOp(const std::string& op, const Value& a, const Value& b, SourceLo
     Value out = a;
     out.elts.clear();
     int64_t n = asInt(b);
-    if (n > 0 && a.elts.size() * static_cast<uint64_t>(n) > 1000000)
-      fail(loc, "sequence repetition too large");
+    if (n > 0 && !a.elts.empty() && n > kMaxConstantLength / static_cast<int64_t>(a.elts.size()))
+      fail(loc, fmt::format("sequence repetition is too large (at most {} elements)",
+                            kMaxConstantLength));
+    if (a.elts.empty()) n = 0;
     for (int64_t i = 0; i < n; ++i) out.elts.insert(out.elts.end(), a.elts.begin(), a.elts.end());
     return out;
   }
@@ -71,23 +83,40 @@ Value sequenceOp(const std::string& op, const Value& a, const Value& b, SourceLo
 
 std::string typeName(const Value& v) {
   switch (v.kind) {
-    case K::None: return "NoneType";
-    case K::Bool: return "bool";
-    case K::Int: return "int";
-    case K::Float: return "float";
-    case K::Str: return "str";
-    case K::DType: return "dtype";
-    case K::Tuple: return "tuple";
-    case K::List: return "list";
-    case K::Dict: return "dict";
-    case K::Expr: return "expression";
-    case K::Buffer: return "buffer";
-    case K::Access: return "buffer access";
-    case K::Function: return "function";
-    case K::Module: return "module";
-    case K::DialectFn: return "function";
-    case K::Opaque: return "object";
-    case K::Undefined: return "undefined";
+    case K::None:
+      return "NoneType";
+    case K::Bool:
+      return "bool";
+    case K::Int:
+      return "int";
+    case K::Float:
+      return "float";
+    case K::Str:
+      return "str";
+    case K::DType:
+      return "dtype";
+    case K::Tuple:
+      return "tuple";
+    case K::List:
+      return "list";
+    case K::Dict:
+      return "dict";
+    case K::Expr:
+      return "expression";
+    case K::Buffer:
+      return "buffer";
+    case K::Access:
+      return "buffer access";
+    case K::Function:
+      return "function";
+    case K::Module:
+      return "module";
+    case K::DialectFn:
+      return "function";
+    case K::Opaque:
+      return "object";
+    case K::Undefined:
+      return "undefined";
   }
   return "object";
 }
@@ -103,26 +132,44 @@ std::string floatRepr(double v) {
 }
 
 std::string pyRepr(const Value& v) {
-  if (v.kind == K::Str) {
-    std::string out = "'";
-    for (char c : v.s) {
-      if (c == '\'' || c == '\\') out += '\\';
-      if (c == '\n') { out += "\\n"; continue; }
-      out += c;
-    }
-    return out + "'";
+  if (v.kind != K::Str) return pyStr(v);
+  // CPython's choice of quotes and escapes.
+  char quote =
+      v.s.find('\'') != std::string::npos && v.s.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, quote);
+  for (char ch : v.s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (ch == quote || ch == '\\')
+      out += '\\', out += ch;
+    else if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\t')
+      out += "\\t";
+    else if (ch == '\r')
+      out += "\\r";
+    else if (c < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += ch;
   }
-  return pyStr(v);
+  return out + quote;
 }
 
 std::string pyStr(const Value& v) {
   switch (v.kind) {
-    case K::None: return "None";
-    case K::Bool: return v.b ? "True" : "False";
-    case K::Int: return std::to_string(v.i);
-    case K::Float: return floatRepr(v.f);
-    case K::Str: case K::DType: return v.s;
-    case K::Tuple: case K::List: {
+    case K::None:
+      return "None";
+    case K::Bool:
+      return v.b ? "True" : "False";
+    case K::Int:
+      return std::to_string(v.i);
+    case K::Float:
+      return floatRepr(v.f);
+    case K::Str:
+    case K::DType:
+      return v.s;
+    case K::Tuple:
+    case K::List: {
       std::string out = v.kind == K::Tuple ? "(" : "[";
       for (size_t i = 0; i < v.elts.size(); ++i) out += (i ? ", " : "") + pyRepr(v.elts[i]);
       if (v.kind == K::Tuple && v.elts.size() == 1) out += ",";
@@ -134,9 +181,12 @@ std::string pyStr(const Value& v) {
         out += (i ? ", " : "") + pyRepr(v.items[i].first) + ": " + pyRepr(v.items[i].second);
       return out + "}";
     }
-    case K::Buffer: return v.buffer ? v.buffer->name : "<buffer>";
-    case K::Opaque: return v.s;
-    default: return "<" + typeName(v) + ">";
+    case K::Buffer:
+      return v.buffer ? v.buffer->name : "<buffer>";
+    case K::Opaque:
+      return v.s;
+    default:
+      return "<" + typeName(v) + ">";
   }
 }
 
@@ -153,17 +203,23 @@ std::string pyFormat(const Value& v, const std::string& spec) {
     align = spec[0];
     pos = 1;
   }
-  if (pos < spec.size() && spec[pos] == '0' && !align) { fill = '0'; align = '>'; }
+  if (pos < spec.size() && spec[pos] == '0' && !align) {
+    fill = '0';
+    align = '>';
+  }
   size_t width = 0;
-  while (pos < spec.size() && std::isdigit(static_cast<unsigned char>(spec[pos])))
+  while (pos < spec.size() && std::isdigit(static_cast<unsigned char>(spec[pos])) && width < 100000)
     width = width * 10 + (spec[pos++] - '0');
+  width = std::min<size_t>(width, 10000);
   if (pos < spec.size() && spec[pos] == ',') ++pos;
   int precision = -1;
   if (pos < spec.size() && spec[pos] == '.') {
     precision = 0;
     ++pos;
-    while (pos < spec.size() && std::isdigit(static_cast<unsigned char>(spec[pos])))
+    while (pos < spec.size() && std::isdigit(static_cast<unsigned char>(spec[pos])) &&
+           precision < 100000)
       precision = precision * 10 + (spec[pos++] - '0');
+    precision = std::min(precision, 100);
   }
   char type = pos < spec.size() ? spec[pos] : 0;
   std::string body;
@@ -206,16 +262,30 @@ bool valuesEqual(const Value& a, const Value& b) {
 
 bool truthy(const Value& v, SourceLoc loc) {
   switch (v.kind) {
-    case K::None: return false;
-    case K::Bool: return v.b;
-    case K::Int: return v.i != 0;
-    case K::Float: return v.f != 0;
-    case K::Str: return !v.s.empty();
-    case K::DType: return true;
-    case K::Tuple: case K::List: return !v.elts.empty();
-    case K::Dict: return !v.items.empty();
-    case K::Buffer: case K::Function: case K::Module: case K::DialectFn: return true;
-    default: fail(loc, fmt::format("the truth value of a {} is not known at compile time", typeName(v)));
+    case K::None:
+      return false;
+    case K::Bool:
+      return v.b;
+    case K::Int:
+      return v.i != 0;
+    case K::Float:
+      return v.f != 0;
+    case K::Str:
+      return !v.s.empty();
+    case K::DType:
+      return true;
+    case K::Tuple:
+    case K::List:
+      return !v.elts.empty();
+    case K::Dict:
+      return !v.items.empty();
+    case K::Buffer:
+    case K::Function:
+    case K::Module:
+    case K::DialectFn:
+      return true;
+    default:
+      fail(loc, fmt::format("the truth value of a {} is not known at compile time", typeName(v)));
   }
 }
 
@@ -271,12 +341,18 @@ Value constBinary(const std::string& op, const Value& a, const Value& b, SourceL
   }
   if (isText(a) && isText(b) && op == "+") return Value::str(a.s + b.s);
   if (a.kind == K::Str && isIntLike(b) && op == "*") {
+    int64_t n = a.s.empty() ? 0 : asInt(b);
+    if (n > 0 && n > kMaxConstantLength / static_cast<int64_t>(a.s.size()))
+      fail(loc, fmt::format("string repetition is too large (at most {} characters)",
+                            kMaxConstantLength));
     std::string out;
-    for (int64_t i = 0; i < asInt(b) && out.size() < 1000000; ++i) out += a.s;
+    for (int64_t i = 0; i < n; ++i) out += a.s;
     return Value::str(out);
   }
   if (a.kind == K::Str && op == "%") return Value::str(a.s);  // printf-style: message text only
   if (a.isSequence()) return sequenceOp(op, a, b, loc);
+  if (op == "*" && isIntLike(a) && (b.isSequence() || b.kind == K::Str))
+    return constBinary(op, b, a, loc);
   badOperands(op, a, b, loc);
 }
 
@@ -313,8 +389,10 @@ bool constCompare(const std::string& op, const Value& a, const Value& b, SourceL
   }
   int cmp = 0;
   if (a.isNumber() && b.isNumber()) {
-    if (isIntLike(a) && isIntLike(b)) cmp = asInt(a) < asInt(b) ? -1 : (asInt(a) > asInt(b) ? 1 : 0);
-    else cmp = asDouble(a) < asDouble(b) ? -1 : (asDouble(a) > asDouble(b) ? 1 : 0);
+    if (isIntLike(a) && isIntLike(b))
+      cmp = asInt(a) < asInt(b) ? -1 : (asInt(a) > asInt(b) ? 1 : 0);
+    else
+      cmp = asDouble(a) < asDouble(b) ? -1 : (asDouble(a) > asDouble(b) ? 1 : 0);
   } else if (isText(a) && isText(b)) {
     cmp = a.s.compare(b.s);
   } else {

@@ -3,8 +3,10 @@
 // See Elaborator.h for the contract; tile operations live in TileOps.cpp.
 #include "frontend/Elaborator.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -20,6 +22,8 @@ using namespace ir;
 namespace {
 
 constexpr int kMaxCallDepth = 64;
+// Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
+constexpr size_t kMaxUnroll = 4096;
 
 bool isDialectModule(const std::string& module) {
   return module == "tilelang.language" || module == "tilelang.ascend.language" ||
@@ -40,7 +44,27 @@ const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dua
 
 }  // namespace
 
-void Elaborator::error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+void Elaborator::addMacroNotes(Diagnostic& d) {
+  // Innermost call site first; a recursive macro's repeated call site once.
+  const std::pair<std::string, SourceLoc>* last = nullptr;
+  for (auto it = macroStack_.rbegin(); it != macroStack_.rend(); ++it) {
+    if (last && last->first == it->first && last->second.line == it->second.line &&
+        last->second.col == it->second.col)
+      continue;
+    d.notes.push_back({it->second, fmt::format("in macro '{}' inlined here", it->first)});
+    last = &*it;
+  }
+}
+
+void Elaborator::error(SourceLoc loc, std::string msg) {
+  Diagnostic& d = diags_.error(loc, std::move(msg));
+  addMacroNotes(d);
+}
+
+void Elaborator::warning(SourceLoc loc, std::string msg) {
+  Diagnostic& d = diags_.warning(loc, std::move(msg));
+  addMacroNotes(d);
+}
 
 // ------------------------------------------------------------ module level
 
@@ -50,7 +74,8 @@ std::optional<Program> Elaborator::run() {
   runModule(module);
   for (const auto& [name, value] : options_.defines) {
     if (std::find(usedDefines_.begin(), usedDefines_.end(), name) == usedDefines_.end())
-      diags_.warning({}, fmt::format("-D {} does not name a parameter of any kernel factory", name));
+      diags_.warning({},
+                     fmt::format("-D {} does not name a parameter of any kernel factory", name));
   }
   if (!diags_.hasErrors() && kernels_.empty()) {
     if (!options_.func.empty())
@@ -61,8 +86,7 @@ std::optional<Program> Elaborator::run() {
   if (diags_.hasErrors()) return std::nullopt;
   for (const auto& k : kernels_) {
     auto problems = verifyKernel(k);
-    for (const auto& p : problems)
-      error(k.loc, "internal error: IR verifier: " + p);
+    for (const auto& p : problems) error(k.loc, "internal error: IR verifier: " + p);
   }
   if (diags_.hasErrors()) return std::nullopt;
   Program program;
@@ -73,8 +97,8 @@ std::optional<Program> Elaborator::run() {
 
 void Elaborator::runModule(const py::Module& m) {
   moduleEnv_ = std::make_shared<Env>();
-  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range",
-                        "tuple", "list", "print", "isinstance", "ValueError", "AssertionError",
+  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
+                        "list", "print", "isinstance", "ValueError", "AssertionError",
                         "NotImplementedError", "RuntimeError", "TypeError", "Exception"})
     moduleEnv_->bind(b, Value::dialect(std::string("builtins.") + b));
   moduleEnv_->bind("True", Value::boolean(true));
@@ -121,8 +145,9 @@ void Elaborator::runModule(const py::Module& m) {
           env->bind(p.name, Value::undefined(e.message, e.loc));
         }
       } else if (wanted) {
-        error(p.loc, fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D {}=VALUE",
-                                 p.name, s->name, p.name));
+        error(p.loc,
+              fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D {}=VALUE",
+                          p.name, s->name, p.name));
         paramsOk = false;
       } else {
         env->bind(p.name, Value::undefined("parameter has no value", p.loc));
@@ -189,9 +214,12 @@ void Elaborator::bindImport(const py::Stmt& s, Env& env) {
       env.bind(bound, bound == "tilelang" ? Value::module("tilelang") : Value::opaque(bound));
       continue;
     }
-    if (isDialectModule(module)) env.bind(bound, Value::module("T"));
-    else if (module == "tilelang") env.bind(bound, Value::module("tilelang"));
-    else env.bind(bound, Value::opaque(module));
+    if (isDialectModule(module))
+      env.bind(bound, Value::module("T"));
+    else if (module == "tilelang")
+      env.bind(bound, Value::module("tilelang"));
+    else
+      env.bind(bound, Value::opaque(module));
   }
 }
 
@@ -212,7 +240,9 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
   for (const auto& sp : body) {
     const py::Stmt& s = *sp;
     switch (s.kind) {
-      case py::StmtKind::Import: bindImport(s, env); break;
+      case py::StmtKind::Import:
+        bindImport(s, env);
+        break;
       case py::StmtKind::FunctionDef: {
         // Closures capture `env` by reference through a non-owning alias when
         // env is the module env or a factory env that outlives the kernels we build.
@@ -221,7 +251,9 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         bindFunction(s, alias);
         break;
       }
-      case py::StmtKind::ClassDef: env.bind(s.name, Value::opaque(s.name)); break;
+      case py::StmtKind::ClassDef:
+        env.bind(s.name, Value::opaque(s.name));
+        break;
       case py::StmtKind::Assign:
       case py::StmtKind::AnnAssign:
       case py::StmtKind::AugAssign: {
@@ -240,7 +272,9 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         for (const auto& t : s.targets) {
           try {
             assignTargets(*t, v, env, s.loc);
-          } catch (const EvalError&) {
+          } catch (const EvalError& e) {
+            // `a, b = 1, 2, 3`: the names are bound, to the reason they have no value.
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
           }
         }
         break;
@@ -276,29 +310,30 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         }
         fail(s.loc, msg);
       }
-      case py::StmtKind::Raise: {
+      case py::StmtKind::Raise:
         if (!isFactory) break;
-        std::string msg = "factory raised an exception";
-        if (s.value) {
-          const py::Expr& ex = *s.value;
-          std::string type = dottedName(ex);
-          std::string text;
-          if (ex.kind == py::ExprKind::Call && !ex.elts.empty()) {
-            try {
-              text = pyStr(eval(*ex.elts[0], env));
-            } catch (const EvalError&) {
-            }
-          }
-          msg = type.empty() ? "exception raised" : type;
-          if (!text.empty()) msg += ": " + text;
-        }
-        fail(s.loc, msg);
-      }
+        fail(s.loc, raiseMessage(s, env));
       case py::StmtKind::Return:
         if (isFactory) throw ReturnSignal{};
         break;
-      default: break;
+      default:
+        break;
     }
+  }
+}
+
+// `raise ValueError(f"...")` → "ValueError: ..." (the message evaluated when it can be).
+std::string Elaborator::raiseMessage(const py::Stmt& s, Env& env) {
+  if (!s.value) return "exception re-raised";
+  const py::Expr& ex = *s.value;
+  std::string type = dottedName(ex);
+  std::string msg = type.empty() ? "exception raised" : type;
+  if (ex.kind != py::ExprKind::Call || ex.elts.empty()) return msg;
+  try {
+    std::string text = pyStr(eval(*ex.elts[0], env));
+    return text.empty() ? msg : msg + ": " + text;
+  } catch (const EvalError& e) {
+    return msg + " (its message could not be evaluated: " + e.message + ")";
   }
 }
 
@@ -312,10 +347,13 @@ void Elaborator::assignTargets(const py::Expr& target, const Value& v, Env& env,
       for (const auto& t : target.elts) assignTargets(*t, v, env, loc);
       return;
     }
-    if (!v.isSequence()) fail(loc, fmt::format("cannot unpack a non-sequence {}", typeName(v)));
+    if (!v.isSequence())
+      fail(loc, fmt::format("cannot unpack {} into {} names", describe(v), target.elts.size()));
     if (v.elts.size() != target.elts.size())
-      fail(loc, fmt::format("cannot unpack {} values into {} names", v.elts.size(), target.elts.size()));
-    for (size_t i = 0; i < target.elts.size(); ++i) assignTargets(*target.elts[i], v.elts[i], env, loc);
+      fail(loc,
+           fmt::format("cannot unpack {} values into {} names", v.elts.size(), target.elts.size()));
+    for (size_t i = 0; i < target.elts.size(); ++i)
+      assignTargets(*target.elts[i], v.elts[i], env, loc);
     return;
   }
   // Attribute/subscript targets in factory code (e.g. configs) are not modelled.
@@ -352,8 +390,49 @@ void Elaborator::checkKeywords(const py::Expr& call, const std::string& fn,
     std::string list;
     for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
     if (k.name.empty()) fail(k.loc, fmt::format("'**' arguments are not supported in {}", fn));
-    fail(k.loc, fmt::format("unknown keyword argument '{}' to {}{}", k.name, fn,
-                            list.empty() ? "" : "; accepted: " + list));
+    fail(k.loc, fmt::format("unknown keyword argument '{}' to {}; {}", k.name, fn,
+                            list.empty() ? "it takes no keyword arguments" : "accepted: " + list));
+  }
+}
+
+std::string Elaborator::kwargText(const Value& v) {
+  // Recorded keyword arguments print as Python literals so printed IR parses back.
+  if (v.isConstant() || v.kind == K::DType)
+    return v.kind == K::DType ? "\"" + v.s + "\"" : pyRepr(v);
+  return pyRepr(Value::str(describe(v)));
+}
+
+SourceLoc Elaborator::argLoc(const py::Expr& call, size_t i) {
+  for (size_t j = 0; j <= i && j < call.elts.size(); ++j)
+    if (call.elts[j]->kind == py::ExprKind::Starred) return call.loc;
+  return i < call.elts.size() ? call.elts[i]->loc : call.loc;
+}
+
+std::string Elaborator::describe(const Value& v) {
+  switch (v.kind) {
+    case K::None:
+    case K::Bool:
+    case K::Int:
+    case K::Float:
+    case K::Str:
+      return pyRepr(v);
+    case K::DType:
+      return "T." + v.s;
+    case K::Tuple:
+    case K::List:
+      return v.allConstant() ? pyRepr(v) : "a " + typeName(v);
+    case K::Buffer:
+      return fmt::format("buffer '{}'", v.buffer->name);
+    case K::Access:
+      return fmt::format("an element of '{}'", v.buffer->name);
+    case K::Expr:
+      return "a run-time value";
+    case K::Opaque:
+      return fmt::format("'{}'", v.s);
+    case K::Function:
+      return fmt::format("function '{}'", v.s);
+    default:
+      return "a " + typeName(v);
   }
 }
 
@@ -362,7 +441,8 @@ int64_t Elaborator::toConstInt(const Value& v, SourceLoc loc, const std::string&
   if (v.kind == K::Bool) return v.b;
   if (v.kind == K::Expr)
     if (auto c = asConstInt(v.expr)) return *c;
-  if (v.kind == K::Undefined) fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
+  if (v.kind == K::Undefined)
+    fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
   fail(loc, fmt::format("{} must be a compile-time integer, got {}", what,
                         v.kind == K::Expr ? "a run-time value" : typeName(v)));
 }
@@ -373,18 +453,31 @@ DType Elaborator::toDType(const Value& v, SourceLoc loc) {
     fail(loc, fmt::format("unknown dtype '{}'; expected one of {}", v.s, dtypeNameList()));
   }
   if (v.kind == K::Undefined) fail(loc, "dtype could not be evaluated at compile time: " + v.s);
-  fail(loc, fmt::format("expected a dtype such as \"float16\" or T.float16, got {}", typeName(v)));
+  fail(loc, fmt::format("expected a dtype such as \"float16\" or T.float16, got {}", describe(v)));
 }
 
-std::vector<int64_t> Elaborator::toConstShape(const Value& v, SourceLoc loc, const std::string& what) {
+std::vector<int64_t> Elaborator::toConstShape(const Value& v, SourceLoc loc,
+                                              const std::string& what) {
+  std::vector<Value> dims = v.isSequence() ? v.elts : std::vector<Value>{v};
+  if (dims.empty()) fail(loc, fmt::format("{} needs at least one dimension", what));
   std::vector<int64_t> shape;
-  if (v.isSequence()) {
-    for (const auto& e : v.elts) shape.push_back(toConstInt(e, loc, what + " dimension"));
-  } else {
-    shape.push_back(toConstInt(v, loc, what));
+  int64_t elements = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const Value& d = dims[i];
+    if (d.kind == K::Undefined)
+      fail(loc, fmt::format("dimension {} of {} could not be evaluated at compile time: {}", i,
+                            what, d.s));
+    std::optional<int64_t> c;
+    if (d.kind == K::Int) c = d.i;
+    if (d.kind == K::Expr) c = asConstInt(d.expr);
+    if (!c)
+      fail(loc, fmt::format("dimension {} of {} must be a compile-time integer, got {}", i, what,
+                            describe(d)));
+    if (*c <= 0) fail(loc, fmt::format("dimension {} of {} must be positive, got {}", i, what, *c));
+    if (__builtin_mul_overflow(elements, *c, &elements) || elements > kMaxElements)
+      fail(loc, fmt::format("{} may hold at most 2^40 elements", what));
+    shape.push_back(*c);
   }
-  for (auto d : shape)
-    if (d <= 0) fail(loc, fmt::format("{} dimensions must be positive, got {}", what, d));
   return shape;
 }
 
@@ -396,14 +489,18 @@ Expr Elaborator::toExpr(const Value& v, SourceLoc loc, std::optional<DType> hint
       if (v.i > std::numeric_limits<int32_t>::max() || v.i < std::numeric_limits<int32_t>::min())
         return intImm(v.i, DType::Int64);
       return intImm(v.i);
-    case K::Bool: return boolImm(v.b);
-    case K::Float: return floatImm(v.f, hint && isFloat(*hint) ? *hint : DType::Float32);
-    case K::Expr: return v.expr;
+    case K::Bool:
+      return boolImm(v.b);
+    case K::Float:
+      return floatImm(v.f, hint && isFloat(*hint) ? *hint : DType::Float32);
+    case K::Expr:
+      return v.expr;
     case K::Access: {
       std::vector<Expr> idx;
       for (const auto& a : v.access) {
         if (a.isSlice)
-          fail(a.loc, fmt::format("a slice of '{}' is a region, not a scalar value", v.buffer->name));
+          fail(a.loc,
+               fmt::format("a slice of '{}' is a region, not a scalar value", v.buffer->name));
         idx.push_back(a.start);
       }
       if (idx.size() != v.buffer->shape.size())
@@ -413,14 +510,18 @@ Expr Elaborator::toExpr(const Value& v, SourceLoc loc, std::optional<DType> hint
     }
     case K::Buffer:
       if (v.buffer->storage->scope == MemScope::LocalVar) return load(v.buffer, {intImm(0)});
-      fail(loc, fmt::format("buffer '{}' is used where a scalar value is expected", v.buffer->name));
-    case K::Undefined: fail(loc, "value could not be evaluated at compile time: " + v.s);
-    default: fail(loc, fmt::format("expected a scalar value, got {} '{}'", typeName(v), pyStr(v)));
+      fail(loc,
+           fmt::format("buffer '{}' is used where a scalar value is expected", v.buffer->name));
+    case K::Undefined:
+      fail(loc, "value could not be evaluated at compile time: " + v.s);
+    default:
+      fail(loc, fmt::format("expected a scalar value, got {} '{}'", typeName(v), pyStr(v)));
   }
 }
 
 Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
-  if (a.kind == K::Undefined) fail(a.loc.valid() ? loc : loc, "value could not be evaluated at compile time: " + a.s);
+  if (a.kind == K::Undefined)
+    fail(a.loc.valid() ? loc : loc, "value could not be evaluated at compile time: " + a.s);
   if (b.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + b.s);
   if (a.isConstant() && b.isConstant()) return constBinary(op, a, b, loc);
   // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
@@ -430,8 +531,8 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
   if (!x) x = toExpr(a, loc, y->dtype);
   if (!y) y = toExpr(b, loc, x->dtype);
   static const std::map<std::string, BinOp> kOps = {
-      {"+", BinOp::Add}, {"-", BinOp::Sub}, {"*", BinOp::Mul}, {"/", BinOp::Div},
-      {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}};
+      {"+", BinOp::Add}, {"-", BinOp::Sub},       {"*", BinOp::Mul},
+      {"/", BinOp::Div}, {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}};
   auto it = kOps.find(op);
   if (it == kOps.end())
     fail(loc, fmt::format("operator '{}' is not supported on run-time values", op));
@@ -442,6 +543,45 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
   if ((op == "//" || op == "%") && isConstInt(y, 0))
     fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
   return Value::irExpr(binary(it->second, x, y));
+}
+
+// Python slicing of a constant tuple, list or string: `dims[1:]`, `s[::-1]`.
+Value Elaborator::sliceConstant(const Value& base, const py::Expr& slice, Env& env) {
+  int64_t n = base.kind == K::Str ? base.s.size() : base.elts.size();
+  auto bound = [&](const py::Expr* e, const char* what) -> std::optional<int64_t> {
+    if (!e) return std::nullopt;
+    Value v = eval(*e, env);
+    if (v.kind == K::None) return std::nullopt;
+    return toConstInt(v, e->loc, what);
+  };
+  int64_t step = bound(slice.step.get(), "slice step").value_or(1);
+  if (step == 0) fail(slice.step->loc, "slice step cannot be zero");
+  // CPython's PySlice_AdjustIndices.
+  auto adjust = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t x = *v;
+    if (x < 0) {
+      x = x < -n ? -1 : x + n;
+      if (x < 0) x = step < 0 ? -1 : 0;
+    } else if (x >= n) {
+      x = step < 0 ? n - 1 : n;
+    }
+    return x;
+  };
+  int64_t start = adjust(bound(slice.lhs.get(), "slice start"), step > 0 ? 0 : n - 1);
+  int64_t stop = adjust(bound(slice.rhs.get(), "slice stop"), step > 0 ? n : -1);
+  Value out = base;
+  out.elts.clear();
+  out.s.clear();
+  for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
+    if (i < 0 || i >= n) break;
+    if (base.kind == K::Str)
+      out.s += base.s[i];
+    else
+      out.elts.push_back(base.elts[i]);
+    if (__builtin_add_overflow(i, step, &i)) break;
+  }
+  return out;
 }
 
 Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc) {
@@ -478,12 +618,14 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
     return acc;
   }
   if (base.isSequence() || base.kind == K::Str) {
-    Value i = eval(index, env);
     int64_t n = base.kind == K::Str ? base.s.size() : base.elts.size();
-    if (index.kind == py::ExprKind::Slice) fail(loc, "slicing a constant sequence is not supported");
+    if (index.kind == py::ExprKind::Slice) return sliceConstant(base, index, env);
+    Value i = eval(index, env);
     int64_t k = toConstInt(i, index.loc, "index");
     if (k < 0) k += n;
-    if (k < 0 || k >= n) fail(index.loc, fmt::format("index {} out of range for a {} of length {}", i.i, typeName(base), n));
+    if (k < 0 || k >= n)
+      fail(index.loc,
+           fmt::format("index {} out of range for a {} of length {}", i.i, typeName(base), n));
     if (base.kind == K::Str) return Value::str(std::string(1, base.s[k]));
     return base.elts[k];
   }
@@ -494,20 +636,25 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
     fail(index.loc, fmt::format("key {} not found", pyRepr(key)));
   }
   if (base.kind == K::Opaque) return Value::opaque(base.s + "[...]");
-  if (base.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + base.s);
+  if (base.kind == K::Undefined)
+    fail(loc, "value could not be evaluated at compile time: " + base.s);
   fail(loc, fmt::format("'{}' object is not subscriptable", typeName(base)));
 }
 
 Value Elaborator::eval(const py::Expr& e, Env& env) {
   using EK = py::ExprKind;
   switch (e.kind) {
-    case EK::Int: return Value::integer(e.intValue);
+    case EK::Int:
+      return Value::integer(e.intValue);
     case EK::Float:
       if (e.imaginary) fail(e.loc, "complex numbers are not supported");
       return Value::floating(e.floatValue);
-    case EK::Str: return Value::str(e.strValue);
-    case EK::Bool: return Value::boolean(e.boolValue);
-    case EK::None: return Value::none();
+    case EK::Str:
+      return Value::str(e.strValue);
+    case EK::Bool:
+      return Value::boolean(e.boolValue);
+    case EK::None:
+      return Value::none();
     case EK::FStr: {
       std::string out;
       for (const auto& part : e.fstrParts) {
@@ -556,7 +703,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       if (base.kind == K::Module) {
         if (base.s == "tilelang" && e.id == "language") return Value::module("T");
         if (base.s == "tilelang") return Value::opaque("tilelang." + e.id);
-        if (auto t = parseDType(e.id); t && e.id != "int" && e.id != "float") return Value::dtype(*t);
+        if (auto t = parseDType(e.id); t && e.id != "int" && e.id != "float")
+          return Value::dtype(*t);
         return Value::dialect(e.id);
       }
       if (base.kind == K::DialectFn && base.s == "simd") return Value::dialect("simd." + e.id);
@@ -564,8 +712,10 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
         if (e.id == "shape") {
           std::vector<Value> dims;
           for (const auto& d : base.buffer->shape) {
-            if (auto c = asConstInt(d)) dims.push_back(Value::integer(*c));
-            else dims.push_back(Value::irExpr(d));
+            if (auto c = asConstInt(d))
+              dims.push_back(Value::integer(*c));
+            else
+              dims.push_back(Value::irExpr(d));
           }
           return Value::tuple(std::move(dims));
         }
@@ -573,13 +723,17 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
         fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
       }
       if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
-      if (base.kind == K::Str && (e.id == "upper" || e.id == "lower" || e.id == "format" || e.id == "startswith"))
+      if (base.kind == K::Str &&
+          (e.id == "upper" || e.id == "lower" || e.id == "format" || e.id == "startswith"))
         return Value::opaque("str." + e.id);
       fail(e.loc, fmt::format("'{}' object has no attribute '{}'", typeName(base), e.id));
     }
-    case EK::Subscript: return subscript(eval(*e.lhs, env), *e.rhs, env, e.loc);
-    case EK::Call: return evalCall(e, env);
-    case EK::BinOp: return binaryOp(e.id, eval(*e.lhs, env), eval(*e.rhs, env), e.loc);
+    case EK::Subscript:
+      return subscript(eval(*e.lhs, env), *e.rhs, env, e.loc);
+    case EK::Call:
+      return evalCall(e, env);
+    case EK::BinOp:
+      return binaryOp(e.id, eval(*e.lhs, env), eval(*e.rhs, env), e.loc);
     case EK::UnaryOp: {
       Value a = eval(*e.lhs, env);
       if (a.isConstant()) return constUnary(e.id, a, e.loc);
@@ -596,12 +750,13 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       for (size_t i = 0; i < e.compareOps.size(); ++i) {
         Value right = eval(*e.elts[i], env);
         const std::string& op = e.compareOps[i];
-        if (left.isConstant() && right.isConstant()) {
+        bool membership = (op == "in" || op == "not in") && right.kind == K::Dict;
+        if (left.isConstant() && (right.isConstant() || membership)) {
           if (!constCompare(op, left, right, e.loc)) return Value::boolean(false);
         } else {
-          static const std::map<std::string, BinOp> kCmp = {
-              {"<", BinOp::LT}, {"<=", BinOp::LE}, {">", BinOp::GT},
-              {">=", BinOp::GE}, {"==", BinOp::EQ}, {"!=", BinOp::NE}};
+          static const std::map<std::string, BinOp> kCmp = {{"<", BinOp::LT},  {"<=", BinOp::LE},
+                                                            {">", BinOp::GT},  {">=", BinOp::GE},
+                                                            {"==", BinOp::EQ}, {"!=", BinOp::NE}};
           auto it = kCmp.find(op);
           if (it == kCmp.end())
             fail(e.loc, fmt::format("'{}' is not supported on run-time values", op));
@@ -639,21 +794,30 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
     }
     case EK::IfExp: {
       Value cond = eval(*e.rhs, env);
-      if (cond.isConstant()) return truthy(cond, e.rhs->loc) ? eval(*e.lhs, env) : eval(*e.step, env);
+      if (cond.isConstant())
+        return truthy(cond, e.rhs->loc) ? eval(*e.lhs, env) : eval(*e.step, env);
       Value a = eval(*e.lhs, env), b = eval(*e.step, env);
       Expr x = a.isNumber() ? Expr() : toExpr(a, e.lhs->loc);
       Expr y = b.isNumber() ? Expr() : toExpr(b, e.step->loc);
-      if (!x && !y) { x = toExpr(a, e.loc); }
+      if (!x && !y) {
+        x = toExpr(a, e.loc);
+      }
       if (!x) x = toExpr(a, e.lhs->loc, y->dtype);
       if (!y) y = toExpr(b, e.step->loc, x->dtype);
       return Value::irExpr(select(toExpr(cond, e.rhs->loc), x, y));
     }
-    case EK::Slice: fail(e.loc, "a slice is only valid inside a subscript");
-    case EK::Ellipsis: fail(e.loc, "'...' is not supported here");
-    case EK::Set: fail(e.loc, "set literals are not supported");
-    case EK::Starred: fail(e.loc, "'*' unpacking is not supported here");
-    case EK::Lambda: fail(e.loc, "lambda expressions are not supported");
-    case EK::Comprehension: fail(e.loc, "comprehensions are not supported");
+    case EK::Slice:
+      fail(e.loc, "a slice is only valid inside a subscript");
+    case EK::Ellipsis:
+      fail(e.loc, "'...' is not supported here");
+    case EK::Set:
+      fail(e.loc, "set literals are not supported");
+    case EK::Starred:
+      fail(e.loc, "'*' unpacking is not supported here");
+    case EK::Lambda:
+      fail(e.loc, "lambda expressions are not supported");
+    case EK::Comprehension:
+      fail(e.loc, "comprehensions are not supported");
   }
   fail(e.loc, "unsupported expression");
 }
@@ -667,24 +831,36 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
     case K::DType: {
       // T.float32(x): a typed constant or a cast.
       DType t = *parseDType(fn.s);
-      if (call.elts.size() != 1) fail(call.loc, fmt::format("T.{}() takes exactly one argument", fn.s));
+      if (call.elts.size() != 1)
+        fail(call.loc, fmt::format("T.{}() takes exactly one argument", fn.s));
       Value v = eval(*call.elts[0], env);
       if (v.kind == K::Str) {
         if (v.s == "inf" || v.s == "-inf" || v.s == "nan")
-          return Value::irExpr(floatImm(v.s == "nan" ? NAN : (v.s == "inf" ? INFINITY : -INFINITY), t));
+          return Value::irExpr(
+              floatImm(v.s == "nan" ? NAN : (v.s == "inf" ? INFINITY : -INFINITY), t));
         fail(call.loc, fmt::format("cannot convert '{}' to {}", v.s, fn.s));
       }
       if (v.isNumber()) {
-        if (isFloat(t)) return Value::irExpr(floatImm(v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b), t));
-        if (v.kind == K::Float) return Value::irExpr(intImm(static_cast<int64_t>(v.f), t));
+        if (isFloat(t))
+          return Value::irExpr(floatImm(
+              v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b), t));
+        if (v.kind == K::Float) {
+          if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18)
+            fail(call.loc, fmt::format("cannot convert {} to {}", floatRepr(v.f), fn.s));
+          return Value::irExpr(intImm(static_cast<int64_t>(v.f), t));
+        }
         return Value::irExpr(intImm(v.kind == K::Int ? v.i : v.b, t));
       }
       return Value::irExpr(cast(t, toExpr(v, call.loc)));
     }
-    case K::Function: return callFunction(fn, call, env);
-    case K::Opaque: return Value::opaque(fn.s + "(...)");
-    case K::Module: fail(call.loc, "a module is not callable");
-    default: fail(call.loc, fmt::format("'{}' object is not callable", typeName(fn)));
+    case K::Function:
+      return callFunction(fn, call, env);
+    case K::Opaque:
+      return Value::opaque(fn.s + "(...)");
+    case K::Module:
+      fail(call.loc, "a module is not callable");
+    default:
+      fail(call.loc, fmt::format("'{}' object is not callable", typeName(fn)));
   }
 }
 
@@ -692,7 +868,8 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
   auto args = positional(call, env);
   auto need = [&](size_t n) {
     if (args.size() != n)
-      fail(call.loc, fmt::format("{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s", args.size()));
+      fail(call.loc, fmt::format("{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s",
+                                 args.size()));
   };
   if (name == "min" || name == "max") {
     if (args.size() == 1 && args[0].isSequence()) args = args[0].elts;
@@ -714,12 +891,16 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
     need(1);
     if (args[0].isConstant()) {
       if (args[0].kind == K::Float) return Value::floating(std::fabs(args[0].f));
-      return constBinary("*", args[0], Value::integer(toConstInt(args[0], call.loc, "abs argument") < 0 ? -1 : 1), call.loc);
+      return constBinary("*", args[0],
+                         Value::integer(toConstInt(args[0], call.loc, "abs argument") < 0 ? -1 : 1),
+                         call.loc);
     }
     return Value::irExpr(unary(UnOp::Abs, toExpr(args[0], call.loc)));
   }
   if (name == "int" || name == "float" || name == "bool" || name == "str") {
-    if (args.empty()) return name == "str" ? Value::str("") : (name == "float" ? Value::floating(0) : Value::integer(0));
+    if (args.empty())
+      return name == "str" ? Value::str("")
+                           : (name == "float" ? Value::floating(0) : Value::integer(0));
     need(1);
     const Value& v = args[0];
     if (name == "str") return Value::str(pyStr(v));
@@ -740,12 +921,16 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
     }
     if (!v.isNumber()) {
       if (v.kind == K::Expr || v.kind == K::Access)
-        return Value::irExpr(cast(name == "int" ? DType::Int32 : DType::Float32, toExpr(v, call.loc)));
+        return Value::irExpr(
+            cast(name == "int" ? DType::Int32 : DType::Float32, toExpr(v, call.loc)));
       fail(call.loc, fmt::format("{}() argument must be a number, not '{}'", name, typeName(v)));
     }
-    if (name == "float") return Value::floating(v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b));
+    if (name == "float")
+      return Value::floating(
+          v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b));
     if (v.kind == K::Float) {
-      if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18) fail(call.loc, "cannot convert float to int");
+      if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18)
+        fail(call.loc, "cannot convert float to int");
       return Value::integer(static_cast<int64_t>(v.f));
     }
     return Value::integer(v.kind == K::Int ? v.i : v.b);
@@ -772,12 +957,16 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
 Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) {
   if (isPrimFunc(*fn.def)) fail(call.loc, "calling a @T.prim_func is not supported");
   if (isMacro(*fn.def))
-    fail(call.loc, fmt::format("macro '{}' can only be called as a statement inside a kernel", fn.def->name));
+    fail(call.loc,
+         fmt::format("macro '{}' can only be called as a statement inside a kernel", fn.def->name));
   if (++callDepth_ > kMaxCallDepth) {
     --callDepth_;
     fail(call.loc, "call nesting too deep (recursive function?)");
   }
-  struct Guard { int& d; ~Guard() { --d; } } guard{callDepth_};
+  struct Guard {
+    int& d;
+    ~Guard() { --d; }
+  } guard{callDepth_};
   auto local = std::make_shared<Env>();
   local->parent = fn.closure;
   auto args = positional(call, env);
@@ -795,32 +984,45 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
       fail(call.loc, fmt::format("{}() missing required argument '{}'", fn.def->name, p.name));
     }
   }
-  if (ai < args.size()) fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
+  if (ai < args.size())
+    fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
   // Straight-line helpers only: assignments, constant ifs, and a return.
-  std::function<std::optional<Value>(const py::StmtList&)> run = [&](const py::StmtList& body) -> std::optional<Value> {
+  std::function<std::optional<Value>(const py::StmtList&)> run =
+      [&](const py::StmtList& body) -> std::optional<Value> {
     for (const auto& s : body) {
       switch (s->kind) {
-        case py::StmtKind::Return: return s->value ? eval(*s->value, *local) : Value::none();
+        case py::StmtKind::Return:
+          return s->value ? eval(*s->value, *local) : Value::none();
         case py::StmtKind::Assign:
-          for (const auto& t : s->targets) assignTargets(*t, eval(*s->value, *local), *local, s->loc);
+          for (const auto& t : s->targets)
+            assignTargets(*t, eval(*s->value, *local), *local, s->loc);
           break;
         case py::StmtKind::AugAssign:
-          assignTargets(*s->targets[0],
-                        binaryOp(s->op, eval(*s->targets[0], *local), eval(*s->value, *local), s->loc),
-                        *local, s->loc);
+          assignTargets(
+              *s->targets[0],
+              binaryOp(s->op, eval(*s->targets[0], *local), eval(*s->value, *local), s->loc),
+              *local, s->loc);
           break;
         case py::StmtKind::If: {
           auto r = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
           if (r) return r;
           break;
         }
-        case py::StmtKind::Pass: case py::StmtKind::Expr: case py::StmtKind::Import: break;
+        case py::StmtKind::Pass:
+        case py::StmtKind::Expr:
+        case py::StmtKind::Import:
+          break;
         case py::StmtKind::Assert:
           if (!truthy(eval(*s->value, *local), s->loc))
-            fail(s->loc, "assertion failed" + (s->annotation ? ": " + pyStr(eval(*s->annotation, *local)) : std::string()));
+            fail(s->loc,
+                 "assertion failed" +
+                     (s->annotation ? ": " + pyStr(eval(*s->annotation, *local)) : std::string()));
           break;
-        case py::StmtKind::Raise: fail(s->loc, fmt::format("{}() raised an exception", fn.def->name));
-        default: fail(s->loc, fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));
+        case py::StmtKind::Raise:
+          fail(s->loc, raiseMessage(*s, *local));
+        default:
+          fail(s->loc,
+               fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));
       }
     }
     return std::nullopt;
@@ -833,11 +1035,13 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   auto args = [&] { return positional(call, env); };
   auto arity = [&](const std::vector<Value>& a, size_t n) {
     if (a.size() != n)
-      fail(call.loc, fmt::format("T.{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s", a.size()));
+      fail(call.loc, fmt::format("T.{}() takes {} argument{} ({} given)", name, n,
+                                 n == 1 ? "" : "s", a.size()));
   };
   static const std::map<std::string, UnOp> kUnary = {
-      {"exp", UnOp::Exp}, {"log", UnOp::Log}, {"sqrt", UnOp::Sqrt}, {"rsqrt", UnOp::Rsqrt},
-      {"tanh", UnOp::Tanh}, {"sigmoid", UnOp::Sigmoid}, {"abs", UnOp::Abs}};
+      {"exp", UnOp::Exp},     {"log", UnOp::Log},   {"sqrt", UnOp::Sqrt},
+      {"rsqrt", UnOp::Rsqrt}, {"tanh", UnOp::Tanh}, {"sigmoid", UnOp::Sigmoid},
+      {"abs", UnOp::Abs}};
   if (auto it = kUnary.find(name); it != kUnary.end()) {
     checkKeywords(call, "T." + name, {});
     auto a = args();
@@ -884,7 +1088,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   if (name == "cast") {
     auto a = args();
     arity(a, 2);
-    DType t = toDType(a[1], call.elts[1]->loc);
+    DType t = toDType(a[1], argLoc(call, 1));
     if (a[0].isNumber()) return Value::irExpr(cast(t, toExpr(a[0], call.loc, t)));
     return Value::irExpr(cast(t, toExpr(a[0], call.loc)));
   }
@@ -895,15 +1099,16 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   }
   if (name == "dynamic") {
     auto a = args();
-    if (a.empty() || a[0].kind != K::Str) fail(call.loc, "T.dynamic() needs the size's name as a string");
+    if (a.empty() || a[0].kind != K::Str)
+      fail(call.loc, "T.dynamic() needs the size's name as a string");
     for (const auto& [n, v] : options_.defines) {
       if (n != a[0].s) continue;
       usedDefines_.push_back(n);
-      try {
-        return Value::integer(std::stoll(v));
-      } catch (const std::exception&) {
-        fail(call.loc, fmt::format("-D {}={} is not an integer size", n, v));
-      }
+      int64_t size = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), size);
+      if (ec != std::errc() || end != v.data() + v.size() || size < 1)
+        fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
+      return Value::integer(size);
     }
     if (!kernel_) fail(call.loc, "T.dynamic() is only supported in kernel parameter shapes");
     for (const auto& v : kernel_->dynamicVars)
@@ -920,7 +1125,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     if (a.size() < 1) fail(call.loc, fmt::format("T.{}() needs a shape and a dtype", name));
     t.elts = a;
     if (const py::Keyword* k = keyword(call, "dtype")) t.elts.push_back(eval(*k->value, env));
-    if (const py::Keyword* k = keyword(call, "shape")) t.elts.insert(t.elts.begin(), eval(*k->value, env));
+    if (const py::Keyword* k = keyword(call, "shape"))
+      t.elts.insert(t.elts.begin(), eval(*k->value, env));
     return t;
   }
   if (name.rfind("alloc_", 0) == 0 || name == "view")
@@ -928,7 +1134,34 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
       fail(call.loc, fmt::format("T.{} is not supported yet", name));
-  fail(call.loc, fmt::format("T.{} is not supported in an expression", name));
+  static const std::set<std::string> kLoops = {"serial", "Pipelined", "Parallel", "Persistent",
+                                               "unroll"};
+  if (kLoops.count(name))
+    fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
+  static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF"};
+  if (kWith.count(name))
+    fail(call.loc, fmt::format("T.{}(...) can only be used in a 'with' statement", name));
+  static const std::set<std::string> kStatements = {"copy",
+                                                    "gemm",
+                                                    "fill",
+                                                    "clear",
+                                                    "reduce_sum",
+                                                    "reduce_max",
+                                                    "reduce_min",
+                                                    "reduce_abssum",
+                                                    "reduce_absmax",
+                                                    "set_flag",
+                                                    "wait_flag",
+                                                    "pipe_barrier",
+                                                    "barrier_all",
+                                                    "annotate_buffer_versions",
+                                                    "annotate_manual_multi_buffer",
+                                                    "annotate_unlimit_memory"};
+  if (kStatements.count(name))
+    fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
+  fail(call.loc,
+       fmt::format("unknown function T.{}; it is not in the TileLang subset tilesched supports",
+                   name));
 }
 
 // ------------------------------------------------------------ kernels
@@ -943,9 +1176,14 @@ Var Elaborator::makeVar(const std::string& name, DType t, VarKind kind) {
 }
 
 std::string Elaborator::uniqueBufferName(const std::string& name) {
-  int& n = bufferNames_[name];
-  std::string out = n == 0 ? name : name + "_" + std::to_string(n);
-  ++n;
+  // `a` twice gives `a`, `a_1`; a later buffer the user called `a_1` becomes
+  // `a_1_1`. The map holds every name taken, with the next suffix to try.
+  std::string out = name;
+  int suffix = 1;
+  if (auto it = bufferNames_.find(name); it != bufferNames_.end()) suffix = std::max(it->second, 1);
+  while (bufferNames_.count(out)) out = name + "_" + std::to_string(suffix++);
+  bufferNames_[name] = suffix;
+  bufferNames_.emplace(out, 1);
   return out;
 }
 
@@ -967,7 +1205,11 @@ Buffer Elaborator::makeBuffer(const std::string& name, MemScope scope, DType dty
     st->scope = scope;
     st->loc = loc;
     auto cs = constShape(b);
-    st->bytes = cs ? product(*cs) * dtypeBytes(dtype) : 0;
+    int64_t elements = 1;
+    for (int64_t d : cs.value_or(std::vector<int64_t>{}))
+      if (__builtin_mul_overflow(elements, d, &elements) || elements > kMaxElements)
+        fail(loc, fmt::format("'{}' may hold at most 2^40 elements", name));
+    st->bytes = cs ? elements * dtypeBytes(dtype) : 0;
     b->storage = st;
     kernel_->storages.push_back(st);
   }
@@ -985,11 +1227,14 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
       kernelBlocks.push_back(s.get());
       continue;
     }
-    bool harmless = s->kind == py::StmtKind::Pass ||
-                    (s->kind == py::StmtKind::Expr && s->value && s->value->kind == py::ExprKind::Str);
+    bool harmless = s->kind == py::StmtKind::Pass || (s->kind == py::StmtKind::Expr && s->value &&
+                                                      s->value->kind == py::ExprKind::Str);
     if (harmless || s->kind == py::StmtKind::Assign) continue;
-    if (s->kind == py::StmtKind::Unparsed) error(s->reasonLoc.valid() ? s->reasonLoc : s->loc, s->reason);
-    else error(s->loc, "only 'with T.Kernel(...)' blocks and constants are supported in a @T.prim_func body");
+    if (s->kind == py::StmtKind::Unparsed)
+      error(s->reasonLoc.valid() ? s->reasonLoc : s->loc, s->reason);
+    else
+      error(s->loc,
+            "only 'with T.Kernel(...)' blocks and constants are supported in a @T.prim_func body");
   }
   if (kernelBlocks.empty()) {
     error(def.loc, fmt::format("kernel '{}' has no 'with T.Kernel(...)' block", def.name));
@@ -1009,9 +1254,13 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
     size_t errorsBefore = diags_.numErrors();
     for (const auto& p : def.params) {
       try {
-        if (p.varArgs || p.varKwargs) fail(p.loc, "'*args' and '**kwargs' are not supported in a kernel signature");
+        if (p.varArgs || p.varKwargs)
+          fail(p.loc, "'*args' and '**kwargs' are not supported in a kernel signature");
         if (!p.annotation)
-          fail(p.loc, fmt::format("kernel parameter '{}' needs a type: T.Tensor(shape, dtype) or a scalar dtype", p.name));
+          fail(p.loc,
+               fmt::format(
+                   "kernel parameter '{}' needs a type: T.Tensor(shape, dtype) or a scalar dtype",
+                   p.name));
         Value ann = eval(*p.annotation, *env);
         KernelParam kp;
         kp.name = p.name;
@@ -1020,21 +1269,29 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
           kp.var = makeVar(p.name, toDType(ann, p.loc), VarKind::Param);
           env->bind(p.name, Value::irExpr(varRef(kp.var)));
         } else if (ann.kind == K::Opaque && ann.s == "T.Tensor") {
-          if (ann.elts.size() != 2) fail(p.annotation->loc, "T.Tensor needs a shape and a dtype: T.Tensor((M, N), \"float16\")");
+          if (ann.elts.size() != 2)
+            fail(p.annotation->loc,
+                 "T.Tensor needs a shape and a dtype: T.Tensor((M, N), \"float16\")");
           std::vector<Expr> shape;
           const Value& sv = ann.elts[0];
           std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
+          if (dims.empty()) fail(p.annotation->loc, "a tensor shape needs at least one dimension");
           for (const auto& d : dims) {
             Expr e = toExpr(d, p.annotation->loc);
             if (isFloat(e->dtype)) fail(p.annotation->loc, "tensor dimensions must be integers");
             if (auto c = asConstInt(e); c && *c <= 0)
-              fail(p.annotation->loc, fmt::format("tensor dimensions must be positive, got {}", *c));
+              fail(p.annotation->loc,
+                   fmt::format("tensor dimensions must be positive, got {}", *c));
             shape.push_back(e);
           }
-          kp.buffer = makeBuffer(p.name, MemScope::Global, toDType(ann.elts[1], p.annotation->loc), shape, p.loc);
+          kp.buffer = makeBuffer(p.name, MemScope::Global, toDType(ann.elts[1], p.annotation->loc),
+                                 shape, p.loc);
           env->bind(p.name, Value::buf(kp.buffer));
         } else {
-          fail(p.annotation->loc, fmt::format("unsupported type for kernel parameter '{}'; use T.Tensor(shape, dtype) or a scalar dtype such as T.float32", p.name));
+          fail(p.annotation->loc,
+               fmt::format("unsupported type for kernel parameter '{}'; use T.Tensor(shape, dtype) "
+                           "or a scalar dtype such as T.float32",
+                           p.name));
         }
         params.push_back(std::move(kp));
       } catch (const EvalError& e) {
@@ -1062,7 +1319,8 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
   // Several kernels from one prim_func get distinct names.
   int n = 0;
   for (auto& k : kernels_)
-    if (k.name == def.name && k.loc.line == def.loc.line && n++ > 0) k.name += "_" + std::to_string(n - 1);
+    if (k.name == def.name && k.loc.line == def.loc.line && n++ > 0)
+      k.name += "_" + std::to_string(n - 1);
 }
 
 void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env,
@@ -1073,26 +1331,34 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
   k.kernelLoc = withStmt.loc;
   const py::WithItem& item = withStmt.withItems[0];
   try {
-    if (withStmt.withItems.size() != 1) fail(withStmt.loc, "'with T.Kernel(...)' must be the only item of its 'with'");
+    if (withStmt.withItems.size() != 1)
+      fail(withStmt.loc, "'with T.Kernel(...)' must be the only item of its 'with'");
     const py::Expr& call = *item.context;
-    if (call.kind != py::ExprKind::Call) fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
+    if (call.kind != py::ExprKind::Call)
+      fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
     checkKeywords(call, "T.Kernel", {"threads", "is_npu", "prelude"});
     if (call.elts.size() != 1)
-      fail(call.loc, call.elts.size() > 1
-                         ? "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'"
-                         : "T.Kernel needs the grid size: 'T.Kernel(n) as bx'");
+      fail(call.loc,
+           call.elts.size() > 1
+               ? "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'"
+               : "T.Kernel needs the grid size: 'T.Kernel(n) as bx'");
     Value grid = eval(*call.elts[0], env);
     if (grid.isSequence()) {
       if (grid.elts.size() != 1)
-        fail(call.elts[0]->loc, "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'");
+        fail(argLoc(call, 0),
+             "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'");
       grid = grid.elts[0];
     }
-    k.grid = toConstInt(grid, call.elts[0]->loc, "grid size");
-    if (k.grid < 1) fail(call.elts[0]->loc, fmt::format("grid size must be at least 1, got {}", k.grid));
-    for (const auto& kw : call.keywords) k.kernelKwargs.push_back({kw.name, pyStr(eval(*kw.value, env))});
+    k.grid = toConstInt(grid, argLoc(call, 0), "grid size");
+    if (k.grid < 1)
+      fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
+    for (const auto& kw : call.keywords)
+      k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
     if (!item.target) fail(call.loc, "T.Kernel needs a block index: 'with T.Kernel(n) as bx:'");
     if (item.target->kind != py::ExprKind::Name)
-      fail(item.target->loc, "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not supported yet); use 'as bx'");
+      fail(item.target->loc,
+           "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not "
+           "supported yet); use 'as bx'");
     k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
     env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
   } catch (const EvalError& e) {
@@ -1120,21 +1386,31 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
 void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   using SK = py::StmtKind;
   switch (s.kind) {
-    case SK::Pass: return;
-    case SK::Expr: return elabExprStmt(s, env, ctx);
+    case SK::Pass:
+      return;
+    case SK::Expr:
+      return elabExprStmt(s, env, ctx);
     case SK::Assign:
     case SK::AugAssign:
-    case SK::AnnAssign: return elabAssign(s, env, ctx);
-    case SK::For: return elabFor(s, env, ctx);
-    case SK::With: return elabWith(s, env, ctx);
-    case SK::If: return elabIf(s, env, ctx);
-    case SK::While: fail(s.loc, "'while' loops are not supported yet");
-    case SK::Unparsed: fail(s.reasonLoc.valid() ? s.reasonLoc : s.loc, s.reason);
+    case SK::AnnAssign:
+      return elabAssign(s, env, ctx);
+    case SK::For:
+      return elabFor(s, env, ctx);
+    case SK::With:
+      return elabWith(s, env, ctx);
+    case SK::If:
+      return elabIf(s, env, ctx);
+    case SK::While:
+      fail(s.loc, "'while' loops are not supported yet");
+    case SK::Unparsed:
+      fail(s.reasonLoc.valid() ? s.reasonLoc : s.loc, s.reason);
     case SK::Assert: {
       Value cond = eval(*s.value, env);
-      if (!cond.isConstant()) fail(s.loc, "'assert' on a run-time value is not supported in a kernel");
+      if (!cond.isConstant())
+        fail(s.loc, "'assert' on a run-time value is not supported in a kernel");
       if (!truthy(cond, s.loc))
-        fail(s.loc, "assertion failed" + (s.annotation ? ": " + pyStr(eval(*s.annotation, env)) : std::string()));
+        fail(s.loc, "assertion failed" +
+                        (s.annotation ? ": " + pyStr(eval(*s.annotation, env)) : std::string()));
       return;
     }
     case SK::FunctionDef:
@@ -1144,12 +1420,26 @@ void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
         return;
       }
       fail(s.loc, "nested functions are not supported in a kernel body (use @T.macro)");
-    case SK::Return: fail(s.loc, "'return' is not supported in a kernel body");
-    case SK::Break: fail(s.loc, "'break' is not supported in a kernel");
-    case SK::Continue: fail(s.loc, "'continue' is not supported in a kernel");
-    case SK::Import: bindImport(s, env); return;
-    default: fail(s.loc, "this statement is not supported in a kernel body");
+    case SK::Return:
+      fail(s.loc, "'return' is not supported in a kernel body");
+    case SK::Break:
+      fail(s.loc, "'break' is not supported in a kernel");
+    case SK::Continue:
+      fail(s.loc, "'continue' is not supported in a kernel");
+    case SK::Import:
+      bindImport(s, env);
+      return;
+    case SK::Raise:
+      fail(s.loc,
+           "'raise' is not supported in a kernel body; raise in the factory function instead");
+    case SK::Delete:
+      fail(s.loc, "'del' is not supported in a kernel body");
+    case SK::Global:
+      fail(s.loc, "'global' and 'nonlocal' are not supported in a kernel body");
+    case SK::ClassDef:
+      fail(s.loc, "class definitions are not supported in a kernel body");
   }
+  fail(s.loc, "this statement is not supported in a kernel body");
 }
 
 void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
@@ -1172,7 +1462,10 @@ void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, Bl
     --callDepth_;
     fail(call.loc, "macro nesting too deep (recursive macro?)");
   }
-  struct Guard { int& d; ~Guard() { --d; } } guard{callDepth_};
+  struct Guard {
+    int& d;
+    ~Guard() { --d; }
+  } guard{callDepth_};
   Env local;
   local.parent = fn.closure ? fn.closure : moduleEnv_;
   // The macro's closure may be the kernel's own env (a macro defined in the
@@ -1181,13 +1474,24 @@ void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, Bl
   size_t ai = 0;
   for (const auto& p : fn.def->params) {
     if (p.varArgs || p.varKwargs) fail(p.loc, "'*args' and '**kwargs' are not supported in macros");
-    if (ai < args.size()) local.bind(p.name, args[ai++]);
-    else if (const py::Keyword* k = keyword(call, p.name)) local.bind(p.name, eval(*k->value, env));
-    else if (p.defaultValue) local.bind(p.name, eval(*p.defaultValue, *local.parent));
-    else fail(call.loc, fmt::format("macro '{}' is missing argument '{}'", fn.def->name, p.name));
+    if (ai < args.size())
+      local.bind(p.name, args[ai++]);
+    else if (const py::Keyword* k = keyword(call, p.name))
+      local.bind(p.name, eval(*k->value, env));
+    else if (p.defaultValue)
+      local.bind(p.name, eval(*p.defaultValue, *local.parent));
+    else
+      fail(call.loc, fmt::format("macro '{}' is missing argument '{}'", fn.def->name, p.name));
   }
   if (ai < args.size())
-    fail(call.loc, fmt::format("macro '{}' takes {} arguments ({} given)", fn.def->name, fn.def->params.size(), args.size()));
+    fail(call.loc, fmt::format("macro '{}' takes {} arguments ({} given)", fn.def->name,
+                               fn.def->params.size(), args.size()));
+  // Errors inside the macro body get a note saying where it was inlined.
+  macroStack_.push_back({fn.def->name, call.loc});
+  struct Pop {
+    std::vector<std::pair<std::string, SourceLoc>>& s;
+    ~Pop() { s.pop_back(); }
+  } pop{macroStack_};
   for (const auto& s : fn.def->body) {
     if (s->kind == py::StmtKind::Return && !s->value) break;
     try {
@@ -1198,24 +1502,40 @@ void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, Bl
   }
 }
 
-void Elaborator::requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx) {
+void Elaborator::requireNotElementwise(const std::string& what, SourceLoc loc,
+                                       const BlockCtx& ctx) {
   if (ctx.inParallel) fail(loc, fmt::format("{} is not allowed inside a T.Parallel loop", what));
 }
 
-Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name) {
-  static const std::map<std::string, MemScope> kScopes = {
-      {"alloc_shared", MemScope::UB}, {"alloc_ub", MemScope::UB}, {"alloc_l1", MemScope::L1},
-      {"alloc_L1", MemScope::L1}, {"alloc_l0a", MemScope::L0A}, {"alloc_L0A", MemScope::L0A},
-      {"alloc_l0b", MemScope::L0B}, {"alloc_L0B", MemScope::L0B}, {"alloc_l0c", MemScope::L0C},
-      {"alloc_L0C", MemScope::L0C}, {"alloc_fragment", MemScope::Fragment},
-      {"alloc_local", MemScope::Local}};
+Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env,
+                           const std::string& name) {
+  static const std::map<std::string, MemScope> kScopes = {{"alloc_shared", MemScope::UB},
+                                                          {"alloc_ub", MemScope::UB},
+                                                          {"alloc_l1", MemScope::L1},
+                                                          {"alloc_L1", MemScope::L1},
+                                                          {"alloc_l0a", MemScope::L0A},
+                                                          {"alloc_L0A", MemScope::L0A},
+                                                          {"alloc_l0b", MemScope::L0B},
+                                                          {"alloc_L0B", MemScope::L0B},
+                                                          {"alloc_l0c", MemScope::L0C},
+                                                          {"alloc_L0C", MemScope::L0C},
+                                                          {"alloc_fragment", MemScope::Fragment},
+                                                          {"alloc_local", MemScope::Local}};
   auto args = positional(call, env);
+  // Where the shape and dtype are written, for messages.
+  auto where = [&](size_t pos, const char* kw) {
+    if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
+    return argLoc(call, pos);
+  };
   if (fn == "alloc_var") {
     checkKeywords(call, "T.alloc_var", {"init", "dtype"});
+    if (args.size() > 2)
+      fail(call.loc, fmt::format("T.alloc_var takes (dtype, init=None) ({} given)", args.size()));
     Value dt = !args.empty() ? args[0] : Value::none();
     if (const py::Keyword* k = keyword(call, "dtype")) dt = eval(*k->value, env);
     if (dt.kind == K::None) fail(call.loc, "T.alloc_var needs a dtype: T.alloc_var(\"int32\")");
-    Buffer b = makeBuffer(name, MemScope::LocalVar, toDType(dt, call.loc), {intImm(1)}, call.loc);
+    Buffer b =
+        makeBuffer(name, MemScope::LocalVar, toDType(dt, where(0, "dtype")), {intImm(1)}, call.loc);
     Value init = args.size() > 1 ? args[1] : Value::none();
     if (const py::Keyword* k = keyword(call, "init")) init = eval(*k->value, env);
     Value bv = Value::buf(b);
@@ -1228,18 +1548,24 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
     return bv;
   }
   auto it = kScopes.find(fn);
-  if (it == kScopes.end()) fail(call.loc, fmt::format("unknown allocation T.{}", fn));
+  if (it == kScopes.end())
+    fail(call.loc,
+         fmt::format("unknown allocation T.{}; use alloc_shared, alloc_ub, alloc_l1, alloc_l0a, "
+                     "alloc_l0b, alloc_l0c, alloc_fragment, alloc_local or alloc_var",
+                     fn));
   checkKeywords(call, "T." + fn, {"dtype", "scope", "shape"});
+  if (args.size() > 2)
+    fail(call.loc, fmt::format("T.{} takes (shape, dtype) ({} given)", fn, args.size()));
   Value shape = !args.empty() ? args[0] : Value::none();
   Value dtype = args.size() > 1 ? args[1] : Value::dtype(DType::Float32);
   if (const py::Keyword* k = keyword(call, "shape")) shape = eval(*k->value, env);
   if (const py::Keyword* k = keyword(call, "dtype")) dtype = eval(*k->value, env);
-  if (shape.kind == K::None) fail(call.loc, fmt::format("T.{} needs a shape: T.{}((M, N), dtype)", fn, fn));
-  auto dims = toConstShape(shape, call.elts.empty() ? call.loc : call.elts[0]->loc,
-                           "shape of an on-chip buffer");
+  if (shape.kind == K::None)
+    fail(call.loc, fmt::format("T.{} needs a shape: T.{}((M, N), dtype)", fn, fn));
+  auto dims = toConstShape(shape, where(0, "shape"), "an on-chip buffer shape");
   std::vector<Expr> s;
   for (auto d : dims) s.push_back(intImm(d));
-  return Value::buf(makeBuffer(name, it->second, toDType(dtype, call.loc), s, call.loc));
+  return Value::buf(makeBuffer(name, it->second, toDType(dtype, where(1, "dtype")), s, call.loc));
 }
 
 void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
@@ -1250,7 +1576,8 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   if (s.targets.size() != 1) fail(s.loc, "chained assignment is not supported in a kernel");
   const py::Expr& target = *s.targets[0];
   // Allocations and views are named by their target.
-  if (s.kind != py::StmtKind::AugAssign && s.value->kind == py::ExprKind::Call && target.kind == py::ExprKind::Name) {
+  if (s.kind != py::StmtKind::AugAssign && s.value->kind == py::ExprKind::Call &&
+      target.kind == py::ExprKind::Name) {
     Value fn = eval(*s.value->lhs, env);
     if (fn.kind == K::DialectFn && (fn.s.rfind("alloc_", 0) == 0)) {
       pendingInit_.reset();
@@ -1261,22 +1588,35 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       return;
     }
     if (fn.kind == K::DialectFn && fn.s == "view") {
-      checkKeywords(*s.value, "T.view", {"dtype", "shape"});
-      auto args = positional(*s.value, env);
-      if (args.empty() || args[0].kind != K::Buffer) fail(s.value->loc, "T.view needs a buffer: T.view(buf, shape, dtype)");
+      const py::Expr& call = *s.value;
+      checkKeywords(call, "T.view", {"dtype", "shape"});
+      auto args = positional(call, env);
+      if (args.size() > 3)
+        fail(call.loc,
+             fmt::format("T.view takes (buf, shape, dtype=None) ({} given)", args.size()));
+      if (args.empty() || args[0].kind != K::Buffer)
+        fail(args.empty() ? call.loc : argLoc(call, 0),
+             fmt::format("T.view needs a buffer: T.view(buf, shape, dtype){}",
+                         args.empty() ? "" : ", got " + describe(args[0])));
       Buffer base = args[0].buffer;
-      if (base->storage->scope == MemScope::Global) fail(s.value->loc, "T.view of a global tensor is not supported");
+      if (base->storage->scope == MemScope::Global)
+        fail(s.value->loc, "T.view of a global tensor is not supported");
       Value shape = args.size() > 1 ? args[1] : Value::none();
       Value dtype = args.size() > 2 ? args[2] : Value::none();
       if (const py::Keyword* k = keyword(*s.value, "shape")) shape = eval(*k->value, env);
       if (const py::Keyword* k = keyword(*s.value, "dtype")) dtype = eval(*k->value, env);
-      if (shape.kind == K::None) fail(s.value->loc, "T.view needs a shape: T.view(buf, shape, dtype)");
-      DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, s.value->loc);
-      auto dims = toConstShape(shape, s.value->loc, "shape of a view");
+      if (shape.kind == K::None)
+        fail(s.value->loc, "T.view needs a shape: T.view(buf, shape, dtype)");
+      auto where = [&](size_t pos, const char* kw) {
+        if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
+        return argLoc(call, pos);
+      };
+      DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
+      auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
       int64_t bytes = product(dims) * dtypeBytes(t);
       if (bytes > base->storage->bytes)
-        fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
-                                       base->storage->bytes, base->name));
+        fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'",
+                                       bytes, base->storage->bytes, base->name));
       std::vector<Expr> shapeExprs;
       for (auto d : dims) shapeExprs.push_back(intImm(d));
       env.bind(target.id, Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs,
@@ -1291,31 +1631,41 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   }
   if (target.kind == py::ExprKind::Subscript) {
     Value base = eval(*target.lhs, env);
-    if (base.kind != K::Buffer) fail(target.loc, "only buffer elements can be assigned in a kernel");
+    if (base.kind != K::Buffer)
+      fail(target.loc, "only buffer elements can be assigned in a kernel");
     Value acc = subscript(base, *target.rhs, env, target.loc);
-    return storeTo(acc, v, s.loc, ctx);
+    return storeTo(acc, v, s.value->loc, ctx);
   }
   if (target.kind == py::ExprKind::Name) {
     const Value* old = env.lookup(target.id);
     if (old && old->kind == K::Buffer && old->buffer->storage->scope == MemScope::LocalVar)
-      return storeTo(*old, v, s.loc, ctx);
+      return storeTo(*old, v, s.value->loc, ctx);
     if (old && old->kind == K::Buffer && v.kind != K::Buffer)
-      fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] = value' or T.copy", target.id, target.id));
-    return assignScalar(target.id, v, env, ctx, s.loc);
+      fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] "
+                                   "= value' or use T.copy",
+                                   target.id, target.id));
+    return assignScalar(target.id, v, env, ctx, s.value->loc);
   }
   if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
-    if (!v.isSequence() || v.elts.size() != target.elts.size())
-      fail(s.loc, "tuple assignment needs a tuple of the same length");
-    for (size_t i = 0; i < target.elts.size(); ++i) {
-      if (target.elts[i]->kind != py::ExprKind::Name) fail(target.elts[i]->loc, "only names can be unpacked into");
-      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.loc);
-    }
+    if (s.kind == py::StmtKind::AugAssign)
+      fail(target.loc, "a tuple cannot be the target of an augmented assignment");
+    if (!v.isSequence())
+      fail(s.value->loc,
+           fmt::format("cannot unpack {} into {} names", describe(v), target.elts.size()));
+    if (v.elts.size() != target.elts.size())
+      fail(s.value->loc,
+           fmt::format("cannot unpack {} values into {} names", v.elts.size(), target.elts.size()));
+    for (const auto& t : target.elts)
+      if (t->kind != py::ExprKind::Name) fail(t->loc, "only names can be unpacked into");
+    for (size_t i = 0; i < target.elts.size(); ++i)
+      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.value->loc);
     return;
   }
-  fail(target.loc, "unsupported assignment target");
+  fail(target.loc, "only names and buffer elements can be assigned in a kernel");
 }
 
-void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc) {
+void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
+                              SourceLoc loc) {
   // Constants, buffers and tuples are compile-time bindings; only run-time
   // scalars become IR assignments.
   if (v.kind != K::Expr && v.kind != K::Access) {
@@ -1346,7 +1696,8 @@ void Elaborator::storeTo(const Value& target, const Value& value, SourceLoc loc,
     idx.push_back(intImm(0));
   } else {
     for (const auto& a : target.access) {
-      if (a.isSlice) fail(a.loc, fmt::format("cannot assign to a slice of '{}'; use T.copy or T.fill", b->name));
+      if (a.isSlice)
+        fail(a.loc, fmt::format("cannot assign to a slice of '{}'; use T.copy or T.fill", b->name));
       idx.push_back(a.start);
     }
   }
@@ -1357,18 +1708,21 @@ void Elaborator::storeTo(const Value& target, const Value& value, SourceLoc loc,
 void Elaborator::loopAnnotations(const py::Expr& call, Env& env, ForStmt& loop) {
   if (const py::Keyword* k = keyword(call, "num_stages")) {
     loop.numStages = toConstInt(eval(*k->value, env), k->value->loc, "num_stages");
-    if (loop.numStages < 0) fail(k->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
+    if (loop.numStages < 0)
+      fail(k->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
   }
   const py::Keyword* annos = keyword(call, "annotations");
   if (!annos) return;
   Value d = eval(*annos->value, env);
   if (d.kind == K::None) return;
-  if (d.kind != K::Dict) fail(annos->value->loc, "annotations must be a dict: annotations={\"enable_offset\": True}");
+  if (d.kind != K::Dict)
+    fail(annos->value->loc, "annotations must be a dict: annotations={\"enable_offset\": True}");
   for (const auto& [key, value] : d.items) {
     if (key.kind != K::Str) fail(annos->value->loc, "annotation keys must be strings");
     if (key.s == "num_stages") {
       loop.numStages = toConstInt(value, annos->value->loc, "num_stages");
-      if (loop.numStages < 0) fail(annos->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
+      if (loop.numStages < 0)
+        fail(annos->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
       if (loop.forKind == ForKind::Serial) loop.forKind = ForKind::Pipelined;
     } else if (key.s == "enable_offset") {
       if (value.kind != K::Bool) fail(annos->value->loc, "\"enable_offset\" must be True or False");
@@ -1378,14 +1732,19 @@ void Elaborator::loopAnnotations(const py::Expr& call, Env& env, ForStmt& loop) 
       loop.eligibleLoc = annos->value->loc;
       for (const auto& item : items) {
         if (item.kind != K::Buffer)
-          fail(annos->value->loc, fmt::format("\"multi_buffer_eligible\" must list buffers, got {}", typeName(item)));
+          fail(annos->value->loc,
+               fmt::format("\"multi_buffer_eligible\" must list buffers, got {}", typeName(item)));
         if (!isCapacityChecked(item.buffer->storage->scope))
-          fail(annos->value->loc, fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
-                                              item.buffer->name, memScopeName(item.buffer->storage->scope)));
+          fail(annos->value->loc,
+               fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, "
+                           "shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
+                           item.buffer->name, memScopeName(item.buffer->storage->scope)));
         loop.eligible.push_back(item.buffer);
       }
     } else {
-      diags_.warning(annos->value->loc, fmt::format("unknown loop annotation '{}' is ignored; known: num_stages, enable_offset, multi_buffer_eligible", key.s));
+      warning(annos->value->loc, fmt::format("unknown loop annotation '{}' is ignored; known: "
+                                             "num_stages, enable_offset, multi_buffer_eligible",
+                                             key.s));
     }
   }
 }
@@ -1402,7 +1761,13 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     // A constant sequence: unrolled while building the kernel.
     Value seq = eval(iter, env);
     if (!seq.isSequence())
-      fail(iter.loc, "a kernel loop must iterate over T.serial, T.Pipelined, T.Parallel, T.Persistent, T.unroll or range");
+      fail(iter.loc,
+           "a kernel loop must iterate over T.serial, T.Pipelined, T.Parallel, T.Persistent, "
+           "T.unroll or range");
+    if (seq.elts.size() > kMaxUnroll)
+      fail(iter.loc, fmt::format("a loop over a constant sequence is unrolled; {} elements is more "
+                                 "than {}, use T.serial",
+                                 seq.elts.size(), kMaxUnroll));
     for (const auto& v : seq.elts) {
       assignTargets(target, v, env, s.loc);
       elabBlock(s.body, env, ctx);
@@ -1423,8 +1788,10 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return saved;
   };
   auto restore = [&](const std::string& n, const std::optional<Value>& saved) {
-    if (saved) env.bind(n, *saved);
-    else env.names.erase(n);
+    if (saved)
+      env.bind(n, *saved);
+    else
+      env.names.erase(n);
   };
 
   if (name == "Parallel") {
@@ -1437,7 +1804,9 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     else
       names.push_back(&target);
     if (names.size() != extents.size())
-      fail(target.loc, fmt::format("T.Parallel has {} extents but the loop binds {} names", extents.size(), names.size()));
+      fail(target.loc,
+           fmt::format("T.Parallel has {} extent{} but the loop binds {} name{}", extents.size(),
+                       extents.size() == 1 ? "" : "s", names.size(), names.size() == 1 ? "" : "s"));
     auto p = std::make_shared<ParallelStmt>(s.loc);
     std::vector<std::pair<std::string, std::optional<Value>>> saved;
     for (size_t i = 0; i < names.size(); ++i) {
@@ -1463,24 +1832,34 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   std::vector<std::pair<std::string, std::optional<Value>>> saved;
   Expr guard;
   if (name == "serial" || name == "unroll" || name == "Pipelined") {
-    loop->forKind = name == "serial" ? ForKind::Serial : name == "unroll" ? ForKind::Unroll : ForKind::Pipelined;
-    if (name == "Pipelined") checkKeywords(iter, "T.Pipelined", {"num_stages", "annotations", "order", "stage", "group"});
-    else if (name == "serial") checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T.serial", {"annotations"});
-    else checkKeywords(iter, "T.unroll", {});
+    loop->forKind = name == "serial"   ? ForKind::Serial
+                    : name == "unroll" ? ForKind::Unroll
+                                       : ForKind::Pipelined;
+    if (name == "Pipelined")
+      checkKeywords(iter, "T.Pipelined", {"num_stages", "annotations", "order", "stage", "group"});
+    else if (name == "serial")
+      checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T.serial", {"annotations"});
+    else
+      checkKeywords(iter, "T.unroll", {});
     auto a = positional(iter, env);
-    if (a.empty() || a.size() > 3) fail(iter.loc, fmt::format("T.{} takes 1 to 3 arguments (extent, or start, stop[, step])", name));
+    if (a.empty() || a.size() > 3)
+      fail(iter.loc,
+           fmt::format("T.{} takes 1 to 3 arguments (extent, or start, stop[, step])", name));
     Expr start = a.size() == 1 ? intImm(0) : toExpr(a[0], iter.loc);
     Expr stop = toExpr(a.size() == 1 ? a[0] : a[1], iter.loc);
     int64_t step = a.size() == 3 ? toConstInt(a[2], iter.loc, "loop step") : 1;
     if (step == 0) fail(iter.loc, "loop step must not be zero");
-    if (isFloat(start->dtype) || isFloat(stop->dtype)) fail(iter.loc, "loop bounds must be integers");
-    if (target.kind != py::ExprKind::Name) fail(target.loc, "the loop variable must be a plain name");
+    if (isFloat(start->dtype) || isFloat(stop->dtype))
+      fail(iter.loc, "loop bounds must be integers");
+    if (target.kind != py::ExprKind::Name)
+      fail(target.loc, "the loop variable must be a plain name");
     if (name == "Pipelined") loop->numStages = 1;
     loop->var = makeVar(target.id, DType::Int32, VarKind::Loop);
     loop->min = intImm(0);
     Expr span = sub(stop, start);
     // extent = ceil(span / step), clamped at 0 when constant.
-    Expr extent = step == 1 ? span : floordiv(add(span, step > 0 ? step - 1 : step + 1), intImm(step));
+    Expr extent =
+        step == 1 ? span : floordiv(add(span, step > 0 ? step - 1 : step + 1), intImm(step));
     if (auto c = asConstInt(extent); c && *c < 0) extent = intImm(0);
     loop->extent = extent;
     Expr value = add(start, mul(varRef(loop->var), step));
@@ -1490,23 +1869,34 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     checkKeywords(iter, "T.Persistent", {"group_size", "num_stages", "annotations"});
     auto a = positional(iter, env);
     if (a.size() != 3)
-      fail(iter.loc, "T.Persistent in a for loop takes (domain, wave_size, index); use 'with T.Persistent(extent, num_stages=k) as i:' for the short form");
+      fail(iter.loc,
+           "T.Persistent in a for loop takes (domain, wave_size, index); use 'with "
+           "T.Persistent(extent, num_stages=k) as i:' for the short form");
     std::vector<Value> domain = a[0].isSequence() ? a[0].elts : std::vector<Value>{a[0]};
     std::vector<int64_t> dims;
-    for (const auto& d : domain) dims.push_back(toConstInt(d, iter.elts[0]->loc, "T.Persistent domain"));
-    for (auto d : dims) if (d < 1) fail(iter.elts[0]->loc, "T.Persistent domain sizes must be positive");
-    int64_t total = product(dims);
-    Expr wave = toExpr(a[1], iter.elts[1]->loc);
-    Expr index = toExpr(a[2], iter.elts[2]->loc);
-    if (auto w = asConstInt(wave); w && *w < 1) fail(iter.elts[1]->loc, "wave_size must be positive");
+    for (const auto& d : domain)
+      dims.push_back(toConstInt(d, argLoc(iter, 0), "T.Persistent domain"));
+    if (dims.empty()) fail(argLoc(iter, 0), "the T.Persistent domain needs at least one dimension");
+    int64_t total = 1;
+    for (auto d : dims) {
+      if (d < 1)
+        fail(argLoc(iter, 0), fmt::format("T.Persistent domain sizes must be positive, got {}", d));
+      if (__builtin_mul_overflow(total, d, &total) || total > kMaxElements)
+        fail(argLoc(iter, 0), "the T.Persistent domain may hold at most 2^40 tiles");
+    }
+    Expr wave = toExpr(a[1], argLoc(iter, 1));
+    Expr index = toExpr(a[2], argLoc(iter, 2));
+    if (auto w = asConstInt(wave); w && *w < 1) fail(argLoc(iter, 1), "wave_size must be positive");
     loop->forKind = ForKind::Persistent;
     loop->numStages = 0;
-    loop->var = makeVar(target.kind == py::ExprKind::Name ? target.id + "_iter" : "tile_iter", DType::Int32, VarKind::Loop);
+    loop->var = makeVar(target.kind == py::ExprKind::Name ? target.id + "_iter" : "tile_iter",
+                        DType::Int32, VarKind::Loop);
     loop->min = intImm(0);
     // Core `index` of `wave` visits tiles index, index + wave, ...: ceil(total / wave) rounds.
     loop->extent = floordiv(add(intImm(total), sub(wave, intImm(1))), wave);
     Expr linear = add(index, mul(varRef(loop->var), wave));
-    if (!asConstInt(wave) || total % *asConstInt(wave) != 0 || !asConstInt(index) || *asConstInt(index) != 0)
+    if (!asConstInt(wave) || total % *asConstInt(wave) != 0 || !asConstInt(index) ||
+        *asConstInt(index) != 0)
       guard = binary(BinOp::LT, linear, intImm(total));
     std::vector<Value> coords(dims.size());
     Expr rest = linear;
@@ -1519,9 +1909,13 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       saved.push_back({target.id, bindTemp(target.id, tile)});
     } else if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
       if (target.elts.size() != coords.size())
-        fail(target.loc, fmt::format("T.Persistent domain has {} dimensions but the loop binds {} names", coords.size(), target.elts.size()));
+        fail(target.loc,
+             fmt::format("T.Persistent domain has {} dimension{} but the loop binds {} name{}",
+                         coords.size(), coords.size() == 1 ? "" : "s", target.elts.size(),
+                         target.elts.size() == 1 ? "" : "s"));
       for (size_t i = 0; i < coords.size(); ++i) {
-        if (target.elts[i]->kind != py::ExprKind::Name) fail(target.elts[i]->loc, "only names can be bound");
+        if (target.elts[i]->kind != py::ExprKind::Name)
+          fail(target.elts[i]->loc, "only names can be bound");
         saved.push_back({target.elts[i]->id, bindTemp(target.elts[i]->id, coords[i])});
       }
     } else {
@@ -1529,7 +1923,9 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     }
     loopAnnotations(iter, env, *loop);
   } else {
-    fail(iter.loc, fmt::format("T.{} is not a loop; use T.serial, T.Pipelined, T.Parallel, T.Persistent, T.unroll or range", name));
+    fail(iter.loc, fmt::format("T.{} is not a loop; use T.serial, T.Pipelined, T.Parallel, "
+                               "T.Persistent, T.unroll or range",
+                               name));
   }
   std::vector<Stmt> out;
   Stmt body = bodyInto(out, ctx);
@@ -1551,7 +1947,9 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     checkKeywords(call, "T.Persistent", {"num_stages", "annotations"});
     auto a = positional(call, env);
     if (a.size() != 1)
-      fail(call.loc, "'with T.Persistent(...)' takes one extent; use 'for t in T.Persistent(domain, wave_size, index)' for the tile form");
+      fail(call.loc,
+           "'with T.Persistent(...)' takes one extent; use 'for t in T.Persistent(domain, "
+           "wave_size, index)' for the tile form");
     if (!item.target || item.target->kind != py::ExprKind::Name)
       fail(call.loc, "'with T.Persistent(extent) as i:' needs a loop variable");
     auto loop = std::make_shared<ForStmt>(s.loc);
@@ -1559,8 +1957,8 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     loop->numStages = 0;
     loop->var = makeVar(item.target->id, DType::Int32, VarKind::Loop);
     loop->min = intImm(0);
-    loop->extent = toExpr(a[0], call.elts[0]->loc);
-    if (isFloat(loop->extent->dtype)) fail(call.elts[0]->loc, "loop extent must be an integer");
+    loop->extent = toExpr(a[0], argLoc(call, 0));
+    if (isFloat(loop->extent->dtype)) fail(argLoc(call, 0), "loop extent must be an integer");
     loopAnnotations(call, env, *loop);
     const Value* old = env.lookup(item.target->id);
     std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
@@ -1569,8 +1967,10 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     BlockCtx inner = ctx;
     inner.out = &out;
     elabBlock(s.body, env, inner);
-    if (saved) env.bind(item.target->id, *saved);
-    else env.names.erase(item.target->id);
+    if (saved)
+      env.bind(item.target->id, *saved);
+    else
+      env.names.erase(item.target->id);
     loop->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
     ctx.out->push_back(loop);
     return;
@@ -1579,8 +1979,10 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     requireNotElementwise("a VF region", s.loc, ctx);
     if (ctx.inVF) fail(s.loc, "VF regions cannot be nested");
     bool simt = name == "SimtVF";
-    if (simt) checkKeywords(call, "T.SimtVF", {"threads", "latency"});
-    else checkKeywords(call, "T.SimdVF", {"latency"});
+    if (simt)
+      checkKeywords(call, "T.SimtVF", {"threads", "latency"});
+    else
+      checkKeywords(call, "T.SimdVF", {"latency"});
     auto region = std::make_shared<VFRegionStmt>(s.loc);
     region->simt = simt;
     if (simt) {
@@ -1592,7 +1994,9 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     }
     if (const py::Keyword* l = keyword(call, "latency")) {
       region->latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
-      if (*region->latency < 1) fail(l->value->loc, fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
+      if (*region->latency < 1)
+        fail(l->value->loc,
+             fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
     }
     if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
     std::vector<Stmt> out;
@@ -1605,7 +2009,9 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return;
   }
   if (!name.empty()) fail(call.loc, fmt::format("'with T.{}' is not supported yet", name));
-  fail(call.loc, "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF' and 'with T.SimdVF' are supported in a kernel");
+  fail(call.loc,
+       "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF' and 'with T.SimdVF' are "
+       "supported in a kernel");
 }
 
 void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
@@ -1626,7 +2032,8 @@ void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     const auto* seq = as<SeqStmt>(elseStmt);
     if (seq->stmts.size() == 1) elseStmt = seq->stmts[0];  // keep `elif` chains flat
   }
-  ctx.out->push_back(std::make_shared<IfStmt>(c, std::make_shared<SeqStmt>(std::move(thenOut), s.loc), elseStmt, s.loc));
+  ctx.out->push_back(std::make_shared<IfStmt>(
+      c, std::make_shared<SeqStmt>(std::move(thenOut), s.loc), elseStmt, s.loc));
 }
 
 std::optional<Program> compileSource(std::shared_ptr<const SourceFile> file,

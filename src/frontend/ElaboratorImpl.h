@@ -12,6 +12,10 @@
 
 namespace tilesched::frontend {
 
+// The largest buffer or region, in elements, the front end accepts (byte
+// counts stay far from int64 overflow).
+inline constexpr int64_t kMaxElements = int64_t(1) << 40;
+
 // Where statements being elaborated go, and what they may contain.
 struct BlockCtx {
   std::vector<ir::Stmt>* out = nullptr;
@@ -38,6 +42,7 @@ class Elaborator {
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
   Value subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc);
+  Value sliceConstant(const Value& base, const py::Expr& slice, Env& env);
   Value binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc);
   ir::Expr toExpr(const Value& v, SourceLoc loc, std::optional<ir::DType> hint = std::nullopt);
   int64_t toConstInt(const Value& v, SourceLoc loc, const std::string& what);
@@ -47,12 +52,20 @@ class Elaborator {
   const py::Keyword* keyword(const py::Expr& call, const std::string& name);
   void checkKeywords(const py::Expr& call, const std::string& fn,
                      std::initializer_list<const char*> allowed);
+  // Where positional argument `i` of a call is written; the call itself when
+  // a `*` argument makes the position unknown.
+  static SourceLoc argLoc(const py::Expr& call, size_t i);
+  // A value as a message shows it: `3`, `'fast'`, `buffer 'a'`, `a run-time value`.
+  static std::string describe(const Value& v);
+  // A recorded hardware keyword argument (T.Kernel, T.copy) as printable Python.
+  static std::string kwargText(const Value& v);
   [[noreturn]] void fail(SourceLoc loc, std::string msg) { throw EvalError{loc, std::move(msg)}; }
 
   // ---- module and factories (Elaborator.cpp)
   void runModule(const py::Module& m);
   void execDefinitions(const py::StmtList& body, Env& env, bool isFactory);
   void bindImport(const py::Stmt& s, Env& env);
+  std::string raiseMessage(const py::Stmt& s, Env& env);
   void bindFunction(const py::Stmt& s, const std::shared_ptr<Env>& env);
   void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
   bool isPrimFunc(const py::Stmt& def);
@@ -96,7 +109,11 @@ class Elaborator {
   void annotateUnlimit(const py::Expr& call, Env& env);
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
 
+  // Diagnostics from kernel code; inside an inlined macro they carry a note
+  // per macro call site.
   void error(SourceLoc loc, std::string msg);
+  void warning(SourceLoc loc, std::string msg);
+  void addMacroNotes(Diagnostic& d);
 
   std::shared_ptr<const SourceFile> file_;
   const FrontendOptions& options_;
@@ -108,7 +125,8 @@ class Elaborator {
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
-  ir::Stmt pendingInit_;  // T.alloc_var(init=...) store, emitted after the allocation
+  ir::Stmt pendingInit_;
+  std::vector<std::pair<std::string, SourceLoc>> macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store, emitted after the allocation
 };
 
 }  // namespace tilesched::frontend

@@ -11,28 +11,28 @@
 #include <charconv>
 #include <cstdio>
 #include <limits>
+#include <unordered_set>
 
 namespace tilesched::py {
 
 namespace {
 
 constexpr std::array<std::string_view, 35> kKeywords = {
-    "False", "None",   "True",    "and",      "as",     "assert", "async",
-    "await", "break",  "class",   "continue", "def",    "del",    "elif",
-    "else",  "except", "finally", "for",      "from",   "global", "if",
-    "import", "in",    "is",      "lambda",   "nonlocal", "not",  "or",
-    "pass",  "raise",  "return",  "try",      "while",  "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 // Keywords that can only start a statement, never continue an expression on
 // a new line inside brackets; seeing one there means a bracket was left open.
 constexpr std::array<std::string_view, 19> kStatementOnlyKeywords = {
-    "assert", "break", "class",  "continue", "def",    "del",    "elif",
-    "except", "finally", "global", "import",  "nonlocal", "pass", "raise",
-    "return", "try",   "while",  "with",     "async"};
+    "assert", "break",   "class",  "continue", "def",      "del",  "elif",
+    "except", "finally", "global", "import",   "nonlocal", "pass", "raise",
+    "return", "try",     "while",  "with",     "async"};
 
 // Keywords CPython accepts directly after a number (`1if x else 2`).
-constexpr std::array<std::string_view, 8> kKeywordsAfterNumber = {
-    "and", "else", "for", "if", "in", "is", "not", "or"};
+constexpr std::array<std::string_view, 8> kKeywordsAfterNumber = {"and", "else", "for", "if",
+                                                                  "in",  "is",   "not", "or"};
 
 template <size_t N>
 bool contains(const std::array<std::string_view, N>& set, std::string_view s) {
@@ -136,9 +136,7 @@ class Lexer {
     return pos_ + k < src_.size() ? static_cast<unsigned char>(src_[pos_ + k]) : 0;
   }
   bool atLineBreak() const { return peek() == '\n' || (peek() == '\r' && peek(1) == '\n'); }
-  SourceLoc loc() const {
-    return {line_, static_cast<uint32_t>(pos_ - lineStart_ + 1)};
-  }
+  SourceLoc loc() const { return {line_, static_cast<uint32_t>(pos_ - lineStart_ + 1)}; }
   // Consumes one byte, keeping the line bookkeeping right.
   char bump() {
     char c = src_[pos_++];
@@ -196,7 +194,7 @@ class Lexer {
   }
   void skipToStringEnd(char quote, bool triple);
   bool lexField(FStrTokenPart& part, char quote, bool triple);
-  bool lexFormatSpec(FStrTokenPart& part, char quote, bool triple, bool raw);
+  bool lexFormatSpec(FStrTokenPart& part, char quote, bool triple);
   void reportInvalidCharacter();
 
   std::string_view src_;
@@ -218,10 +216,8 @@ class Lexer {
 };
 
 std::vector<Token> Lexer::run() {
-  if (src_.substr(0, 3) == "\xEF\xBB\xBF") {
-    pos_ = 3;
-    lineStart_ = 3;  // columns count from after the byte order mark
-  }
+  out_.reserve(src_.size() / 8 + 16);  // typical density; avoids most regrowth copies
+  if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // columns still count its bytes
   while (true) {
     if (atLineStart_ && !expressionMode_) startLine();
     skipInlineSpace();
@@ -426,8 +422,8 @@ void Lexer::reportInvalidCharacter() {
   }
   char buf[16];
   std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
-  error(at, "invalid character '" + std::string(src_.substr(pos_, len)) + "' (" + buf +
-                ") in source");
+  error(at,
+        "invalid character '" + std::string(src_.substr(pos_, len)) + "' (" + buf + ") in source");
   pos_ += len;
 }
 
@@ -448,8 +444,8 @@ void Lexer::lexName(Token& tok) {
   if (peek() == '"' || peek() == '\'') {
     std::string lower;
     for (char ch : word) lower += char(ch | 0x20);
-    static constexpr std::array<std::string_view, 8> kPrefixes = {"r",  "u",  "b",  "br",
-                                                                  "rb", "f",  "fr", "rf"};
+    static constexpr std::array<std::string_view, 8> kPrefixes = {"r",  "u", "b",  "br",
+                                                                  "rb", "f", "fr", "rf"};
     if (word.size() <= 2 && contains(kPrefixes, lower)) {
       lexString(tok, start, lower);
       return;
@@ -517,9 +513,9 @@ void Lexer::lexNumber(Token& tok) {
     }
   }
 
-  const char* kind = base == 16  ? "hexadecimal"
-                     : base == 8 ? "octal"
-                     : base == 2 ? "binary"
+  const char* kind = base == 16                                ? "hexadecimal"
+                     : base == 8                               ? "octal"
+                     : base == 2                               ? "binary"
                      : tok.numberKind == NumberKind::Imaginary ? "imaginary"
                                                                : "decimal";
   // A letter or digit glued to the number makes it invalid, except for the
@@ -598,8 +594,8 @@ void Lexer::lexString(Token& tok, size_t start, std::string_view prefix) {
   tok.isBytes = prefix.find('b') != std::string_view::npos;
   tok.isFString = prefix.find('f') != std::string_view::npos;
   char quote = static_cast<char>(peek());
-  tok.isTriple = peek(1) == static_cast<unsigned char>(quote) &&
-                 peek(2) == static_cast<unsigned char>(quote);
+  tok.isTriple =
+      peek(1) == static_cast<unsigned char>(quote) && peek(2) == static_cast<unsigned char>(quote);
   pos_ += tok.isTriple ? 3 : 1;
   if (tok.isFString && fstringDepth_ >= kMaxFStringDepth) {
     error(tok.loc, "f-string: expressions nested too deeply");
@@ -693,18 +689,30 @@ void Lexer::decodeEscape(std::string& out, bool bytes) {
     }
   };
   switch (c) {
-    case '\\': return simple('\\');
-    case '\'': return simple('\'');
-    case '"': return simple('"');
-    case 'a': return simple('\a');
-    case 'b': return simple('\b');
-    case 'f': return simple('\f');
-    case 'n': return simple('\n');
-    case 'r': return simple('\r');
-    case 't': return simple('\t');
-    case 'v': return simple('\v');
-    case 'x': return hexEscape(2, "\\xXX");
-    default: break;
+    case '\\':
+      return simple('\\');
+    case '\'':
+      return simple('\'');
+    case '"':
+      return simple('"');
+    case 'a':
+      return simple('\a');
+    case 'b':
+      return simple('\b');
+    case 'f':
+      return simple('\f');
+    case 'n':
+      return simple('\n');
+    case 'r':
+      return simple('\r');
+    case 't':
+      return simple('\t');
+    case 'v':
+      return simple('\v');
+    case 'x':
+      return hexEscape(2, "\\xXX");
+    default:
+      break;
   }
   if (c >= '0' && c <= '7') {
     uint32_t v = 0;
@@ -720,9 +728,12 @@ void Lexer::decodeEscape(std::string& out, bool bytes) {
   if (!bytes && c == 'U') return hexEscape(8, "\\UXXXXXXXX");
   if (!bytes && c == 'N') {
     // Named characters need the Unicode database; keep `\N{...}` as written.
-    size_t close = src_.find('}', pos_);
-    size_t eol = src_.find('\n', pos_);
-    if (peek(1) != '{' || close == std::string_view::npos || close > eol) {
+    // Names are short; bounding the search keeps a run of `\N{` linear.
+    size_t close = src_.substr(0, std::min(src_.size(), pos_ + 128)).find('}', pos_);
+    if (close != std::string_view::npos &&
+        src_.substr(pos_, close - pos_).find('\n') != std::string_view::npos)
+      close = std::string_view::npos;
+    if (peek(1) != '{' || close == std::string_view::npos) {
       error(at, "malformed \\N character escape");
       out += '\\';
       return;
@@ -846,7 +857,8 @@ bool Lexer::lexField(FStrTokenPart& part, char quote, bool triple) {
     part.tokens.push_back(std::move(eof));
   };
   auto setExprText = [&] {
-    if (part.exprText.empty()) part.exprText = std::string(src_.substr(exprStart, pos_ - exprStart));
+    if (part.exprText.empty())
+      part.exprText = std::string(src_.substr(exprStart, pos_ - exprStart));
   };
   while (true) {
     skipInlineSpace();
@@ -880,7 +892,7 @@ bool Lexer::lexField(FStrTokenPart& part, char quote, bool triple) {
       if (c == ':') {
         setExprText();
         endTokens();
-        return lexFormatSpec(part, quote, triple, false);
+        return lexFormatSpec(part, quote, triple);
       }
       if (c == '!' && peek(1) != '=') {
         setExprText();
@@ -895,7 +907,7 @@ bool Lexer::lexField(FStrTokenPart& part, char quote, bool triple) {
           return fail(convLoc, "f-string: invalid conversion character '" + std::string(conv) +
                                    "': expected 's', 'r', or 'a'");
         part.conversion = conv[0];
-        if (peek() == ':') return lexFormatSpec(part, quote, triple, false);
+        if (peek() == ':') return lexFormatSpec(part, quote, triple);
         if (peek() != '}') return fail(loc(), "f-string: expecting '}'");
         ++pos_;
         return true;
@@ -918,7 +930,7 @@ bool Lexer::lexField(FStrTokenPart& part, char quote, bool triple) {
 
 // pos_ is at the ':' that starts a format spec. Nested fields are tokenized
 // (to find where they end) but kept as raw text in the spec.
-bool Lexer::lexFormatSpec(FStrTokenPart& part, char quote, bool triple, bool /*raw*/) {
+bool Lexer::lexFormatSpec(FStrTokenPart& part, char quote, bool triple) {
   ++pos_;
   while (true) {
     if (atEnd() || (!triple && atLineBreak()) || atClosingQuote(quote, triple)) {
@@ -955,7 +967,11 @@ bool Lexer::lexFormatSpec(FStrTokenPart& part, char quote, bool triple, bool /*r
 
 }  // namespace
 
-bool isKeyword(std::string_view name) { return contains(kKeywords, name); }
+bool isKeyword(std::string_view name) {
+  // Called for most names the parser sees; a hash set beats 35 compares.
+  static const std::unordered_set<std::string_view> kSet(kKeywords.begin(), kKeywords.end());
+  return kSet.count(name) != 0;
+}
 
 std::vector<Token> tokenize(const SourceFile& file, DiagnosticEngine& diags) {
   return Lexer(file.text(), diags, false).run();

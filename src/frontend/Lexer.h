@@ -19,7 +19,10 @@
 //   - A tab in indentation advances to the next multiple of 8; a form feed
 //     resets the indentation count, as in CPython.
 //   - "\r\n" is a line break; a lone '\r' is whitespace (SourceFile splits
-//     lines on '\n' only, and line numbers must agree with it).
+//     lines on '\n' only, and line numbers must agree with it). A leading
+//     UTF-8 byte order mark is skipped (its bytes still count as columns).
+//   - `\N{name}` escapes are kept as written: decoding them needs the
+//     Unicode name database.
 //   - Any well-formed UTF-8 sequence outside a few punctuation blocks is an
 //     identifier character (CPython's XID tables are not reproduced);
 //     malformed UTF-8 is accepted inside strings and comments only.
@@ -50,13 +53,13 @@ struct Token;
 // One piece of an f-string token: literal text or a replacement field.
 struct FStrTokenPart {
   bool isField = false;
-  std::string literal;         // decoded literal text (when !isField)
-  SourceLoc loc;               // start of the literal text or of the field's '{'
-  std::vector<Token> tokens;   // field expression, ending with EndOfFile
-  std::string exprText;        // raw expression text (used for `{x=}`)
+  std::string literal;           // decoded literal text (when !isField)
+  SourceLoc loc;                 // start of the literal text or of the field's '{'
+  std::vector<Token> tokens;     // field expression, ending with EndOfFile
+  std::string exprText;          // raw expression text (used for `{x=}`)
   bool selfDocumenting = false;  // `{expr=}`
-  char conversion = 0;         // 'r', 's', 'a' or 0
-  std::string formatSpec;      // raw text after ':' (nested fields kept as text)
+  char conversion = 0;           // 'r', 's', 'a' or 0
+  std::string formatSpec;        // raw text after ':' (nested fields kept as text)
 };
 
 struct Token {

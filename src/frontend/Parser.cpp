@@ -19,12 +19,6 @@ namespace tilesched::py {
 
 namespace {
 
-// Height limit of one expression tree (left-associative chains such as
-// `a + b + c ...` grow it without growing recursion depth).
-constexpr int kMaxExpressionHeight = 1000;
-// Height limit of statement trees built iteratively (`elif` chains).
-constexpr int kMaxElifChain = 1000;
-
 struct ParseError {
   std::string message;
   SourceLoc loc;
@@ -70,36 +64,47 @@ int binaryPrecedence(const Token& t) {
 bool startsComprehension(const Token& t) { return t.isName("for") || t.isName("async"); }
 
 bool isSignificant(const Token& t) {
-  return t.kind == TokenKind::Name || t.kind == TokenKind::Number ||
-         t.kind == TokenKind::String || t.kind == TokenKind::Op;
+  return t.kind == TokenKind::Name || t.kind == TokenKind::Number || t.kind == TokenKind::String ||
+         t.kind == TokenKind::Op;
 }
 
 // What cannot be the target of an assignment, in Python's words.
 const char* targetKindName(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::Call: return "function call";
+    case ExprKind::Call:
+      return "function call";
     case ExprKind::Int:
     case ExprKind::Float:
     case ExprKind::Str:
     case ExprKind::FStr:
-    case ExprKind::Ellipsis: return "literal";
-    case ExprKind::Bool: return e.boolValue ? "True" : "False";
-    case ExprKind::None: return "None";
-    case ExprKind::Compare: return "comparison";
-    case ExprKind::IfExp: return "conditional expression";
-    case ExprKind::Lambda: return "lambda";
-    case ExprKind::Dict: return "dict literal";
-    case ExprKind::Set: return "set display";
-    case ExprKind::Comprehension: return "comprehension";
-    default: return "expression";
+    case ExprKind::Ellipsis:
+      return "literal";
+    case ExprKind::Bool:
+      return e.boolValue ? "True" : "False";
+    case ExprKind::None:
+      return "None";
+    case ExprKind::Compare:
+      return "comparison";
+    case ExprKind::IfExp:
+      return "conditional expression";
+    case ExprKind::Lambda:
+      return "lambda";
+    case ExprKind::Dict:
+      return "dict literal";
+    case ExprKind::Set:
+      return "set display";
+    case ExprKind::Comprehension:
+      return "comprehension";
+    default:
+      return "expression";
   }
 }
 
 class Parser {
  public:
   explicit Parser(const std::vector<Token>& tokens, int depth = 0,
-                  std::string endName = "end of file")
-      : t_(tokens), depth_(depth), endName_(std::move(endName)) {}
+                  std::string endName = "end of file", bool fstringField = false)
+      : t_(tokens), depth_(depth), endName_(std::move(endName)), fstringField_(fstringField) {}
 
   Module parseModule();
   ExprPtr parseWholeExpression();
@@ -137,18 +142,21 @@ class Parser {
     return true;
   }
   std::string describe(const Token& t) const;
-  [[noreturn]] void fail(std::string message) { throw ParseError{std::move(message), cur().loc, pos_}; }
+  [[noreturn]] void fail(std::string message) {
+    throw ParseError{std::move(message), cur().loc, pos_};
+  }
   [[noreturn]] void failAt(std::string message, SourceLoc at) {
     throw ParseError{std::move(message), at, pos_};
   }
   void expectOp(std::string_view s) {
     if (!acceptOp(s)) fail("expected '" + std::string(s) + "'");
   }
-  void expectClose(const Token& open, std::string_view closer, SourceLoc openLoc) {
-    if (acceptOp(closer))
-      return;
-    fail("expected '" + std::string(closer) + "' to close '" + open.text + "' at " +
-         locText(openLoc));
+  void expectClose(const Token& open, std::string_view closer) {
+    if (!acceptOp(closer)) fail(closeMessage(open, closer));
+  }
+  static std::string closeMessage(const Token& open, std::string_view closer) {
+    return "expected '" + std::string(closer) + "' to close '" + open.text + "' at " +
+           locText(open.loc);
   }
   std::string expectIdentifier(const char* what);
 
@@ -205,12 +213,13 @@ class Parser {
   ExprPtr parseSubscript(ExprPtr value);
   ExprPtr parseSliceItem();
   ExprPtr parseTargetList();
-  ExprPtr makeComprehension(const Token& open, SourceLoc openLoc, std::string_view closer);
+  ExprPtr makeComprehension(const Token& open, std::string_view closer);
 
   const std::vector<Token>& t_;
   size_t pos_ = 0;
   int depth_ = 0;
-  std::string endName_;
+  std::string endName_;  // how EndOfFile reads in messages
+  bool fstringField_;    // parsing an f-string replacement field
   SourceLoc lastEnd_;
   std::unordered_map<const Expr*, int> heights_;
 };
@@ -234,12 +243,18 @@ class DepthGuard {
 
 std::string Parser::describe(const Token& t) const {
   switch (t.kind) {
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::Indent: return "indent";
-    case TokenKind::Dedent: return "end of block";
-    case TokenKind::EndOfFile: return endName_;
-    case TokenKind::String: return "string literal";
-    default: return "'" + forMessage(t.text) + "'";
+    case TokenKind::Newline:
+      return "end of line";
+    case TokenKind::Indent:
+      return "indent";
+    case TokenKind::Dedent:
+      return "end of block";
+    case TokenKind::EndOfFile:
+      return endName_;
+    case TokenKind::String:
+      return "string literal";
+    default:
+      return "'" + forMessage(t.text) + "'";
   }
 }
 
@@ -264,7 +279,9 @@ void Parser::parseStatement(StmtList& out, int indentLevel) {
     advance();  // only after the lexer dropped a line's only token
     return;
   }
-  heights_.clear();  // expressions never span statements
+  // Expressions never span statements. A fresh map, because clear() costs
+  // the bucket count a huge earlier expression left behind.
+  if (!heights_.empty()) heights_ = {};
   size_t start = pos_;
   size_t outSize = out.size();
   try {
@@ -294,11 +311,10 @@ StmtPtr Parser::unsupportedStatement() {
   } else if (t.text == "match" || t.text == "type") {
     // Soft keywords: only a statement when the line has that shape.
     const Token& next = peekTok();
-    bool nextStartsOperand =
-        next.kind == TokenKind::Name || next.kind == TokenKind::Number ||
-        next.kind == TokenKind::String || next.isOp("(") || next.isOp("[") ||
-        next.isOp("{") || next.isOp("-") || next.isOp("*");
     if (t.text == "match") {
+      bool nextStartsOperand = next.kind == TokenKind::Name || next.kind == TokenKind::Number ||
+                               next.kind == TokenKind::String || next.isOp("(") || next.isOp("[") ||
+                               next.isOp("{") || next.isOp("-") || next.isOp("*");
       size_t end = pos_;
       while (t_[end].kind != TokenKind::Newline && t_[end].kind != TokenKind::EndOfFile) ++end;
       bool header = end > pos_ + 1 && t_[end - 1].isOp(":");
@@ -337,17 +353,17 @@ StmtList Parser::parseBlock(const std::string& what, SourceLoc header, int inden
   expectOp(":");
   StmtList body;
   if (cur().kind != TokenKind::Newline) {
-    if (atEnd()) fail("expected an indented block after " + what + " on line " +
-                      std::to_string(header.line));
+    if (atEnd())
+      fail("expected an indented block after " + what + " on line " + std::to_string(header.line));
     parseSimpleStatements(body);
     return body;
   }
   size_t newline = pos_;
   advance();
   if (cur().kind != TokenKind::Indent) {
-    throw ParseError{"expected an indented block after " + what + " on line " +
-                         std::to_string(header.line),
-                     cur().loc, newline};
+    throw ParseError{
+        "expected an indented block after " + what + " on line " + std::to_string(header.line),
+        cur().loc, newline};
   }
   if (indentLevel + 1 > kMaxBlockDepth)
     throw ParseError{"too many levels of indentation", cur().loc, newline};
@@ -477,17 +493,18 @@ void Parser::checkTarget(const Expr& e, bool insideSequence) {
   switch (e.kind) {
     case ExprKind::Name:
     case ExprKind::Attribute:
-    case ExprKind::Subscript: return;
+    case ExprKind::Subscript:
+      return;
     case ExprKind::Tuple:
     case ExprKind::List:
       for (const ExprPtr& elt : e.elts) checkTarget(*elt, true);
       return;
     case ExprKind::Starred:
-      if (!insideSequence)
-        failAt("starred assignment target must be in a list or tuple", e.loc);
+      if (!insideSequence) failAt("starred assignment target must be in a list or tuple", e.loc);
       checkTarget(*e.lhs, false);
       return;
-    default: failAt(std::string("cannot assign to ") + targetKindName(e), e.loc);
+    default:
+      failAt(std::string("cannot assign to ") + targetKindName(e), e.loc);
   }
 }
 
@@ -520,7 +537,6 @@ StmtPtr Parser::parseFromImport() {
     return s;
   }
   bool parenthesised = atOp("(");
-  SourceLoc openLoc = cur().loc;
   const Token& open = cur();
   if (parenthesised) advance();
   do {
@@ -530,7 +546,7 @@ StmtPtr Parser::parseFromImport() {
     if (acceptKeyword("as")) name.alias = expectIdentifier("a name after 'as'");
     s->importNames.push_back(std::move(name));
   } while (acceptOp(","));
-  if (parenthesised) expectClose(open, ")", openLoc);
+  if (parenthesised) expectClose(open, ")");
   if (s->importNames.empty()) fail("expected a name to import");
   return s;
 }
@@ -625,12 +641,11 @@ StmtPtr Parser::parseWith(int indentLevel) {
     SourceLoc saveEnd = lastEnd_;
     try {
       const Token& open = advance();
-      SourceLoc openLoc = open.loc;
       do {
         if (atOp(")")) break;
         s->withItems.push_back(parseWithItem());
       } while (acceptOp(","));
-      expectClose(open, ")", openLoc);
+      expectClose(open, ")");
       if (!atOp(":") || s->withItems.empty()) fail("expected ':'");
       parsed = true;
     } catch (const ParseError&) {
@@ -680,18 +695,16 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators, SourceLoc star
   s->name = expectIdentifier("a function name");
   if (atOp("[")) fail("type parameters are not supported");
   const Token& open = cur();
-  SourceLoc openLoc = open.loc;
   expectOp("(");
   parseParams(s->params, ")", true);
-  expectClose(open, ")", openLoc);
+  expectClose(open, ")");
   if (acceptOp("->")) s->returns = parseTest();
   s->body = parseBlock("function definition", header, indentLevel);
   s->endLoc = lastEnd_;
   return s;
 }
 
-StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators, SourceLoc start,
-                              int indentLevel) {
+StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators, SourceLoc start, int indentLevel) {
   auto s = std::make_unique<Stmt>(StmtKind::ClassDef, start);
   s->decorators = std::move(decorators);
   SourceLoc header = advance().loc;
@@ -727,8 +740,9 @@ void Parser::parseParams(std::vector<Param>& out, std::string_view closer, bool 
         p.varArgs = !kwargs;
         p.varKwargs = kwargs;
         if (annotations && acceptOp(":")) p.annotation = kwargs ? parseTest() : parseStarOrTest();
-        if (atOp("=")) fail(kwargs ? "var-keyword argument cannot have default value"
-                                   : "var-positional argument cannot have default value");
+        if (atOp("="))
+          fail(kwargs ? "var-keyword argument cannot have default value"
+                      : "var-positional argument cannot have default value");
         seenStar = seenStar || !kwargs;
         seenKwargs = kwargs;
         bareStar = false;
@@ -792,8 +806,7 @@ StmtPtr Parser::makeUnparsed(size_t start, const ParseError& error) {
   std::vector<std::string_view> clauses;
   if (first.isName("if")) clauses = {"elif", "else"};
   if (first.isName("for") || first.isName("while")) clauses = {"else"};
-  if (first.isName("async") && (second.isName("for") || second.isName("while")))
-    clauses = {"else"};
+  if (first.isName("async") && (second.isName("for") || second.isName("while"))) clauses = {"else"};
   if (first.isName("try")) clauses = {"except", "else", "finally"};
   auto continues = [&] {
     return cur().kind == TokenKind::Name &&
@@ -834,14 +847,16 @@ ExprPtr Parser::done(ExprPtr e) {
 bool Parser::startsExpression(const Token& t) const {
   switch (t.kind) {
     case TokenKind::Number:
-    case TokenKind::String: return true;
+    case TokenKind::String:
+      return true;
     case TokenKind::Name:
       return !isKeyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" ||
              t.text == "not" || t.text == "lambda" || t.text == "await" || t.text == "yield";
     case TokenKind::Op:
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" ||
-             t.text == "+" || t.text == "~" || t.text == "*" || t.text == "...";
-    default: return false;
+      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
+             t.text == "~" || t.text == "*" || t.text == "...";
+    default:
+      return false;
   }
 }
 
@@ -914,9 +929,8 @@ ExprPtr Parser::parseComparison() {
   ExprPtr first = parseBinary(1);
   auto compareOp = [&]() -> std::string {
     const Token& t = cur();
-    if (t.kind == TokenKind::Op &&
-        (t.text == "<" || t.text == ">" || t.text == "==" || t.text == ">=" || t.text == "<=" ||
-         t.text == "!="))
+    if (t.kind == TokenKind::Op && (t.text == "<" || t.text == ">" || t.text == "==" ||
+                                    t.text == ">=" || t.text == "<=" || t.text == "!="))
       return t.text;
     if (t.isName("in")) return "in";
     if (t.isName("not") && peekTok().isName("in")) return "not in";
@@ -1017,26 +1031,27 @@ ExprPtr Parser::parseAtom() {
       advance();
       return e;
     }
-    case TokenKind::String: return parseStrings();
+    case TokenKind::String:
+      return parseStrings();
     case TokenKind::Op:
       if (t.text == "(") return parseParen();
       if (t.text == "[") return parseList();
       if (t.text == "{") return parseDictOrSet();
       if (t.text == "...") return make(ExprKind::Ellipsis, advance().loc);
       break;
-    default: break;
+    default:
+      break;
   }
   fail("expected an expression, found " + describe(t));
 }
 
 // The opening bracket is current; a generator/comprehension was detected
 // after its first element. Skips to (not past) the matching closer.
-ExprPtr Parser::makeComprehension(const Token& open, SourceLoc openLoc, std::string_view closer) {
+ExprPtr Parser::makeComprehension(const Token& open, std::string_view closer) {
   int depth = 0;
   while (true) {
     const Token& t = cur();
-    if (atLineEnd()) fail("expected '" + std::string(closer) + "' to close '" + open.text +
-                          "' at " + locText(openLoc));
+    if (atLineEnd()) fail(closeMessage(open, closer));
     if (t.kind == TokenKind::Op && (t.text == "(" || t.text == "[" || t.text == "{")) ++depth;
     if (t.kind == TokenKind::Op && (t.text == ")" || t.text == "]" || t.text == "}")) {
       if (depth == 0) break;
@@ -1044,7 +1059,7 @@ ExprPtr Parser::makeComprehension(const Token& open, SourceLoc openLoc, std::str
     }
     advance();
   }
-  return make(ExprKind::Comprehension, openLoc);
+  return make(ExprKind::Comprehension, open.loc);
 }
 
 ExprPtr Parser::parseParen() {
@@ -1055,12 +1070,12 @@ ExprPtr Parser::parseParen() {
   ExprPtr first = parseStarOrTest();
   if (atOp(":=")) fail("assignment expressions are not supported");
   if (startsComprehension(cur())) {
-    ExprPtr comp = makeComprehension(open, openLoc, ")");
-    expectClose(open, ")", openLoc);
+    ExprPtr comp = makeComprehension(open, ")");
+    expectClose(open, ")");
     return comp;
   }
   if (!atOp(",")) {
-    expectClose(open, ")", openLoc);
+    expectClose(open, ")");
     if (first->kind == ExprKind::Starred) failAt("cannot use starred expression here", first->loc);
     return first;
   }
@@ -1070,7 +1085,7 @@ ExprPtr Parser::parseParen() {
     if (atOp(")")) break;
     tuple->elts.push_back(parseStarOrTest());
   }
-  expectClose(open, ")", openLoc);
+  expectClose(open, ")");
   return done(std::move(tuple));
 }
 
@@ -1081,15 +1096,15 @@ ExprPtr Parser::parseList() {
   if (acceptOp("]")) return done(std::move(list));
   list->elts.push_back(parseStarOrTest());
   if (startsComprehension(cur())) {
-    ExprPtr comp = makeComprehension(open, openLoc, "]");
-    expectClose(open, "]", openLoc);
+    ExprPtr comp = makeComprehension(open, "]");
+    expectClose(open, "]");
     return comp;
   }
   while (acceptOp(",")) {
     if (atOp("]")) break;
     list->elts.push_back(parseStarOrTest());
   }
-  expectClose(open, "]", openLoc);
+  expectClose(open, "]");
   return done(std::move(list));
 }
 
@@ -1123,8 +1138,8 @@ ExprPtr Parser::parseDictOrSet() {
     e->elts.push_back(std::move(first));
   }
   if (startsComprehension(cur())) {
-    ExprPtr comp = makeComprehension(open, openLoc, "}");
-    expectClose(open, "}", openLoc);
+    ExprPtr comp = makeComprehension(open, "}");
+    expectClose(open, "}");
     return comp;
   }
   while (acceptOp(",")) {
@@ -1135,7 +1150,7 @@ ExprPtr Parser::parseDictOrSet() {
       e->elts.push_back(parseStarOrTest());
     }
   }
-  expectClose(open, "}", openLoc);
+  expectClose(open, "}");
   return done(std::move(e));
 }
 
@@ -1198,7 +1213,7 @@ ExprPtr Parser::parseFStringField(const FStrTokenPart& part, size_t tokenIndex) 
     throw ParseError{"f-string: expecting '}'", part.loc, tokenIndex};
   if (tokens.size() == 1)
     throw ParseError{"f-string: valid expression required before '}'", part.loc, tokenIndex};
-  Parser sub(tokens, depth_ + 1, "'}'");
+  Parser sub(tokens, depth_ + 1, "'}'", true);
   try {
     ExprPtr e = sub.parseWholeExpression();
     heights_[e.get()] = sub.heightOf(e.get());
@@ -1217,8 +1232,7 @@ ExprPtr Parser::parseLambda() {
 }
 
 ExprPtr Parser::parseCall(ExprPtr func) {
-  const Token& open = cur();
-  SourceLoc openLoc = advance().loc;
+  const Token& open = advance();
   auto call = make(ExprKind::Call, func->loc);
   call->lhs = std::move(func);
   bool seenKeyword = false, seenKwUnpack = false;
@@ -1243,7 +1257,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
     } else {
       ExprPtr arg = parseNamedTest();
       if (startsComprehension(cur())) {
-        arg = makeComprehension(open, openLoc, ")");
+        arg = makeComprehension(open, ")");
       } else if (seenKwUnpack) {
         failAt("positional argument follows keyword argument unpacking", argLoc);
       } else if (seenKeyword) {
@@ -1253,13 +1267,12 @@ ExprPtr Parser::parseCall(ExprPtr func) {
     }
     if (!acceptOp(",")) break;
   }
-  expectClose(open, ")", openLoc);
+  expectClose(open, ")");
   return done(std::move(call));
 }
 
 ExprPtr Parser::parseSubscript(ExprPtr value) {
-  const Token& open = cur();
-  SourceLoc openLoc = advance().loc;
+  const Token& open = advance();
   auto sub = make(ExprKind::Subscript, value->loc);
   sub->lhs = std::move(value);
   SourceLoc indexLoc = cur().loc;
@@ -1273,7 +1286,7 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
     }
     first = done(std::move(tuple));
   }
-  expectClose(open, "]", openLoc);
+  expectClose(open, "]");
   sub->rhs = std::move(first);
   return done(std::move(sub));
 }
@@ -1302,7 +1315,7 @@ ExprPtr Parser::parseSliceItem() {
 ExprPtr Parser::parseWholeExpression() {
   if (atEnd()) fail("expected an expression, found " + describe(cur()));
   ExprPtr e = parseStarExpressions();
-  if (!atEnd()) fail("unexpected " + describe(cur()));
+  if (!atEnd()) fail(fstringField_ ? "f-string: expecting '}'" : "unexpected " + describe(cur()));
   return e;
 }
 

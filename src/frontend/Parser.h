@@ -10,11 +10,10 @@
 // statement parses normally. A failing statement inside a block becomes an
 // Unparsed statement in that block; the enclosing statement still parses.
 //
-// Guarantees: no exception escapes and recursion is bounded (expressions
-// nested deeper than kMaxExpressionDepth, blocks deeper than
-// kMaxBlockDepth become Unparsed), so any input — binary garbage included —
-// returns a Module. The parser itself reports nothing; lexical errors are
-// reported by the tokenizer into `diags`.
+// Guarantees: no exception escapes and recursion is bounded (see the limits
+// below), so any input — binary garbage included — returns a Module, and
+// consumers may walk the tree recursively. The parser itself reports
+// nothing; lexical errors are reported by the tokenizer into `diags`.
 #pragma once
 
 #include <string>
@@ -24,8 +23,14 @@
 
 namespace tilesched::py {
 
-inline constexpr int kMaxExpressionDepth = 200;
-inline constexpr int kMaxBlockDepth = 100;
+// Limits that keep every recursive walk of the tree shallow. Beyond them the
+// statement becomes Unparsed ("expression nested too deeply", "too many
+// levels of indentation", "too many 'elif' clauses").
+inline constexpr int kMaxExpressionDepth = 200;    // nested brackets / unary ops
+inline constexpr int kMaxExpressionHeight = 1000;  // any expression tree, incl.
+                                                   // chains like `a + b + ...`
+inline constexpr int kMaxBlockDepth = 100;         // indented blocks, as CPython
+inline constexpr int kMaxElifChain = 1000;         // nested If nodes of one chain
 
 // Tokenizes and parses a whole file.
 Module parseModule(const SourceFile& file, DiagnosticEngine& diags);

@@ -58,13 +58,15 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
     Region r{v.buffer, {}};
     auto shape = constShape(v.buffer);
     if (!shape)
-      fail(loc, fmt::format("{} '{}' has a symbolic shape; give an explicit region with constant extents",
-                            what, v.buffer->name));
+      fail(loc, fmt::format(
+                    "{} '{}' has a symbolic shape; give an explicit region with constant extents",
+                    what, v.buffer->name));
     for (auto d : *shape) r.ranges.push_back({intImm(0), d});
     return r;
   }
   if (v.kind != K::Access) {
-    if (v.kind == K::Undefined) fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
+    if (v.kind == K::Undefined)
+      fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
     fail(loc, fmt::format("{} must be a buffer or a buffer region, got {}", what, typeName(v)));
   }
   Region r{v.buffer, {}};
@@ -79,11 +81,18 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
     Expr stop = a.stop ? a.stop : v.buffer->shape[i];
     auto extent = constDifference(stop, start);
     if (!extent)
-      fail(a.loc, fmt::format("the extent of this slice of '{}' is not a compile-time constant", v.buffer->name));
+      fail(a.loc, fmt::format("the extent of this slice of '{}' is not a compile-time constant",
+                              v.buffer->name));
     if (*extent < 1)
-      fail(a.loc, fmt::format("slice of '{}' in dimension {} is empty (extent {})", v.buffer->name, i, *extent));
+      fail(a.loc, fmt::format("slice of '{}' in dimension {} is empty (extent {})", v.buffer->name,
+                              i, *extent));
     r.ranges.push_back({start, *extent});
   }
+  int64_t elements = 1;
+  for (const auto& range : r.ranges)
+    if (__builtin_mul_overflow(elements, range.extent, &elements) || elements > kMaxElements)
+      fail(loc,
+           fmt::format("{} region of '{}' may hold at most 2^40 elements", what, v.buffer->name));
   // Provably out-of-bounds boxes are compile errors (SPEC §1.6).
   for (size_t i = 0; shape && i < r.ranges.size(); ++i) {
     auto start = asConstInt(r.ranges[i].min);
@@ -92,21 +101,24 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
       fail(i < v.access.size() ? v.access[i].loc : loc,
            fmt::format("region [{}:{}] is out of bounds for dimension {} of '{}' (size {})",
                        start ? std::to_string(*start) : "?",
-                       start ? std::to_string(*start + r.ranges[i].extent) : "?+" + std::to_string(r.ranges[i].extent),
+                       start ? std::to_string(*start + r.ranges[i].extent)
+                             : "?+" + std::to_string(r.ranges[i].extent),
                        i, v.buffer->name, size));
   }
   return r;
 }
 
-bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx) {
+bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& env,
+                            BlockCtx& ctx) {
   if (name == "copy") return elabCopy(call, env, ctx), true;
   if (name == "gemm") return elabGemm(call, env, ctx), true;
   if (name == "fill") return elabFill(call, env, ctx, false), true;
   if (name == "clear") return elabFill(call, env, ctx, true), true;
-  static const std::map<std::string, ReduceKind> kReduce = {
-      {"reduce_sum", ReduceKind::Sum}, {"reduce_max", ReduceKind::Max},
-      {"reduce_min", ReduceKind::Min}, {"reduce_abssum", ReduceKind::AbsSum},
-      {"reduce_absmax", ReduceKind::AbsMax}};
+  static const std::map<std::string, ReduceKind> kReduce = {{"reduce_sum", ReduceKind::Sum},
+                                                            {"reduce_max", ReduceKind::Max},
+                                                            {"reduce_min", ReduceKind::Min},
+                                                            {"reduce_abssum", ReduceKind::AbsSum},
+                                                            {"reduce_absmax", ReduceKind::AbsMax}};
   if (auto it = kReduce.find(name); it != kReduce.end())
     return elabReduce(it->second, name, call, env, ctx), true;
   if (name == "set_flag" || name == "wait_flag" || name == "pipe_barrier" || name == "barrier_all")
@@ -121,19 +133,21 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.copy", call.loc, ctx);
   checkKeywords(call, "T.copy", {"l2_cache_ctrl", "unit_flag_ctrl", "pad_value", "transpose"});
   auto args = positional(call, env);
-  if (args.size() != 2) fail(call.loc, fmt::format("T.copy takes a source and a destination ({} given)", args.size()));
-  SourceLoc srcLoc = call.elts[0]->loc, dstLoc = call.elts[1]->loc;
+  if (args.size() != 2)
+    fail(call.loc, fmt::format("T.copy takes a source and a destination ({} given)", args.size()));
+  SourceLoc srcLoc = argLoc(call, 0), dstLoc = argLoc(call, 1);
   bool srcHead = isHeadAddress(args[0]), dstHead = isHeadAddress(args[1]);
   if (srcHead && dstHead)
-    fail(call.loc, "both operands of T.copy are single elements; give one of them as a buffer or a slice");
+    fail(call.loc,
+         "both operands of T.copy are single elements; give one of them as a buffer or a slice");
   Region src, dst;
   // A head address takes its extents from the other operand, lined up from the right.
   auto fromHead = [&](const Value& head, const Region& other, SourceLoc loc) {
     std::vector<int64_t> ext = significant(extentsOf(other));
     size_t rank = head.access.size();
     if (ext.size() > rank)
-      fail(loc, fmt::format("T.copy region {} does not fit the rank-{} buffer '{}'", extentsText(ext), rank,
-                            head.buffer->name));
+      fail(loc, fmt::format("T.copy region {} does not fit the rank-{} buffer '{}'",
+                            extentsText(ext), rank, head.buffer->name));
     Value acc = head;
     for (size_t i = 0; i < rank; ++i) {
       size_t fromRight = rank - 1 - i;
@@ -156,25 +170,29 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     dst = toRegion(args[1], dstLoc, "T.copy destination");
   }
   if (src.numElements() != dst.numElements())
-    fail(call.loc, fmt::format("T.copy moves {} elements from '{}' {} but the destination '{}' {} holds {}",
-                               src.numElements(), src.buffer->name, extentsText(extentsOf(src)),
-                               dst.buffer->name, extentsText(extentsOf(dst)), dst.numElements()));
+    fail(call.loc,
+         fmt::format("T.copy moves {} elements from '{}' {} but the destination '{}' {} holds {}",
+                     src.numElements(), src.buffer->name, extentsText(extentsOf(src)),
+                     dst.buffer->name, extentsText(extentsOf(dst)), dst.numElements()));
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
   auto pipe = copyPipe(s, d);
   if (!pipe)
-    fail(call.loc, fmt::format("T.copy from {} to {} is not supported; legal paths: global→shared, "
-                               "global→shared.l1, shared→global, shared→shared.l1, "
-                               "shared.l1→shared.l0a/l0b, shared.l0c→shared/global, and vector moves "
-                               "between shared and local buffers",
-                               memScopeName(s), memScopeName(d)));
+    fail(call.loc,
+         fmt::format("T.copy from {} to {} is not supported; legal paths: global→shared, "
+                     "global→shared.l1, shared→global, shared→shared.l1, "
+                     "shared.l1→shared.l0a/l0b, shared.l0c→shared/global, and vector moves "
+                     "between shared and local buffers",
+                     memScopeName(s), memScopeName(d)));
   if (ctx.inVF && *pipe != Pipe::V)
-    fail(call.loc, fmt::format("a {} copy is not allowed inside a VF region; only vector operations are", pipeName(*pipe)));
+    fail(call.loc, fmt::format("T.copy from {} to {} runs on {} and is not allowed inside a VF "
+                               "region; only vector (V) operations are",
+                               memScopeName(s), memScopeName(d), pipeName(*pipe)));
   auto op = std::make_shared<CopyStmt>(src, dst, *pipe, call.loc);
   for (const auto& kw : call.keywords) {
     if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
       fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
     Value v = eval(*kw.value, env);
-    op->kwargs.push_back({kw.name, v.kind == K::Expr ? "<expr>" : pyRepr(v)});
+    op->kwargs.push_back({kw.name, kwargText(v)});
   }
   ctx.out->push_back(op);
 }
@@ -184,11 +202,12 @@ void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
   if (ctx.inVF) fail(call.loc, "T.gemm is not allowed inside a VF region");
   checkKeywords(call, "T.gemm", {"transpose_A", "transpose_B", "clear_accum"});
   auto args = positional(call, env);
-  if (args.size() != 3) fail(call.loc, fmt::format("T.gemm takes A, B and C ({} given)", args.size()));
+  if (args.size() != 3)
+    fail(call.loc, fmt::format("T.gemm takes A, B and C ({} given)", args.size()));
   auto g = std::make_shared<GemmStmt>(call.loc);
-  g->a = toRegion(args[0], call.elts[0]->loc, "T.gemm operand A");
-  g->b = toRegion(args[1], call.elts[1]->loc, "T.gemm operand B");
-  g->c = toRegion(args[2], call.elts[2]->loc, "T.gemm accumulator C");
+  g->a = toRegion(args[0], argLoc(call, 0), "T.gemm operand A");
+  g->b = toRegion(args[1], argLoc(call, 1), "T.gemm operand B");
+  g->c = toRegion(args[2], argLoc(call, 2), "T.gemm accumulator C");
   auto flag = [&](const char* n) {
     const py::Keyword* k = keyword(call, n);
     if (!k) return false;
@@ -203,15 +222,17 @@ void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
     Value v = eval(*k->value, env);
     g->clearAccum = v.isConstant() ? boolImm(truthy(v, k->value->loc)) : toExpr(v, k->value->loc);
   }
-  MemScope sa = g->a.buffer->storage->scope, sb = g->b.buffer->storage->scope, sc = g->c.buffer->storage->scope;
+  MemScope sa = g->a.buffer->storage->scope, sb = g->b.buffer->storage->scope,
+           sc = g->c.buffer->storage->scope;
   bool l1 = sa == MemScope::L1 && sb == MemScope::L1;
   bool l0 = sa == MemScope::L0A && sb == MemScope::L0B;
   if (!l1 && !l0)
-    fail(call.loc, fmt::format("T.gemm operands must both be in shared.l1, or A in shared.l0a and B in shared.l0b; got {} and {}",
+    fail(call.loc, fmt::format("T.gemm operands must both be in shared.l1, or A in shared.l0a and "
+                               "B in shared.l0b; got {} and {}",
                                memScopeName(sa), memScopeName(sb)));
   if (sc != MemScope::L0C)
-    fail(call.elts[2]->loc, fmt::format("T.gemm accumulates into a shared.l0c buffer; '{}' is in {}",
-                                        g->c.buffer->name, memScopeName(sc)));
+    fail(argLoc(call, 2), fmt::format("T.gemm accumulates into a shared.l0c buffer; '{}' is in {}",
+                                      g->c.buffer->name, memScopeName(sc)));
   auto mat = [&](const Region& r, const char* which, SourceLoc loc) {
     auto e = significant(extentsOf(r));
     while (e.size() < 2) e.insert(e.begin(), 1);
@@ -219,21 +240,24 @@ void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
       fail(loc, fmt::format("T.gemm operand {} must be a 2-D tile, got {}", which, extentsText(e)));
     return std::pair<int64_t, int64_t>{e[0], e[1]};
   };
-  auto [a0, a1] = mat(g->a, "A", call.elts[0]->loc);
-  auto [b0, b1] = mat(g->b, "B", call.elts[1]->loc);
-  auto [c0, c1] = mat(g->c, "C", call.elts[2]->loc);
+  auto [a0, a1] = mat(g->a, "A", argLoc(call, 0));
+  auto [b0, b1] = mat(g->b, "B", argLoc(call, 1));
+  auto [c0, c1] = mat(g->c, "C", argLoc(call, 2));
   int64_t m = g->transA ? a1 : a0, ka = g->transA ? a0 : a1;
   int64_t kb = g->transB ? b1 : b0, n = g->transB ? b0 : b1;
   if (ka != kb || m != c0 || n != c1)
-    fail(call.loc, fmt::format("T.gemm shapes do not match: A{} is {}x{}, B{} is {}x{}, C is {}x{}; need A MxK, B KxN, C MxN",
+    fail(call.loc, fmt::format("T.gemm shapes do not match: A{} is {}x{}, B{} is {}x{}, C is "
+                               "{}x{}; need A MxK, B KxN, C MxN",
                                g->transA ? "ᵀ" : "", m, ka, g->transB ? "ᵀ" : "", kb, n, c0, c1));
   DType ta = g->a.buffer->dtype, tb = g->b.buffer->dtype, tc = g->c.buffer->dtype;
   if (ta != tb)
-    fail(call.loc, fmt::format("T.gemm operands have different dtypes ({} and {})", dtypeName(ta), dtypeName(tb)));
+    fail(call.loc, fmt::format("T.gemm operands have different dtypes ({} and {})", dtypeName(ta),
+                               dtypeName(tb)));
   DType want = ta == DType::Int8 ? DType::Int32 : DType::Float32;
   if (tc != want)
-    fail(call.elts[2]->loc, fmt::format("T.gemm on {} operands accumulates in {}; '{}' is {}", dtypeName(ta),
-                                        dtypeName(want), g->c.buffer->name, dtypeName(tc)));
+    fail(argLoc(call, 2),
+         fmt::format("T.gemm on {} operands accumulates in {}; '{}' is {}", dtypeName(ta),
+                     dtypeName(want), g->c.buffer->name, dtypeName(tc)));
   ctx.out->push_back(g);
 }
 
@@ -244,13 +268,17 @@ void Elaborator::elabFill(const py::Expr& call, Env& env, BlockCtx& ctx, bool cl
   auto args = positional(call, env);
   if (args.size() != (clear ? 1u : 2u))
     fail(call.loc, clear ? "T.clear takes one buffer" : "T.fill takes a buffer and a value");
-  Region dst = toRegion(args[0], call.elts[0]->loc, fn + " destination");
+  Region dst = toRegion(args[0], argLoc(call, 0), fn + " destination");
   MemScope s = dst.buffer->storage->scope;
-  if (s == MemScope::Global) fail(call.elts[0]->loc, fn + " on a global tensor is not supported; fill an on-chip buffer and copy it");
+  if (s == MemScope::Global)
+    fail(argLoc(call, 0),
+         fn + " on a global tensor is not supported; fill an on-chip buffer and copy it");
   Pipe pipe = s == MemScope::L1 ? Pipe::MTE2 : Pipe::V;
-  if (ctx.inVF && pipe != Pipe::V) fail(call.loc, fn + " of an L1 buffer is not allowed inside a VF region");
-  Expr value = clear ? (isFloat(dst.buffer->dtype) ? floatImm(0, dst.buffer->dtype) : intImm(0, dst.buffer->dtype))
-                     : cast(dst.buffer->dtype, toExpr(args[1], call.elts[1]->loc, dst.buffer->dtype));
+  if (ctx.inVF && pipe != Pipe::V)
+    fail(call.loc, fn + " of an L1 buffer is not allowed inside a VF region");
+  Expr value = clear ? (isFloat(dst.buffer->dtype) ? floatImm(0, dst.buffer->dtype)
+                                                   : intImm(0, dst.buffer->dtype))
+                     : cast(dst.buffer->dtype, toExpr(args[1], argLoc(call, 1), dst.buffer->dtype));
   ctx.out->push_back(std::make_shared<FillStmt>(dst, value, pipe, call.loc));
 }
 
@@ -260,22 +288,30 @@ void Elaborator::elabReduce(ReduceKind kind, const std::string& fn, const py::Ex
   requireNotElementwise(name, call.loc, ctx);
   checkKeywords(call, name, {"dim", "clear"});
   auto args = positional(call, env);
-  if (args.size() < 2 || args.size() > 3) fail(call.loc, name + " takes (src, dst, dim=-1, clear=True)");
+  if (args.size() < 2 || args.size() > 3)
+    fail(call.loc, name + " takes (src, dst, dim=-1, clear=True)");
   auto r = std::make_shared<ReduceStmt>(call.loc);
   r->reduceKind = kind;
-  r->src = toRegion(args[0], call.elts[0]->loc, name + " source");
-  r->dst = toRegion(args[1], call.elts[1]->loc, name + " destination");
+  r->src = toRegion(args[0], argLoc(call, 0), name + " source");
+  r->dst = toRegion(args[1], argLoc(call, 1), name + " destination");
   for (const Region* reg : {&r->src, &r->dst}) {
     MemScope s = reg->buffer->storage->scope;
     if (s != MemScope::UB && s != MemScope::Fragment && s != MemScope::Local)
-      fail(call.loc, fmt::format("{} works on shared or local buffers; '{}' is in {}", name, reg->buffer->name, memScopeName(s)));
+      fail(call.loc, fmt::format("{} works on shared or local buffers; '{}' is in {}", name,
+                                 reg->buffer->name, memScopeName(s)));
   }
   Value dimV = args.size() == 3 ? args[2] : Value::integer(-1);
-  if (const py::Keyword* k = keyword(call, "dim")) dimV = eval(*k->value, env);
+  SourceLoc dimLoc = args.size() == 3 ? argLoc(call, 2) : call.loc;
+  if (const py::Keyword* k = keyword(call, "dim")) {
+    if (args.size() == 3) fail(k->loc, name + " got dim twice (as the third argument and as dim=)");
+    dimV = eval(*k->value, env);
+    dimLoc = k->value->loc;
+  }
   int64_t rank = static_cast<int64_t>(r->src.ranges.size());
-  int64_t dim = toConstInt(dimV, call.loc, "dim");
+  int64_t dim = toConstInt(dimV, dimLoc, "dim");
   if (dim < -rank || dim >= rank)
-    fail(call.loc, fmt::format("dim {} is out of range for the rank-{} source '{}'", dim, rank, r->src.buffer->name));
+    fail(dimLoc, fmt::format("dim {} is out of range for the rank-{} source '{}'; use -{}..{}", dim,
+                             rank, r->src.buffer->name, rank, rank - 1));
   r->dim = static_cast<int>(dim < 0 ? dim + rank : dim);
   r->clear = true;
   if (const py::Keyword* k = keyword(call, "clear")) {
@@ -287,11 +323,13 @@ void Elaborator::elabReduce(ReduceKind kind, const std::string& fn, const py::Ex
   want.erase(want.begin() + r->dim);
   if (want.empty()) want.push_back(1);
   if (significant(want) != significant(extentsOf(r->dst)))
-    fail(call.elts[1]->loc, fmt::format("{} over dim {} of {} gives {}, but the destination '{}' is {}", name,
-                                        r->dim, extentsText(extentsOf(r->src)), extentsText(want),
-                                        r->dst.buffer->name, extentsText(extentsOf(r->dst))));
+    fail(argLoc(call, 1),
+         fmt::format("{} over dim {} of {} gives {}, but the destination '{}' is {}", name, r->dim,
+                     extentsText(extentsOf(r->src)), extentsText(want), r->dst.buffer->name,
+                     extentsText(extentsOf(r->dst))));
   if (r->src.buffer->dtype != r->dst.buffer->dtype && !isFloat(r->dst.buffer->dtype))
-    fail(call.loc, fmt::format("{} destination '{}' must be a float buffer", name, r->dst.buffer->name));
+    fail(call.loc,
+         fmt::format("{} destination '{}' must be a float buffer", name, r->dst.buffer->name));
   ctx.out->push_back(r);
 }
 
@@ -306,7 +344,9 @@ void Elaborator::elabFlag(const std::string& name, const py::Expr& call, Env& en
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (upper == "ALL" && name == "pipe_barrier") return std::optional<Pipe>{};
     auto p = parsePipe(upper);
-    if (!p) fail(call.elts[i]->loc, fmt::format("unknown pipe '{}'; pipes are {}", args[i].s, allPipeNames()));
+    if (!p)
+      fail(argLoc(call, i),
+           fmt::format("unknown pipe '{}'; pipes are {}", args[i].s, allPipeNames()));
     return p;
   };
   if (name == "barrier_all") {
@@ -319,14 +359,20 @@ void Elaborator::elabFlag(const std::string& name, const py::Expr& call, Env& en
     ctx.out->push_back(std::make_shared<BarrierStmt>(!p, p.value_or(Pipe::S), call.loc));
     return;
   }
-  if (args.size() != 3) fail(call.loc, fmt::format("T.{} takes (src_pipe, dst_pipe, event_id)", name));
+  if (args.size() != 3)
+    fail(call.loc, fmt::format("T.{} takes (src_pipe, dst_pipe, event_id)", name));
   Pipe src = *pipeArg(0), dst = *pipeArg(1);
-  if (src == dst) fail(call.loc, "set_flag/wait_flag need two different pipes; use T.pipe_barrier within one pipe");
-  Expr id = toExpr(args[2], call.elts[2]->loc);
+  if (src == dst)
+    fail(call.loc,
+         "set_flag/wait_flag need two different pipes; use T.pipe_barrier within one pipe");
+  Expr id = toExpr(args[2], argLoc(call, 2));
   if (auto c = asConstInt(id); c && (*c < 0 || *c > 7))
-    fail(call.elts[2]->loc, fmt::format("event id {} is out of range; each hard event has ids 0-7", *c));
-  if (name == "set_flag") ctx.out->push_back(std::make_shared<SetFlagStmt>(src, dst, id, call.loc));
-  else ctx.out->push_back(std::make_shared<WaitFlagStmt>(src, dst, id, call.loc));
+    fail(argLoc(call, 2),
+         fmt::format("event id {} is out of range; each hard event has ids 0-7", *c));
+  if (name == "set_flag")
+    ctx.out->push_back(std::make_shared<SetFlagStmt>(src, dst, id, call.loc));
+  else
+    ctx.out->push_back(std::make_shared<WaitFlagStmt>(src, dst, id, call.loc));
 }
 
 // ------------------------------------------------------------ annotations
@@ -340,15 +386,19 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
   if (!annos.bufferVersionsLoc.valid()) annos.bufferVersionsLoc = call.loc;
   for (size_t i = 0; i < dict.keys.size(); ++i) {
     try {
-      if (!dict.keys[i]) fail(dict.values[i]->loc, "'**' is not supported in T.annotate_buffer_versions");
+      if (!dict.keys[i])
+        fail(dict.values[i]->loc, "'**' is not supported in T.annotate_buffer_versions");
       SourceLoc keyLoc = dict.keys[i]->loc, valueLoc = dict.values[i]->loc;
       Value key = eval(*dict.keys[i], env);
       if (key.kind != K::Buffer)
-        fail(keyLoc, fmt::format("keys of T.annotate_buffer_versions must be buffers, got {}", typeName(key)));
+        fail(keyLoc, fmt::format("keys of T.annotate_buffer_versions must be buffers, got {}",
+                                 describe(key)));
       Buffer b = key.buffer;
       if (!isCapacityChecked(b->storage->scope))
-        fail(keyLoc, fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
-                                 b->name, memScopeName(b->storage->scope)));
+        fail(keyLoc,
+             fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, "
+                         "shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
+                         b->name, memScopeName(b->storage->scope)));
       Value v = eval(*dict.values[i], env);
       VersionSpec spec;
       spec.storage = b->storage;
@@ -356,22 +406,28 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
       spec.loc = keyLoc;
       auto parseMode = [&](const Value& m, SourceLoc loc) {
         if (m.kind != K::Str)
-          fail(loc, fmt::format("mode for buffer '{}' must be a string: 'auto', 'iteration' or 'counter'", b->name));
+          fail(loc,
+               fmt::format("mode for buffer '{}' must be 'auto', 'iteration' or 'counter', got {}",
+                           b->name, describe(m)));
         if (m.s == "auto") return VersionMode::Auto;
         if (m.s == "iteration") return VersionMode::Iteration;
         if (m.s == "counter") return VersionMode::Counter;
-        fail(loc, fmt::format("unknown mode '{}' for buffer '{}'; expected 'auto', 'iteration' or 'counter'", m.s, b->name));
+        fail(loc,
+             fmt::format(
+                 "unknown mode '{}' for buffer '{}'; expected 'auto', 'iteration' or 'counter'",
+                 m.s, b->name));
       };
       auto parseCount = [&](const Value& c, SourceLoc loc) {
         if (c.kind != K::Int || c.i < 1)
-          fail(loc, fmt::format("num_versions for buffer '{}' must be a positive integer, got {}", b->name,
-                                c.kind == K::Int || c.kind == K::Float || c.kind == K::Str ? pyRepr(c) : typeName(c)));
+          fail(loc, fmt::format("num_versions for buffer '{}' must be a positive integer, got {}",
+                                b->name, describe(c)));
         return c.i;
       };
       const py::Expr& valueExpr = *dict.values[i];
       if (v.kind == K::Tuple) {
         if (v.elts.size() != 2)
-          fail(valueLoc, fmt::format("version spec for buffer '{}' must be (num_versions, mode), got a tuple of {} element{}",
+          fail(valueLoc, fmt::format("version spec for buffer '{}' must be (num_versions, mode), "
+                                     "got a tuple of {} element{}",
                                      b->name, v.elts.size(), v.elts.size() == 1 ? "" : "s"));
         bool literal = valueExpr.kind == py::ExprKind::Tuple && valueExpr.elts.size() == 2;
         spec.count = parseCount(v.elts[0], literal ? valueExpr.elts[0]->loc : valueLoc);
@@ -381,26 +437,41 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
       } else if (v.kind == K::Str) {
         spec.mode = parseMode(v, valueLoc);
       } else {
-        fail(valueLoc, fmt::format("version spec for buffer '{}' must be a count, a mode or (num_versions, mode), got {}",
-                                   b->name, typeName(v)));
+        fail(valueLoc, fmt::format("version spec for buffer '{}' must be a count, a mode or "
+                                   "(num_versions, mode), got {}",
+                                   b->name, describe(v)));
       }
       // Aliases of one storage must agree (SPEC §2.1).
       bool duplicate = false;
       for (const auto& other : annos.bufferVersions) {
         if (other.storage != spec.storage) continue;
+        if (other.buffer == spec.buffer && (other.count != spec.count || other.mode != spec.mode))
+          fail(keyLoc,
+               fmt::format(
+                   "buffer '{}' is already given {} versions; give each buffer one version spec",
+                   b->name,
+                   other.count  ? std::to_string(*other.count)
+                   : other.mode ? "'" + std::string(versionModeName(*other.mode)) + "'"
+                                : "auto"));
         if (other.count != spec.count)
-          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given different version counts ({} and {})",
-                                   other.buffer->name, b->name, other.count ? std::to_string(*other.count) : "solver-chosen",
+          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
+                                   "different version counts ({} and {})",
+                                   other.buffer->name, b->name,
+                                   other.count ? std::to_string(*other.count) : "solver-chosen",
                                    spec.count ? std::to_string(*spec.count) : "solver-chosen"));
         if (other.mode != spec.mode)
-          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given different modes ('{}' and '{}')",
-                                   other.buffer->name, b->name, other.mode ? versionModeName(*other.mode) : "none",
+          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
+                                   "different modes ('{}' and '{}')",
+                                   other.buffer->name, b->name,
+                                   other.mode ? versionModeName(*other.mode) : "none",
                                    spec.mode ? versionModeName(*spec.mode) : "none"));
         duplicate = true;
       }
       for (const auto& m : annos.manual)
         if (m.storage == spec.storage)
-          fail(keyLoc, fmt::format("buffer '{}' is already declared manually multi-buffered with T.annotate_manual_multi_buffer", b->name));
+          fail(keyLoc, fmt::format("buffer '{}' is already declared manually multi-buffered with "
+                                   "T.annotate_manual_multi_buffer",
+                                   b->name));
       if (!duplicate) annos.bufferVersions.push_back(std::move(spec));
     } catch (const EvalError& e) {
       error(e.loc, e.message);
@@ -410,19 +481,30 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
 
 void Elaborator::annotateManual(const py::Expr& call, Env& env) {
   checkKeywords(call, "T.annotate_manual_multi_buffer", {});
-  if (call.elts.empty()) fail(call.loc, "T.annotate_manual_multi_buffer needs at least one buffer or {buffer: N}");
+  if (call.elts.empty())
+    fail(call.loc, "T.annotate_manual_multi_buffer needs at least one buffer or {buffer: N}");
   auto& annos = kernel_->annotations;
-  auto add = [&](const Buffer& b, int64_t ring, SourceLoc loc) {
+  auto checkManualScope = [&](const Buffer& b, SourceLoc loc) {
     if (!isCapacityChecked(b->storage->scope))
-      fail(loc, fmt::format("buffer '{}' in scope '{}' cannot be a manual multi-buffer; use a shared, shared.l1, shared.l0a, shared.l0b or shared.l0c buffer",
+      fail(loc, fmt::format("buffer '{}' in scope '{}' cannot be a manual multi-buffer; use a "
+                            "shared, shared.l1, shared.l0a, shared.l0b or shared.l0c buffer",
                             b->name, memScopeName(b->storage->scope)));
+  };
+  auto add = [&](const Buffer& b, int64_t ring, SourceLoc loc) {
+    checkManualScope(b, loc);
     for (const auto& v : annos.bufferVersions)
       if (v.storage == b->storage)
-        fail(loc, fmt::format("buffer '{}' is already given versions by T.annotate_buffer_versions; a manual multi-buffer is never auto-versioned", b->name));
+        fail(loc,
+             fmt::format("buffer '{}' is already given versions by T.annotate_buffer_versions; a "
+                         "manual multi-buffer is never auto-versioned",
+                         b->name));
     for (const auto& m : annos.manual)
       if (m.storage == b->storage) {
         if (m.ring != ring)
-          fail(loc, fmt::format("buffer '{}' is declared manual twice with different ring sizes ({} and {})", b->name, m.ring, ring));
+          fail(loc,
+               fmt::format(
+                   "buffer '{}' is declared manual twice with different ring sizes ({} and {})",
+                   b->name, m.ring, ring));
         return;
       }
     annos.manual.push_back({b->storage, b, ring, loc});
@@ -434,21 +516,29 @@ void Elaborator::annotateManual(const py::Expr& call, Env& env) {
           if (!item->keys[i]) fail(item->loc, "'**' is not supported here");
           Value key = eval(*item->keys[i], env);
           if (key.kind != K::Buffer)
-            fail(item->keys[i]->loc, fmt::format("T.annotate_manual_multi_buffer takes buffers or {{buffer: N}}, got {}", typeName(key)));
+            fail(
+                item->keys[i]->loc,
+                fmt::format("T.annotate_manual_multi_buffer takes buffers or {{buffer: N}}, got {}",
+                            describe(key)));
           Value n = eval(*item->values[i], env);
           if (n.kind != K::Int || n.i < 1)
-            fail(item->values[i]->loc, fmt::format("ring size for buffer '{}' must be an integer >= 1, got {}", key.buffer->name,
-                                                   n.kind == K::Int || n.kind == K::Float ? pyRepr(n) : typeName(n)));
+            fail(item->values[i]->loc,
+                 fmt::format("ring size for buffer '{}' must be an integer >= 1, got {}",
+                             key.buffer->name, describe(n)));
           add(key.buffer, n.i, item->keys[i]->loc);
         }
         continue;
       }
       Value v = eval(*item, env);
       if (v.kind != K::Buffer)
-        fail(item->loc, fmt::format("T.annotate_manual_multi_buffer takes buffers or {{buffer: N}}, got {}", typeName(v)));
+        fail(item->loc,
+             fmt::format("T.annotate_manual_multi_buffer takes buffers or {{buffer: N}}, got {}",
+                         describe(v)));
+      checkManualScope(v.buffer, item->loc);
       auto lead = v.buffer->shape.empty() ? std::nullopt : asConstInt(v.buffer->shape[0]);
       if (!lead)
-        fail(item->loc, fmt::format("the leading dimension of '{}' is not a compile-time constant; pass {{{}: N}} to give the ring size",
+        fail(item->loc, fmt::format("the leading dimension of '{}' is not a compile-time constant; "
+                                    "pass {{{}: N}} to give the ring size",
                                     v.buffer->name, v.buffer->name));
       add(v.buffer, *lead, item->loc);
     } catch (const EvalError& e) {
@@ -459,14 +549,21 @@ void Elaborator::annotateManual(const py::Expr& call, Env& env) {
 
 void Elaborator::annotateUnlimit(const py::Expr& call, Env& env) {
   checkKeywords(call, "T.annotate_unlimit_memory", {});
-  if (call.elts.empty()) fail(call.loc, "T.annotate_unlimit_memory needs at least one scope, e.g. \"shared\"");
+  if (call.elts.empty())
+    fail(call.loc, "T.annotate_unlimit_memory needs at least one scope, e.g. \"shared\"");
   for (const auto& item : call.elts) {
     Value v = eval(*item, env);
+    if (v.isSequence())
+      fail(item->loc,
+           "pass the scopes as separate arguments: T.annotate_unlimit_memory(\"shared\", "
+           "\"shared.l1\")");
     std::optional<MemScope> scope;
     if (v.kind == K::Str) scope = parseMemScope(v.s);
     if (!scope || !isCapacityChecked(*scope))
-      fail(item->loc, fmt::format("invalid scope {} for T.annotate_unlimit_memory; valid scopes: \"shared\", \"shared.l1\", \"shared.l0c\", \"shared.l0a\", \"shared.l0b\"",
-                                  v.kind == K::Str ? pyRepr(v) : typeName(v)));
+      fail(item->loc,
+           fmt::format("invalid scope {} for T.annotate_unlimit_memory; valid scopes: \"shared\", "
+                       "\"shared.l1\", \"shared.l0c\", \"shared.l0a\", \"shared.l0b\"",
+                       describe(v)));
     auto& u = kernel_->annotations.unlimited;
     if (std::find(u.begin(), u.end(), *scope) == u.end()) u.push_back(*scope);
   }

@@ -51,16 +51,18 @@ class Printer {
   std::string varName(const Var& v) {
     auto it = varNames_.find(v->id);
     if (it != varNames_.end()) return it->second;
+    // Vars that share a name get `_1`, `_2`, ... in first-use order; a suffixed
+    // name that is already taken (by a var the user called `j_1`) is skipped,
+    // and so is a buffer's name.
     std::string name = v->name;
-    int& count = nameCount_[v->name];
-    if (count > 0) name += "_" + std::to_string(count);
-    ++count;
-    // A suffixed name may itself collide with a user's name; keep counting.
-    while (count > 1 && takenNames_.count(name)) name = v->name + "_" + std::to_string(count++);
+    int& next = nameCount_[v->name];
+    while (takenNames_.count(name)) name = v->name + "_" + std::to_string(++next);
     takenNames_.insert({name, true});
     varNames_[v->id] = name;
     return name;
   }
+
+  void reserve(const std::string& name) { takenNames_.insert({name, true}); }
 
   std::string expr(const Expr& e, int parentPrec = 0) {
     std::string s = exprNoParens(e);
@@ -338,6 +340,7 @@ class Printer {
 
   std::string kernel(const Kernel& k, const std::string& fileName) {
     out_.str("");
+    for (const auto& b : k.buffers) reserve(b->name);
     std::string where = fileName.empty() ? "" : fmt::format(", {}:{}", fileName, k.loc.line);
     line(fmt::format("# kernel {}{}{}", k.name,
                      k.factory.empty() ? "" : " (factory " + k.factory + ")", where));
@@ -413,11 +416,9 @@ std::string printKernel(const Kernel& k, const std::string& fileName) {
 }
 
 std::string printProgram(const Program& prog) {
-  std::string out;
-  for (const auto& k : prog.kernels) {
-    if (!out.empty()) out += "\n";
-    out += printKernel(k, prog.file ? prog.file->path() : "");
-  }
+  // The import makes the output a kernel file the front end reads back.
+  std::string out = "import tilelang.language as T\n";
+  for (const auto& k : prog.kernels) out += "\n" + printKernel(k, prog.file ? prog.file->path() : "");
   return out;
 }
 

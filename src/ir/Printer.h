@@ -13,6 +13,7 @@
 namespace tilesched::ir {
 
 std::string printKernel(const Kernel& k, const std::string& fileName = "");
+// Every kernel after an `import tilelang.language as T` line: a kernel file.
 std::string printProgram(const Program& p);
 // Stand-alone printing of pieces, for tests and messages.
 std::string printExpr(const Expr& e);

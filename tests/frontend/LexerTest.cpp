@@ -33,13 +33,27 @@ std::string shape(const std::vector<Token>& tokens) {
     if (!out.empty()) out += ' ';
     switch (t.kind) {
       case TokenKind::Name:
-      case TokenKind::Op: out += t.text; break;
-      case TokenKind::Number: out += "#" + t.text; break;
-      case TokenKind::String: out += "\"" + t.strValue + "\""; break;
-      case TokenKind::Newline: out += "NL"; break;
-      case TokenKind::Indent: out += "IN"; break;
-      case TokenKind::Dedent: out += "DE"; break;
-      case TokenKind::EndOfFile: out += "EOF"; break;
+      case TokenKind::Op:
+        out += t.text;
+        break;
+      case TokenKind::Number:
+        out += "#" + t.text;
+        break;
+      case TokenKind::String:
+        out += "\"" + t.strValue + "\"";
+        break;
+      case TokenKind::Newline:
+        out += "NL";
+        break;
+      case TokenKind::Indent:
+        out += "IN";
+        break;
+      case TokenKind::Dedent:
+        out += "DE";
+        break;
+      case TokenKind::EndOfFile:
+        out += "EOF";
+        break;
     }
   }
   return out;
@@ -80,13 +94,13 @@ void expectWellFormed(const std::vector<Token>& tokens) {
 
 TEST(Lexer, IndentDedentAndNewline) {
   auto tokens = lexClean("if x:\n    y = 1\n    if z:\n        w\nv\n");
-  EXPECT_EQ(shape(tokens),
-            "if x : NL IN y = #1 NL if z : NL IN w NL DE DE v NL EOF");
+  EXPECT_EQ(shape(tokens), "if x : NL IN y = #1 NL if z : NL IN w NL DE DE v NL EOF");
   expectWellFormed(tokens);
 }
 
 TEST(Lexer, BlankAndCommentOnlyLinesProduceNothing) {
-  auto tokens = lexClean("a = 1  # trailing\n\n   \n# only comment\n        # indented comment\nb\n");
+  auto tokens =
+      lexClean("a = 1  # trailing\n\n   \n# only comment\n        # indented comment\nb\n");
   EXPECT_EQ(shape(tokens), "a = #1 NL b NL EOF");
 }
 
@@ -137,6 +151,18 @@ TEST(Lexer, LocationsAreOneBasedByteColumns) {
   EXPECT_EQ(tokens[3].loc.col, 9u);  // 'é' is two bytes
 }
 
+TEST(Lexer, ByteOrderMarkIsSkippedButCountsAsColumns) {
+  auto tokens = lexClean("\xEF\xBB\xBFx = 1\n");
+  EXPECT_EQ(shape(tokens), "x = #1 NL EOF");
+  EXPECT_EQ(tokens[0].loc.col, 4u);
+}
+
+TEST(Lexer, NamedUnicodeEscapesAreKeptVerbatim) {
+  auto tokens = lexClean("'a\\N{EM DASH}b' b'\\N{X}'\n");
+  EXPECT_EQ(tokens[0].strValue, "a\\N{EM DASH}b");
+  EXPECT_EQ(tokens[1].strValue, "\\N{X}");  // not an escape in bytes
+}
+
 TEST(Lexer, TripleQuotedStringSpansLines) {
   auto tokens = lexClean("s = \"\"\"one\n  two 'q' \"\n\"\"\"\nx = 1\n");
   ASSERT_EQ(tokens[2].kind, TokenKind::String);
@@ -176,9 +202,9 @@ TEST(Lexer, EscapeSequencesAreDecoded) {
   EXPECT_EQ(tokens[0].strValue, "a\tb\n\\'\"");
   EXPECT_EQ(tokens[1].strValue, std::string("AA\0", 3));
   EXPECT_EQ(tokens[2].strValue, "\xC3\xA9\xF0\x9F\x98\x80");
-  EXPECT_EQ(tokens[3].strValue, "\\q");  // unknown escapes keep the backslash
-  EXPECT_EQ(tokens[4].strValue, "xy");   // backslash-newline joins
-  EXPECT_EQ(tokens[5].strValue, "\xff\\u");  // bytes: raw byte, no \u escape
+  EXPECT_EQ(tokens[3].strValue, "\\q");                // unknown escapes keep the backslash
+  EXPECT_EQ(tokens[4].strValue, "xy");                 // backslash-newline joins
+  EXPECT_EQ(tokens[5].strValue, "\xff\\u");            // bytes: raw byte, no \u escape
   EXPECT_EQ(tokens[0].text, "'a\\tb\\n\\\\\\'\\\"'");  // raw spelling kept
 }
 
@@ -211,8 +237,8 @@ TEST(Lexer, Numbers) {
 }
 
 TEST(Lexer, HugeIntegersFlagOverflowWithoutError) {
-  auto tokens = lexClean("9223372036854775808 0xFFFFFFFFFFFFFFFF 1" + std::string(400, '0') +
-                         " 1e999\n");
+  auto tokens =
+      lexClean("9223372036854775808 0xFFFFFFFFFFFFFFFF 1" + std::string(400, '0') + " 1e999\n");
   EXPECT_TRUE(tokens[0].overflow);
   EXPECT_TRUE(tokens[1].overflow);
   EXPECT_TRUE(tokens[2].overflow);
@@ -303,19 +329,18 @@ TEST(LexerErrors, UnterminatedTripleQuotedStringAtEof) {
 TEST(LexerErrors, InconsistentDedent) {
   DiagnosticEngine diags;
   auto tokens = lex("if a:\n        b\n    c\n    d\ne\n", diags);
-  EXPECT_EQ(errors(diags), std::vector<std::string>{
-                               "3:5 unindent does not match any outer indentation level"});
+  EXPECT_EQ(errors(diags),
+            std::vector<std::string>{"3:5 unindent does not match any outer indentation level"});
   EXPECT_EQ(shape(tokens), "if a : NL IN b NL c NL d NL DE e NL EOF");
 }
 
 TEST(LexerErrors, InvalidCharactersAreSkipped) {
   DiagnosticEngine diags;
   auto tokens = lex(std::string("a = \x01 b $ c\n d\xff\0e\n", 18), diags);
-  EXPECT_EQ(errors(diags), (std::vector<std::string>{
-                               "1:5 invalid character '\\x01' in source",
-                               "1:9 invalid character '$' in source",
-                               "2:3 invalid character '\\xff' in source",
-                               "2:4 invalid character '\\x00' in source"}));
+  EXPECT_EQ(errors(diags), (std::vector<std::string>{"1:5 invalid character '\\x01' in source",
+                                                     "1:9 invalid character '$' in source",
+                                                     "2:3 invalid character '\\xff' in source",
+                                                     "2:4 invalid character '\\x00' in source"}));
   expectWellFormed(tokens);
   EXPECT_EQ(shape(tokens), "a = b c NL IN d e NL DE EOF");
 }
@@ -337,10 +362,10 @@ TEST(LexerErrors, InvalidUtf8IsFineInStringsAndComments) {
 TEST(LexerErrors, UnmatchedAndMismatchedBrackets) {
   DiagnosticEngine diags;
   auto tokens = lex("a)\nb = (1]\n", diags);
-  EXPECT_EQ(errors(diags), (std::vector<std::string>{
-                               "1:2 unmatched ')'",
-                               "2:7 closing parenthesis ']' does not match opening "
-                               "parenthesis '('"}));
+  EXPECT_EQ(errors(diags),
+            (std::vector<std::string>{"1:2 unmatched ')'",
+                                      "2:7 closing parenthesis ']' does not match opening "
+                                      "parenthesis '('"}));
   EXPECT_EQ(shape(tokens), "a NL b = ( #1 ] NL EOF");
 }
 
@@ -361,10 +386,9 @@ TEST(LexerErrors, NeverClosedBracketAtEof) {
 TEST(LexerErrors, BadContinuation) {
   DiagnosticEngine diags;
   lex("x = 1 \\ 2\ny = \\", diags);
-  EXPECT_EQ(errors(diags),
-            (std::vector<std::string>{
-                "1:7 unexpected character after line continuation character",
-                "2:5 unexpected end of file after line continuation character"}));
+  EXPECT_EQ(errors(diags), (std::vector<std::string>{
+                               "1:7 unexpected character after line continuation character",
+                               "2:5 unexpected end of file after line continuation character"}));
 }
 
 TEST(LexerErrors, BadNumbers) {
@@ -385,9 +409,9 @@ TEST(LexerErrors, BadNumbers) {
 TEST(LexerErrors, BadEscapes) {
   DiagnosticEngine diags;
   auto tokens = lex("'\\x4' '\\u12' '\\N{DASH'\n", diags);
-  EXPECT_EQ(errors(diags), (std::vector<std::string>{
-                               "1:2 truncated \\xXX escape", "1:8 truncated \\uXXXX escape",
-                               "1:15 malformed \\N character escape"}));
+  EXPECT_EQ(errors(diags),
+            (std::vector<std::string>{"1:2 truncated \\xXX escape", "1:8 truncated \\uXXXX escape",
+                                      "1:15 malformed \\N character escape"}));
   EXPECT_EQ(tokens[0].strValue, "\\x4");
 }
 
@@ -396,8 +420,7 @@ TEST(LexerErrors, FStringErrors) {
   auto tokens = lex("a = f'{x'\nb = f'}'\nc = f'{x!z}'\nd = 1\n", diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{
                                // 3.12 rules: the quote opens a nested string
-                               "1:9 unterminated string literal",
-                               "1:7 f-string: expecting '}'",
+                               "1:9 unterminated string literal", "1:7 f-string: expecting '}'",
                                "2:7 f-string: single '}' is not allowed",
                                "3:10 f-string: invalid conversion character 'z': expected "
                                "'s', 'r', or 'a'"}));

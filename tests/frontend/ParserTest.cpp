@@ -40,14 +40,17 @@ std::string dumpParams(const std::vector<Param>& params) {
 std::string dump(const Expr* e) {
   if (!e) return "_";
   switch (e->kind) {
-    case ExprKind::Name: return e->id;
-    case ExprKind::Int: return std::to_string(e->intValue);
+    case ExprKind::Name:
+      return e->id;
+    case ExprKind::Int:
+      return std::to_string(e->intValue);
     case ExprKind::Float: {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%g", e->floatValue);
       return std::string(buf) + (e->imaginary ? "j" : "");
     }
-    case ExprKind::Str: return "\"" + e->strValue + "\"";
+    case ExprKind::Str:
+      return "\"" + e->strValue + "\"";
     case ExprKind::FStr: {
       std::string out = "(f";
       for (const FStrPart& p : e->fstrParts) {
@@ -62,19 +65,26 @@ std::string dump(const Expr* e) {
       }
       return out + ")";
     }
-    case ExprKind::Bool: return e->boolValue ? "True" : "False";
-    case ExprKind::None: return "None";
-    case ExprKind::Ellipsis: return "...";
-    case ExprKind::Tuple: return "(tuple" + dumpList(e->elts) + ")";
-    case ExprKind::List: return "(list" + dumpList(e->elts) + ")";
-    case ExprKind::Set: return "(set" + dumpList(e->elts) + ")";
+    case ExprKind::Bool:
+      return e->boolValue ? "True" : "False";
+    case ExprKind::None:
+      return "None";
+    case ExprKind::Ellipsis:
+      return "...";
+    case ExprKind::Tuple:
+      return "(tuple" + dumpList(e->elts) + ")";
+    case ExprKind::List:
+      return "(list" + dumpList(e->elts) + ")";
+    case ExprKind::Set:
+      return "(set" + dumpList(e->elts) + ")";
     case ExprKind::Dict: {
       std::string out = "(dict";
       for (size_t i = 0; i < e->keys.size(); ++i)
         out += " " + (e->keys[i] ? dump(e->keys[i].get()) : "**") + ":" + dump(e->values[i].get());
       return out + ")";
     }
-    case ExprKind::Attribute: return "(. " + dump(e->lhs.get()) + " " + e->id + ")";
+    case ExprKind::Attribute:
+      return "(. " + dump(e->lhs.get()) + " " + e->id + ")";
     case ExprKind::Subscript:
       return "([] " + dump(e->lhs.get()) + " " + dump(e->rhs.get()) + ")";
     case ExprKind::Slice:
@@ -88,32 +98,40 @@ std::string dump(const Expr* e) {
     }
     case ExprKind::BinOp:
       return "(" + e->id + " " + dump(e->lhs.get()) + " " + dump(e->rhs.get()) + ")";
-    case ExprKind::UnaryOp: return "(" + e->id + " " + dump(e->lhs.get()) + ")";
+    case ExprKind::UnaryOp:
+      return "(" + e->id + " " + dump(e->lhs.get()) + ")";
     case ExprKind::Compare: {
       std::string out = "(cmp " + dump(e->lhs.get());
       for (size_t i = 0; i < e->elts.size(); ++i)
         out += " " + e->compareOps[i] + " " + dump(e->elts[i].get());
       return out + ")";
     }
-    case ExprKind::BoolOp: return "(" + e->id + dumpList(e->elts) + ")";
+    case ExprKind::BoolOp:
+      return "(" + e->id + dumpList(e->elts) + ")";
     case ExprKind::IfExp:
       return "(if " + dump(e->rhs.get()) + " " + dump(e->lhs.get()) + " " + dump(e->step.get()) +
              ")";
-    case ExprKind::Starred: return "(* " + dump(e->lhs.get()) + ")";
+    case ExprKind::Starred:
+      return "(* " + dump(e->lhs.get()) + ")";
     case ExprKind::Lambda:
       return "(lambda (" + dumpParams(e->params).substr(e->params.empty() ? 0 : 1) + ") " +
              dump(e->lhs.get()) + ")";
-    case ExprKind::Comprehension: return "(comp)";
+    case ExprKind::Comprehension:
+      return "(comp)";
   }
   return "?";
 }
+
+std::string dump(const Expr& e) { return dump(&e); }
 
 std::string dump(const StmtList& body);
 
 std::string dump(const Stmt& s) {
   switch (s.kind) {
-    case StmtKind::Expr: return dump(s.value.get());
-    case StmtKind::Assign: return "(=" + dumpList(s.targets) + " " + dump(s.value.get()) + ")";
+    case StmtKind::Expr:
+      return dump(s.value.get());
+    case StmtKind::Assign:
+      return "(=" + dumpList(s.targets) + " " + dump(s.value.get()) + ")";
     case StmtKind::AugAssign:
       return "(" + s.op + "= " + dump(s.targets[0].get()) + " " + dump(s.value.get()) + ")";
     case StmtKind::AnnAssign:
@@ -146,22 +164,30 @@ std::string dump(const Stmt& s) {
       for (const ExprPtr& d : s.decorators) out += " @" + dump(d.get());
       return out + " " + s.name + " " + dump(s.body) + ")";
     }
-    case StmtKind::Return: return "(return " + dump(s.value.get()) + ")";
-    case StmtKind::Pass: return "pass";
-    case StmtKind::Break: return "break";
-    case StmtKind::Continue: return "continue";
+    case StmtKind::Return:
+      return "(return " + dump(s.value.get()) + ")";
+    case StmtKind::Pass:
+      return "pass";
+    case StmtKind::Break:
+      return "break";
+    case StmtKind::Continue:
+      return "continue";
     case StmtKind::Assert:
       return "(assert " + dump(s.value.get()) + " " + dump(s.annotation.get()) + ")";
-    case StmtKind::Raise: return "(raise " + dump(s.value.get()) + ")";
+    case StmtKind::Raise:
+      return "(raise " + dump(s.value.get()) + ")";
     case StmtKind::Import: {
       std::string out = s.fromImport ? "(from-import" : "(import";
       for (const ImportName& n : s.importNames)
         out += " " + n.module + (n.alias.empty() ? "" : " as " + n.alias);
       return out + ")";
     }
-    case StmtKind::Global: return "(global" + dumpList(s.targets) + ")";
-    case StmtKind::Delete: return "(del" + dumpList(s.targets) + ")";
-    case StmtKind::Unparsed: return "(unparsed)";
+    case StmtKind::Global:
+      return "(global" + dumpList(s.targets) + ")";
+    case StmtKind::Delete:
+      return "(del" + dumpList(s.targets) + ")";
+    case StmtKind::Unparsed:
+      return "(unparsed)";
   }
   return "?";
 }
@@ -182,6 +208,16 @@ std::string parseDump(const std::string& src) {
   DiagnosticEngine diags;
   Module m = parse(src, diags);
   EXPECT_FALSE(diags.hasErrors()) << diags.renderAll();
+  std::string out;
+  for (const StmtPtr& s : m.body) out += (out.empty() ? "" : "\n") + dump(*s);
+  return out;
+}
+
+// Same, for inputs whose lexical errors are expected.
+std::string parseDumpWithErrors(const std::string& src) {
+  DiagnosticEngine diags;
+  Module m = parse(src, diags);
+  EXPECT_TRUE(diags.hasErrors());
   std::string out;
   for (const StmtPtr& s : m.body) out += (out.empty() ? "" : "\n") + dump(*s);
   return out;
@@ -268,10 +304,8 @@ TEST(ParserExpr, BooleanAndConditional) {
 }
 
 TEST(ParserExpr, ChainedComparison) {
-  EXPECT_EQ(exprDump("a < b <= c == d != e > f >= g"),
-            "(cmp a < b <= c == d != e > f >= g)");
-  EXPECT_EQ(exprDump("a in b not in c is d is not e"),
-            "(cmp a in b not in c is d is not e)");
+  EXPECT_EQ(exprDump("a < b <= c == d != e > f >= g"), "(cmp a < b <= c == d != e > f >= g)");
+  EXPECT_EQ(exprDump("a in b not in c is d is not e"), "(cmp a in b not in c is d is not e)");
   EXPECT_EQ(exprDump("not a < b"), "(not (cmp a < b))");
   EXPECT_EQ(exprDump("a + 1 < b * 2"), "(cmp (+ a 1) < (* b 2))");
 }
@@ -313,8 +347,7 @@ TEST(ParserExpr, CallsAndAttributes) {
 }
 
 TEST(ParserExpr, Lambda) {
-  EXPECT_EQ(exprDump("lambda x, y=1, *a, k, **kw: x + y"),
-            "(lambda (x y=1 *a kw:k **kw) (+ x y))");
+  EXPECT_EQ(exprDump("lambda x, y=1, *a, k, **kw: x + y"), "(lambda (x y=1 *a kw:k **kw) (+ x y))");
   EXPECT_EQ(exprDump("lambda: 0"), "(lambda () 0)");
 }
 
@@ -332,7 +365,7 @@ TEST(ParserExpr, ExpressionLocations) {
   Module m = parse("x = a + f(b)[c]\n", diags);
   const Expr& sum = *m.body[0]->value;
   EXPECT_EQ(at(sum.loc), "1:5");
-  EXPECT_EQ(at(sum.rhs->loc), "1:9");       // the subscript starts at its value
+  EXPECT_EQ(at(sum.rhs->loc), "1:9");        // the subscript starts at its value
   EXPECT_EQ(at(sum.rhs->rhs->loc), "1:14");  // c
 }
 
@@ -359,8 +392,7 @@ TEST(ParserStmt, SimpleStatementsAndSemicolons) {
 }
 
 TEST(ParserStmt, Imports) {
-  EXPECT_EQ(parseDump("import tilelang.language as T, os\n"),
-            "(import tilelang.language as T os)");
+  EXPECT_EQ(parseDump("import tilelang.language as T, os\n"), "(import tilelang.language as T os)");
   EXPECT_EQ(parseDump("from tilelang import jit as J, language\n"),
             "(from-import tilelang.jit as J tilelang.language)");
   EXPECT_EQ(parseDump("from x import (a,\n   b as c,)\n"), "(from-import x.a x.b as c)");
@@ -404,10 +436,10 @@ TEST(ParserStmt, FunctionDefinitions) {
             "kw:e=4 **kw) -> R [(return a)])");
   EXPECT_EQ(parseDump("def g(*, k): pass\n"), "(def g (kw:k) [pass])");
   DiagnosticEngine diags;
-  Module m = parse("@dec\ndef f():\n    x = 1\n\n\ny\n", diags);
-  EXPECT_EQ(at(m.body[0]->loc), "1:1");
+  Module m = parse("@dec\ndef f(a, *b):\n    x = 1\n\n\ny\n", diags);
+  EXPECT_EQ(at(m.body[0]->loc), "1:1");  // a decorated def starts at its '@'
   EXPECT_EQ(at(m.body[0]->endLoc), "3:10");
-  EXPECT_EQ(at(m.body[0]->params.empty() ? SourceLoc{} : m.body[0]->params[0].loc), "0:0");
+  EXPECT_EQ(at(m.body[0]->params[1].loc), "2:11");
 }
 
 TEST(ParserStmt, ParameterErrors) {
@@ -431,8 +463,8 @@ TEST(ParserStmt, AdjacentStringConcatenationAcrossLines) {
 
 TEST(ParserUnparsed, TryCoversAllClausesThenParsingResumes) {
   DiagnosticEngine diags;
-  Module m = parse(
-      "try:\n    a = 1\nexcept E as e:\n    b\nelse:\n    c\nfinally:\n    d\nx = 2\n", diags);
+  Module m = parse("try:\n    a = 1\nexcept E as e:\n    b\nelse:\n    c\nfinally:\n    d\nx = 2\n",
+                   diags);
   EXPECT_FALSE(diags.hasErrors());
   ASSERT_EQ(m.body.size(), 2u);
   const Stmt& s = *m.body[0];
@@ -445,7 +477,8 @@ TEST(ParserUnparsed, TryCoversAllClausesThenParsingResumes) {
 }
 
 TEST(ParserUnparsed, MatchStatement) {
-  std::string src = "match cmd:\n    case [x, y]:\n        pass\n    case _:\n        pass\nz = 1\n";
+  std::string src =
+      "match cmd:\n    case [x, y]:\n        pass\n    case _:\n        pass\nz = 1\n";
   DiagnosticEngine diags;
   Module m = parse(src, diags);
   ASSERT_EQ(m.body.size(), 2u);
@@ -474,7 +507,7 @@ TEST(ParserUnparsed, AsyncAndDecoratedAsync) {
 TEST(ParserUnparsed, OtherUnsupportedConstructs) {
   EXPECT_EQ(unparsedReason("x = yield y\n"), "'yield' expressions are not supported @ 1:5");
   EXPECT_EQ(unparsedReason("if (n := f()):\n  pass\n"),
-            "assignment expressions are not supported @ 1:6");
+            "assignment expressions are not supported @ 1:7");
   EXPECT_EQ(unparsedReason("x = await y\n"), "'await' expressions are not supported @ 1:5");
   EXPECT_EQ(unparsedReason("type Alias = int\n"), "'type' statements are not supported @ 1:1");
   EXPECT_EQ(unparsedReason("def f[T](x): pass\n"), "type parameters are not supported @ 1:6");
@@ -499,12 +532,12 @@ TEST(ParserUnparsed, SyntaxErrorReasons) {
   EXPECT_EQ(unparsedReason("f(a=1, b)\n"), "positional argument follows keyword argument @ 1:8");
   EXPECT_EQ(unparsedReason("x = a if b\n"), "expected 'else' after 'if' expression @ 1:11");
   EXPECT_EQ(unparsedReason("f'{}'\n"), "f-string: valid expression required before '}' @ 1:3");
-  EXPECT_EQ(unparsedReason("f'{a b}'\n"), "unexpected 'b' @ 1:6");
+  EXPECT_EQ(unparsedReason("f'{a b}'\n"), "f-string: expecting '}' @ 1:6");
 }
 
 TEST(ParserUnparsed, ExtentCoversHeaderAndBlockOnly) {
   DiagnosticEngine diags;
-  Module m = parse("for x in (:\n    a\n    if b:\n        c\nd = 1\n", diags);
+  Module m = parse("for x in :\n    a\n    if b:\n        c\nd = 1\n", diags);
   ASSERT_EQ(m.body.size(), 2u);
   EXPECT_EQ(m.body[0]->kind, StmtKind::Unparsed);
   EXPECT_EQ(at(m.body[0]->endLoc), "4:10");
@@ -521,15 +554,19 @@ TEST(ParserUnparsed, ErrorInElseClauseCoversTheWholeIf) {
 }
 
 TEST(ParserUnparsed, BadStatementInsideBodyKeepsEnclosingDef) {
-  EXPECT_EQ(parseDump("def f(N):\n    a = 1\n    try:\n        b\n    except:\n        c\n"
-                      "    x = (1 +\n    return a\n"),
-            "(def f (N) [(= a 1) (unparsed) (unparsed) (return a)])");
-  EXPECT_EQ(parseDump("if a:\n    x = )\n    y = 2\n"), "(if a [(unparsed) (= y 2)])");
+  EXPECT_EQ(
+      parseDumpWithErrors("def f(N):\n    a = 1\n    try:\n        b\n    except:\n        c\n"
+                          "    x = (1 +\n    return a\n"),
+      "(def f (N) [(= a 1) (unparsed) (unparsed) (return a)])");
+  EXPECT_EQ(parseDump("if a:\n    x = \n    y = 2\n"), "(if a [(unparsed) (= y 2)])");
+  // A bracket left open is closed by the lexer at the next statement keyword.
+  EXPECT_EQ(parseDumpWithErrors("def f():\n    x = g(1,\n    return x\n"),
+            "(def f () [(unparsed) (return x)])");
 }
 
 TEST(ParserUnparsed, SemicolonLineFailsAsAWhole) {
   DiagnosticEngine diags;
-  Module m = parse("a = 1; b = (; c = 3\nd = 4\n", diags);
+  Module m = parse("a = 1; b = ; c = 3\nd = 4\n", diags);
   ASSERT_EQ(m.body.size(), 2u);
   EXPECT_EQ(m.body[0]->kind, StmtKind::Unparsed);
   EXPECT_EQ(dump(*m.body[1]), "(= d 4)");
@@ -551,7 +588,6 @@ TEST(ParserLimits, LongChainsAndUnaryRunsAreBounded) {
   EXPECT_EQ(unparsedReason(chain + "\n").substr(0, 28), "expression nested too deeply");
   EXPECT_EQ(unparsedReason("x = " + std::string(50000, '-') + "1\n").substr(0, 28),
             "expression nested too deeply");
-  EXPECT_EQ(unparsedReason("x = a" + std::string(20000, '.') + "\n").substr(0, 8), "expected");
   std::string attrs = "x = a";
   for (int i = 0; i < 5000; ++i) attrs += ".b";
   EXPECT_EQ(unparsedReason(attrs + "\n").substr(0, 28), "expression nested too deeply");
@@ -654,9 +690,15 @@ TEST(ParserRobustness, RandomBytesAndMutatedKernelsAlwaysReturn) {
         size_t p = rng() % src.size();
         char c = mode == 2 ? alphabet[rng() % alphabet.size()] : char(rng() % 256);
         switch (rng() % 3) {
-          case 0: src[p] = c; break;
-          case 1: src.insert(src.begin() + long(p), c); break;
-          default: src.erase(p, 1 + rng() % 8); break;
+          case 0:
+            src[p] = c;
+            break;
+          case 1:
+            src.insert(src.begin() + long(p), c);
+            break;
+          default:
+            src.erase(p, 1 + rng() % 8);
+            break;
         }
       }
     }
@@ -694,8 +736,7 @@ TEST(ParseExpressionText, ValuesOfDashD) {
   EXPECT_EQ(dump(parseExpressionText(" (128,\n 64) ", diags).get()), "(tuple 128 64)");
   EXPECT_EQ(dump(parseExpressionText("1, 2", diags).get()), "(tuple 1 2)");
   EXPECT_EQ(dump(parseExpressionText("True", diags).get()), "True");
-  EXPECT_EQ(dump(parseExpressionText("-2.5e-3", diags).get()), "(- -0.0025)".substr(0, 0) +
-                                                                    "(- 0.0025)");
+  EXPECT_EQ(dump(parseExpressionText("-2.5e-3", diags).get()), "(- 0.0025)");
   EXPECT_EQ(dump(parseExpressionText("T.float16", diags).get()), "(. T float16)");
   EXPECT_FALSE(diags.hasErrors()) << diags.renderAll();
 }

@@ -1,0 +1,322 @@
+// Region overlap (see Overlap.h): a constant-difference fast path, then Z3.
+#include "analysis/Overlap.h"
+
+#include <z3++.h>
+
+#include <map>
+#include <string>
+
+#include "analysis/ExprUtil.h"
+#include "ir/IROperator.h"
+
+namespace tilesched::analysis {
+
+using namespace ir;
+
+struct OverlapOracle::Solver {
+  z3::context ctx;
+  z3::solver solver;
+  int fresh = 0;
+  explicit Solver(unsigned timeoutMs) : solver(ctx) {
+    z3::params p(ctx);
+    p.set("timeout", timeoutMs);
+    solver.set(p);
+  }
+};
+
+namespace {
+
+// One dimension of the comparison: a's and b's starts and extents.
+struct DimPair {
+  Expr aStart, bStart;
+  int64_t aExtent = 1, bExtent = 1;
+  bool whole = false;  // either side covers the whole dimension
+};
+
+bool hasPrivateParts(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  if (e->kind == ExprKind::VarRef && e->var->kind == VarKind::Local) return true;
+  for (const auto& o : e->operands)
+    if (hasPrivateParts(o)) return true;
+  return false;
+}
+
+bool sameLayout(const Buffer& a, const Buffer& b) {
+  if (a == b) return true;
+  if (a->dtype != b->dtype) return false;
+  auto sa = constShape(a), sb = constShape(b);
+  return sa && sb && *sa == *sb;
+}
+
+// Flattened byte hull of a box: [lo, lo + span).
+bool flatten(const Access& acc, Expr& lo, int64_t& span) {
+  auto shape = constShape(acc.buffer);
+  if (!shape || shape->size() != acc.box.size()) return false;
+  int64_t elem = dtypeBytes(acc.buffer->dtype);
+  int64_t stride = 1;
+  lo = intImm(0);
+  int64_t last = 0;
+  for (size_t d = acc.box.size(); d-- > 0;) {
+    const BoxDim& dim = acc.box[d];
+    Expr start = dim.whole ? intImm(0) : dim.start;
+    int64_t extent = dim.whole ? (*shape)[d] : dim.extent;
+    lo = add(lo, mul(start, stride * elem));
+    last += (extent - 1) * stride;
+    stride *= (*shape)[d];
+  }
+  span = (last + 1) * elem;
+  return true;
+}
+
+// Translates IR expressions of one side of a query into Z3 terms.
+class Encoder {
+ public:
+  Encoder(z3::context& ctx, z3::solver& solver, int& fresh, std::map<int, z3::expr>& shared, const Var& loopVar,
+          std::optional<z3::expr> loopValue)
+      : ctx_(ctx), solver_(solver), fresh_(fresh), shared_(shared), loopVar_(loopVar), loopValue_(loopValue) {}
+
+  z3::expr freshInt() { return ctx_.int_const(("u" + std::to_string(fresh_++)).c_str()); }
+
+  z3::expr intExpr(const Expr& e) {
+    if (!e || isFloat(e->dtype)) return freshInt();
+    switch (e->kind) {
+      case ExprKind::IntImm:
+        return ctx_.int_val(e->intValue);
+      case ExprKind::VarRef:
+        return var(e->var);
+      case ExprKind::Cast:
+        return intExpr(e->operands[0]);
+      case ExprKind::Select: {
+        auto c = boolExpr(e->operands[0]);
+        if (!c) return freshInt();
+        return z3::ite(*c, intExpr(e->operands[1]), intExpr(e->operands[2]));
+      }
+      case ExprKind::Unary: {
+        if (e->unOp == UnOp::Neg) return -intExpr(e->operands[0]);
+        if (e->unOp == UnOp::Abs) {
+          z3::expr x = intExpr(e->operands[0]);
+          return z3::ite(x >= 0, x, -x);
+        }
+        return freshInt();
+      }
+      case ExprKind::Binary:
+        return binary(*e);
+      default:
+        return freshInt();
+    }
+  }
+
+  std::optional<z3::expr> boolExpr(const Expr& e) {
+    if (!e) return std::nullopt;
+    if (e->kind == ExprKind::IntImm) return ctx_.bool_val(e->intValue != 0);
+    if (e->kind == ExprKind::Unary && e->unOp == UnOp::Not) {
+      auto x = boolExpr(e->operands[0]);
+      if (!x) return std::nullopt;
+      return !*x;
+    }
+    if (e->kind != ExprKind::Binary) return std::nullopt;
+    const Expr& a = e->operands[0];
+    const Expr& b = e->operands[1];
+    if (e->binOp == BinOp::And || e->binOp == BinOp::Or) {
+      auto x = boolExpr(a), y = boolExpr(b);
+      if (!x || !y) return std::nullopt;
+      return e->binOp == BinOp::And ? (*x && *y) : (*x || *y);
+    }
+    if (!isComparison(e->binOp) || isFloat(a->dtype) || isFloat(b->dtype)) return std::nullopt;
+    z3::expr x = intExpr(a), y = intExpr(b);
+    switch (e->binOp) {
+      case BinOp::EQ: return x == y;
+      case BinOp::NE: return x != y;
+      case BinOp::LT: return x < y;
+      case BinOp::LE: return x <= y;
+      case BinOp::GT: return x > y;
+      case BinOp::GE: return x >= y;
+      default: return std::nullopt;
+    }
+  }
+
+ private:
+  z3::expr var(const Var& v) {
+    if (v == loopVar_ && loopValue_) return *loopValue_;
+    // A scalar assigned more than once may differ between the two accesses.
+    if (v->kind == VarKind::Local || isFloat(v->dtype)) return freshInt();
+    auto it = shared_.find(v->id);
+    if (it != shared_.end()) return it->second;
+    z3::expr x = ctx_.int_const(("v" + std::to_string(v->id) + "_" + v->name).c_str());
+    shared_.emplace(v->id, x);
+    return x;
+  }
+
+  z3::expr binary(const ExprNode& e) {
+    const Expr& a = e.operands[0];
+    const Expr& b = e.operands[1];
+    switch (e.binOp) {
+      case BinOp::Add: return intExpr(a) + intExpr(b);
+      case BinOp::Sub: return intExpr(a) - intExpr(b);
+      case BinOp::Mul: return intExpr(a) * intExpr(b);
+      case BinOp::Min: {
+        z3::expr x = intExpr(a), y = intExpr(b);
+        return z3::ite(x <= y, x, y);
+      }
+      case BinOp::Max: {
+        z3::expr x = intExpr(a), y = intExpr(b);
+        return z3::ite(x >= y, x, y);
+      }
+      case BinOp::FloorDiv:
+      case BinOp::FloorMod: {
+        auto c = asConstInt(b);
+        if (!c || *c == 0) return freshInt();
+        // a = c·q + r with r in [0, c) (c > 0) or (c, 0] (c < 0): Python's floor semantics.
+        z3::expr x = intExpr(a);
+        z3::expr q = freshInt();
+        z3::expr r = freshInt();
+        z3::expr cv = ctx_.int_val(*c);
+        solver_.add(x == cv * q + r);
+        if (*c > 0) solver_.add(r >= 0 && r < cv);
+        else solver_.add(r <= 0 && r > cv);
+        return e.binOp == BinOp::FloorDiv ? q : r;
+      }
+      default:
+        return freshInt();
+    }
+  }
+
+  z3::context& ctx_;
+  z3::solver& solver_;
+  int& fresh_;
+  std::map<int, z3::expr>& shared_;
+  Var loopVar_;
+  std::optional<z3::expr> loopValue_;
+};
+
+}  // namespace
+
+OverlapOracle::OverlapOracle(unsigned timeoutMs) : solver_(std::make_unique<Solver>(timeoutMs)) {}
+OverlapOracle::~OverlapOracle() = default;
+
+bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop, std::optional<int64_t> shift) {
+  ++stats_.queries;
+  if (a.isScalarVar() || b.isScalarVar()) return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
+  if (a.storage != b.storage) return false;
+  if (!loop) shift = 0;
+
+  // No pair of iterations that far apart.
+  std::optional<int64_t> trips = loop ? asConstInt(loop->extent) : std::nullopt;
+  if (trips && shift && *shift >= *trips) return false;
+  if (trips && !shift && *trips <= 1) return false;
+
+  // Line the boxes up.
+  std::vector<DimPair> dims;
+  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
+    for (size_t d = 0; d < a.box.size(); ++d)
+      dims.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
+                      a.box[d].whole || b.box[d].whole});
+  } else {
+    DimPair flat;
+    if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent)) return true;
+    dims.push_back(flat);
+  }
+  if (loop && shift && *shift != 0)
+    for (auto& d : dims) d.bStart = substitute(d.bStart, loop->var, add(varRef(loop->var), *shift));
+
+  // Fast path: constant differences of the starts.
+  bool guardsMatter = false;
+  for (const Guard* g : {&a.guard, &b.guard})
+    for (const auto& l : *g) guardsMatter |= !loop || mentionsVar(l.cond, loop->var);
+  if (shift) {
+    bool allOverlap = true;
+    for (const auto& d : dims) {
+      if (d.whole) continue;
+      if (hasPrivateParts(d.aStart) || hasPrivateParts(d.bStart)) {
+        allOverlap = false;
+        continue;
+      }
+      auto diff = constDifference(d.bStart, d.aStart);
+      if (!diff) {
+        allOverlap = false;
+        continue;
+      }
+      if (!(*diff > -d.bExtent && *diff < d.aExtent)) {
+        ++stats_.decidedWithoutSolver;
+        return false;
+      }
+    }
+    if (allOverlap && !guardsMatter) {
+      ++stats_.decidedWithoutSolver;
+      return true;
+    }
+  }
+
+  // Z3. Any solver error counts as "may overlap".
+  ++stats_.solverCalls;
+  try {
+    return solve(a, b, loop, shift);
+  } catch (const z3::exception&) {
+    solver_->solver.reset();
+    ++stats_.solverUnknown;
+    return true;
+  }
+}
+
+bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop, std::optional<int64_t> shift) {
+  z3::context& ctx = solver_->ctx;
+  z3::solver& s = solver_->solver;
+  s.push();
+  std::map<int, z3::expr> shared;
+  std::optional<z3::expr> pA, pB;
+  if (loop) {
+    Encoder bounds(ctx, s, solver_->fresh, shared, nullptr, std::nullopt);
+    z3::expr p = ctx.int_const("p_iter");
+    z3::expr lo = bounds.intExpr(loop->min);
+    z3::expr ext = bounds.intExpr(loop->extent);
+    z3::expr q = p;
+    if (shift) {
+      q = p + ctx.int_val(*shift);
+    } else {
+      z3::expr d = ctx.int_const("d_shift");
+      s.add(d >= 1);
+      q = p + d;
+    }
+    s.add(p >= lo && q >= lo && p < lo + ext && q < lo + ext);
+    pA = p;
+    pB = q;
+  }
+  Encoder encA(ctx, s, solver_->fresh, shared, loop ? loop->var : nullptr, pA);
+  Encoder encB(ctx, s, solver_->fresh, shared, loop ? loop->var : nullptr, pB);
+  // b's starts were shifted for the fast path; re-encode them unshifted with p + shift.
+  std::vector<DimPair> raw;
+  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
+    for (size_t d = 0; d < a.box.size(); ++d)
+      raw.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
+                     a.box[d].whole || b.box[d].whole});
+  } else {
+    DimPair flat;
+    flatten(a, flat.aStart, flat.aExtent);
+    flatten(b, flat.bStart, flat.bExtent);
+    raw.push_back(flat);
+  }
+  for (const auto& d : raw) {
+    if (d.whole) continue;
+    z3::expr sa = encA.intExpr(d.aStart);
+    z3::expr sb = encB.intExpr(d.bStart);
+    s.add(sa < sb + ctx.int_val(d.bExtent) && sb < sa + ctx.int_val(d.aExtent));
+  }
+  for (const auto& l : a.guard)
+    if (auto c = encA.boolExpr(l.cond)) s.add(l.negated ? !*c : *c);
+  for (const auto& l : b.guard)
+    if (auto c = encB.boolExpr(l.cond)) s.add(l.negated ? !*c : *c);
+  z3::check_result r = s.check();
+  s.pop();
+  if (r == z3::unknown) ++stats_.solverUnknown;
+  return r != z3::unsat;
+}
+
+std::optional<int64_t> OverlapOracle::smallestShift(const Access& a, const Access& b, const ForStmt* loop,
+                                                    int64_t lo, int64_t hi) {
+  for (int64_t d = lo; d <= hi; ++d)
+    if (mayOverlap(a, b, loop, d)) return d;
+  return std::nullopt;
+}
+
+}  // namespace tilesched::analysis

@@ -1,0 +1,50 @@
+# Constructs outside the subset are named in a "not supported yet" error.
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((1024,), "float32"), B: T.Tensor((1024,), "float32")):
+    with T.Kernel(4) as bx:
+        a = T.alloc_shared((256,), "float32")
+        b = T.alloc_shared((256,), "float32")
+        i = T.alloc_var("int32")
+        while i < 4:  # expected-error col 9 {{'while' loops are not supported yet}}
+            i = i + 1
+        with T.Stage(0):  # expected-error col 14 {{'with T.Stage' is not supported yet}}
+            T.copy(A[0:256], a)
+        with T.Task("load"):  # expected-error col 14 {{'with T.Task' is not supported yet}}
+            T.copy(A[0:256], a)
+        T.Stage(0)  # expected-error col 9 {{T.Stage is not supported yet}}
+        T.Task()  # expected-error col 9 {{T.Task is not supported yet}}
+        T.assume_no_conflict(a, b)  # expected-error col 9 {{T.assume_no_conflict is not supported yet}}
+        T.dual_copy(A[0:256], a, b)  # expected-error col 9 {{T.dual_copy is not supported yet}}
+        T.simd.vadd(a, b)  # expected-error col 9 {{T.simd.vadd is not supported yet}}
+        x = T.simd.vmul(a, b)  # expected-error col 13 {{T.simd.vmul is not supported yet}}
+        with T.Scope("V"):  # expected-error col 14 {{'with T.Scope' is not supported yet}}
+            pass
+        T.barrier_all()
+        try:  # expected-error col 9 {{'try' statements are not supported}}
+            T.copy(A[0:256], a)
+        except Exception:
+            pass
+        match i:  # expected-error col 9 {{'match' statements are not supported}}
+            case 1:
+                pass
+        def helper():  # expected-error col 9 {{nested functions are not supported in a kernel body (use @T.macro)}}
+            pass
+        for j in T.serial(4):
+            if j == 2:
+                break  # expected-error col 17 {{'break' is not supported in a kernel}}
+            continue  # expected-error col 13 {{'continue' is not supported in a kernel}}
+        return  # expected-error col 9 {{'return' is not supported in a kernel body}}
+        for k in T.serial(4):
+            pass
+        else:
+            pass  # expected-error col 13 {{'for ... else' is not supported in a kernel}}
+        del a  # expected-error col 9 {{'del' is not supported in a kernel body}}
+        global counter  # expected-error col 9 {{'global' and 'nonlocal' are not supported in a kernel body}}
+        T.whatever(a)  # expected-error col 9 {{unknown function T.whatever; it is not in the TileLang subset tilesched supports}}
+        print("debug")
+        a.shape  # expected-error col 9 {{expression statement has no effect}}
+        lambda: 0  # expected-error col 9 {{expression statement has no effect}}
+        T.copy(A[0:256], b)

@@ -1,0 +1,225 @@
+// The command line, in-process through driver::runCli: exit codes (SPEC §7.3),
+// --help/--version, usage errors, diagnostics and the JSON report fields.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "Version.h"
+#include "driver/Driver.h"
+
+namespace tilesched {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tilesched");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const std::string& name) {
+  return std::string(TILESCHED_SOURCE_DIR) + "/examples/" + name + ".py";
+}
+
+// A scratch kernel file that removes itself.
+struct TempFile {
+  fs::path path;
+  explicit TempFile(const std::string& text, const std::string& name = "cli_test.py") {
+    path = fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TempFile() { fs::remove(path); }
+  std::string str() const { return path.string(); }
+};
+
+TEST(Cli, CompilesAnExampleToIRAndBufferTable) {
+  CliRun r = cli({"compile", example("vec_add")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("@T.prim_func"), std::string::npos);
+  EXPECT_NE(r.out.find("# buffers of vec_add"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, EveryExampleCompilesWithEmitIR) {
+  for (const auto& e : fs::directory_iterator(fs::path(TILESCHED_SOURCE_DIR) / "examples")) {
+    if (e.path().extension() != ".py") continue;
+    CliRun r = cli({"compile", e.path().string(), "--emit", "ir"});
+    EXPECT_EQ(r.code, 0) << e.path() << "\n" << r.err;
+    EXPECT_EQ(r.out.rfind("import tilelang.language as T\n", 0), 0u);
+  }
+}
+
+TEST(Cli, HelpAndVersion) {
+  CliRun h = cli({"--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("compile"), std::string::npos);
+  CliRun hc = cli({"compile", "--help"});
+  EXPECT_EQ(hc.code, 0);
+  EXPECT_NE(hc.out.find("--emit"), std::string::npos);
+  CliRun v = cli({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out, std::string("tilesched ") + TILESCHED_VERSION + "\n");
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  EXPECT_EQ(cli({}).code, 2);
+  EXPECT_EQ(cli({"frobnicate"}).code, 2);
+  CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("--fast"), std::string::npos) << unknown.err;
+  EXPECT_EQ(cli({"compile"}).code, 2);
+  CliRun missing = cli({"compile", "/nonexistent/kernel.py"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("cannot read '/nonexistent/kernel.py'"), std::string::npos) << missing.err;
+  CliRun badD = cli({"compile", example("vec_add"), "-D", "N"});
+  EXPECT_EQ(badD.code, 2);
+  EXPECT_NE(badD.err.find("-D expects NAME=VALUE, got 'N'"), std::string::npos) << badD.err;
+  EXPECT_EQ(cli({"compile", example("vec_add"), "-D", "=3"}).code, 2);
+  CliRun emit = cli({"compile", example("vec_add"), "--emit", "pictures"});
+  EXPECT_EQ(emit.code, 2);
+  EXPECT_NE(emit.err.find("unknown --emit 'pictures'"), std::string::npos) << emit.err;
+  CliRun target = cli({"compile", example("vec_add"), "--target", "ascend9000"});
+  EXPECT_EQ(target.code, 2);
+  EXPECT_NE(target.err.find("ascend9000"), std::string::npos) << target.err;
+}
+
+TEST(Cli, BadTargetFileNamesTheField) {
+  std::string text;
+  {
+    std::ifstream in(std::string(TILESCHED_SOURCE_DIR) + "/targets/ascend950.json");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  json j = json::parse(text);
+  j["capacity"] = "lots";
+  for (auto& [k, v] : j.items())
+    if (v.is_object() && v.contains("shared")) v["shared"] = -1;
+  TempFile bad(j.dump(2), "bad_target.json");
+  CliRun r = cli({"compile", example("vec_add"), "--target", bad.str()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("shared"), std::string::npos) << "the message names the bad field: " << r.err;
+}
+
+TEST(Cli, DefinesAndFunc) {
+  CliRun r = cli({"compile", example("vec_add"), "-D", "N=32768", "--emit", "ir"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("T.Tensor((32768,), \"float32\")"), std::string::npos) << r.out;
+  CliRun d = cli({"compile", example("rms_norm"), "-D", "dtype=float32", "--emit", "ir"});
+  EXPECT_EQ(d.code, 0) << d.err;
+  EXPECT_NE(d.out.find("X: T.Tensor((64, 256), \"float32\")"), std::string::npos) << d.out;
+  CliRun q = cli({"compile", example("rms_norm"), "-D", "dtype=\"float32\"", "--emit", "ir"});
+  EXPECT_EQ(q.out, d.out);
+  CliRun f = cli({"compile", example("vec_add"), "--func", "nope"});
+  EXPECT_EQ(f.code, 1);
+  EXPECT_NE(f.err.find("error: no kernel named 'nope' in this file"), std::string::npos) << f.err;
+  CliRun w = cli({"compile", example("vec_add"), "-D", "bogus=1", "--emit", "ir"});
+  EXPECT_EQ(w.code, 0);
+  EXPECT_NE(w.err.find("warning: -D bogus does not name a parameter of any kernel factory"), std::string::npos);
+}
+
+TEST(Cli, CompileErrorsExitWith1AndRenderWithCaret) {
+  TempFile f("import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+             "    with T.Kernel(1) as bx:\n        a = T.alloc_shared((8,), \"float32\")\n"
+             "        T.annotate_buffer_versions({a: (2, \"fast\")})\n        T.copy(A, a, mode=1)\n");
+  CliRun r = cli({"compile", f.str()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  std::string want = f.str() +
+                     ":7:44: error: unknown mode 'fast' for buffer 'a'; expected 'auto', 'iteration' or 'counter'\n"
+                     "        T.annotate_buffer_versions({a: (2, \"fast\")})\n"
+                     "                                           ^\n";
+  EXPECT_EQ(r.err.substr(0, want.size()), want) << r.err;
+  EXPECT_NE(r.err.find("2 errors generated."), std::string::npos) << r.err;
+}
+
+TEST(Cli, ReportJson) {
+  CliRun r = cli({"compile", example("annotate_versions"), "--emit", "report-json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["tool"], "tilesched");
+  EXPECT_EQ(j["version"], TILESCHED_VERSION);
+  EXPECT_EQ(j["target"], "ascend950");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  const json& k = j["kernels"][0];
+  EXPECT_EQ(k["name"], "silu_rows");
+  EXPECT_EQ(k["file"], example("annotate_versions"));
+  EXPECT_EQ(k["line"], 34);
+  EXPECT_EQ(k["grid"], 4);
+  ASSERT_TRUE(k["buffers"].is_array());
+  bool sawFixed = false;
+  for (const auto& b : k["buffers"]) {
+    for (const char* field : {"name", "scope", "dtype", "shape", "bytes"}) EXPECT_TRUE(b.contains(field)) << field;
+    if (b["name"] == "fixed") {
+      sawFixed = true;
+      EXPECT_EQ(b["scope"], "shared");
+      EXPECT_EQ(b["dtype"], "float32");
+      EXPECT_EQ(b["shape"], json::array({8, 64}));
+      EXPECT_EQ(b["bytes"], 8 * 64 * 4);
+    }
+    if (b["name"] == "X") {
+      EXPECT_EQ(b["scope"], "global");
+    }
+  }
+  EXPECT_TRUE(sawFixed);
+  EXPECT_TRUE(k.contains("annotations"));
+  EXPECT_TRUE(j["diagnostics"].is_array());
+  EXPECT_TRUE(j["diagnostics"].empty());
+}
+
+TEST(Cli, ReportJsonCarriesDiagnosticsWithLineAndCol) {
+  TempFile f("import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+             "    with T.Kernel(1) as bx:\n        while True:\n            pass\n");
+  CliRun r = cli({"compile", f.str(), "--emit", "report-json"});
+  EXPECT_EQ(r.code, 1);
+  json j = json::parse(r.out);
+  EXPECT_TRUE(j["kernels"].empty());
+  ASSERT_EQ(j["diagnostics"].size(), 1u);
+  const json& d = j["diagnostics"][0];
+  EXPECT_EQ(d["severity"], "error");
+  EXPECT_EQ(d["file"], f.str());
+  EXPECT_EQ(d["line"], 6);
+  EXPECT_EQ(d["col"], 9);
+  EXPECT_EQ(d["message"], "'while' loops are not supported yet");
+}
+
+TEST(Cli, ReportFile) {
+  TempFile out("", "report.json");
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "ir", "--report", out.str()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::ifstream in(out.path);
+  json j = json::parse(in);
+  EXPECT_EQ(j["kernels"][0]["name"], "vec_add");
+  CliRun bad = cli({"compile", example("vec_add"), "--report", "/nonexistent/dir/r.json"});
+  EXPECT_EQ(bad.code, 2);
+}
+
+TEST(Cli, EmptyAndBinaryFilesEndInDiagnostics) {
+  TempFile empty("", "empty.py");
+  CliRun e = cli({"compile", empty.str()});
+  EXPECT_EQ(e.code, 1);
+  EXPECT_NE(e.err.find("error: no @T.prim_func kernel found in this file"), std::string::npos) << e.err;
+  std::string garbage;
+  for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 256);
+  TempFile bin(garbage, "garbage.py");
+  CliRun b = cli({"compile", bin.str()});
+  EXPECT_EQ(b.code, 1);
+  EXPECT_EQ(b.err.find("internal error"), std::string::npos) << b.err;
+}
+
+}  // namespace
+}  // namespace tilesched
