@@ -81,7 +81,7 @@ void printList(std::string& out, const UnitList& list, int indent) {
     std::string extra;
     if (u.cost.secondPipe && !u.isLoop())
       extra = fmt::format(" (MTE1 part: lat {}, ii {})", u.cost.secondLatency, u.cost.secondIi);
-    out += fmt::format("{}  #{:<2} {:<12} {:<14} lat {:>5}  ii {:>5}  line {:>3}{}{}{}\n", pad, u.index,
+    out += fmt::format("{}  #{:<2} {:<12} {:<16} lat {:>5}  ii {:>5}  line {:>3}{}{}{}\n", pad, u.index,
                        pipeMaskName(u.pipeMask), opName(u), u.latency, u.ii, u.loc.line,
                        u.guard.empty() ? "" : "  if " + printGuard(u.guard), extra, accesses);
   }
@@ -235,10 +235,20 @@ json depsJson(const UnitList& list) {
   return out;
 }
 
+json timingJson(const ForStmt& loop, const LoopTiming& t) {
+  return {{"for_kind", forKindName(loop.forKind)},
+          {"trips", t.tripsKnown ? json(t.trips) : json(nullptr)},
+          {"estimated", t.estimated},
+          {"ii", t.ii},
+          {"iteration", t.makespan},
+          {"total", t.totalTime()},
+          {"starts", t.start}};
+}
+
 json loopAnalysisJson(const KernelAnalysis& analysis, const ForStmt& loop) {
   const UnitList* list = analysis.findLoop(&loop);
-  if (!list) return {{"tasks", nullptr}, {"deps", nullptr}};
-  return {{"tasks", tasksJson(*list)}, {"deps", depsJson(*list)}};
+  if (!list) return {{"tasks", nullptr}, {"deps", nullptr}, {"timing", nullptr}};
+  return {{"tasks", tasksJson(*list)}, {"deps", depsJson(*list)}, {"timing", timingJson(loop, list->timing)}};
 }
 
 json bufferAnalysisJson(const KernelAnalysis& analysis, const Buffer& buffer) {

@@ -72,7 +72,13 @@ nlohmann::json tasksJson(const UnitList& list);
 // as {"kind": "owner_exclusion", "from", "to", "storage", "forward_latency",
 // "reverse_latency"}.
 nlohmann::json depsJson(const UnitList& list);
-// {"tasks": ..., "deps": ...} of `loop`'s body (nulls when it is unknown).
+// The numbers `--emit tasks` prints in a loop's header: {"for_kind":
+// "T.Pipelined"|..., "trips": N|null (symbolic), "estimated": bool (a list
+// schedule, not a solved one), "ii", "iteration" (one iteration's makespan),
+// "total" ((trips - 1) * ii + iteration), "starts": [per unit start offset]}.
+nlohmann::json timingJson(const ir::ForStmt& loop, const LoopTiming& timing);
+// {"tasks": ..., "deps": ..., "timing": ...} of `loop`'s body (nulls when it
+// is unknown).
 nlohmann::json loopAnalysisJson(const KernelAnalysis& analysis, const ir::ForStmt& loop);
 // {"eligible": bool, "manual": bool, "ring": N|null, "owner_loops":
 // [{"var", "line"}], "guarded_epoch": bool, "ineligible_reason": str|null}
@@ -80,7 +86,7 @@ nlohmann::json loopAnalysisJson(const KernelAnalysis& analysis, const ir::ForStm
 nlohmann::json bufferAnalysisJson(const KernelAnalysis& analysis, const ir::Buffer& buffer);
 // Fills a kernel entry of the report in place: each `buffers[i]` (matched by
 // name) gets bufferAnalysisJson's fields, each `loops[i]` (matched by "line"
-// and "var") gets `tasks` and `deps`, and `root` gets the kernel root's
+// and "var") gets `tasks`, `deps` and `timing`, and `root` gets the kernel root's
 // {"tasks", "deps"}.
 void annotateKernelReport(nlohmann::json& kernelEntry, const KernelAnalysis& analysis);
 

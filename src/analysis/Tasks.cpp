@@ -54,7 +54,7 @@ std::string printAccess(const Access& a) {
       std::string start = printExpr(d.start);
       if (auto c = asConstInt(d.start)) out += fmt::format("{}:{}", *c, *c + d.extent);
       else if (d.extent == 1) out += start;
-      else out += fmt::format("{}:{}+{}", start, start, d.extent);
+      else out += fmt::format("{}:{} + {}", start, start, d.extent);  // the IR printer's spacing
     }
     out += "]";
   }

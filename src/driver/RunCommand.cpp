@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -30,23 +32,54 @@ int usage(std::ostream& err, const std::string& msg) {
   return kExitUsage;
 }
 
+// Whether `path` can be written (it is writable, or it does not exist and its
+// directory is writable), checked without creating it, so a bad output path
+// is a usage error before the simulation rather than after it.
+bool canWrite(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return false;
+  if (fs::exists(path, ec)) return ::access(path.c_str(), W_OK) == 0;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  return fs::is_directory(dir, ec) && ::access(dir.c_str(), W_OK) == 0;
+}
+
 std::string percent(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
 
 json pipesJson(const sim::SimResult& r) {
   json pipes = json::object();
   for (Pipe p : kAllPipes) {
     int64_t busy = r.busy[pipeIndex(p)];
-    int64_t instrs = 0, stall = 0;
+    int64_t instrs = 0, stall = 0, barrierStall = 0;
     for (const auto& b : r.blocks) {
       instrs += b.pipes[pipeIndex(p)].instructions;
       stall += b.pipes[pipeIndex(p)].flagStall;
+      barrierStall += b.pipes[pipeIndex(p)].barrierStall;
     }
     pipes[std::string(pipeName(p))] = {{"busy", busy},
                                        {"utilization", r.cycles ? static_cast<double>(busy) / static_cast<double>(r.cycles) : 0.0},
                                        {"instructions", instrs},
-                                       {"flag_stall", stall}};
+                                       {"flag_stall", stall},
+                                       {"barrier_stall", barrierStall}};
   }
   return pipes;
+}
+
+// The pipe the lower bound comes from: the busiest one (S on an empty kernel).
+Pipe bottleneckPipe(const sim::SimResult& r) {
+  int64_t busiest = 0;
+  Pipe bottleneck = Pipe::S;
+  for (Pipe p : kAllPipes)
+    if (r.busy[pipeIndex(p)] > busiest) busiest = r.busy[pipeIndex(p)], bottleneck = p;
+  return bottleneck;
+}
+
+int64_t barrierStall(const sim::SimResult& r) {
+  int64_t total = 0;
+  for (const auto& b : r.blocks)
+    for (const auto& p : b.pipes) total += p.barrierStall;
+  return total;
 }
 
 json locJson(const std::string& file, SourceLoc loc) {
@@ -76,9 +109,11 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["schedule"] = schedule;
   j["cycles"] = r.cycles;
   j["lower_bound"] = r.lowerBound;
+  j["bottleneck"] = std::string(pipeName(bottleneckPipe(r)));
   j["efficiency"] = r.efficiency;
   j["pipes"] = pipesJson(r);
   j["outputs_match"] = k.run.outputsMatch;
+  j["pass"] = k.run.ok();
   j["races"] = static_cast<int64_t>(r.races.size());
   j["flag_errors"] = r.flagErrors();
   j["capacity_errors"] = r.count(sim::SimIssue::Capacity);
@@ -87,15 +122,30 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["cores"] = r.cores;
   j["waves"] = r.waves;
   j["flag_stall"] = r.flagStall;
+  j["barrier_stall"] = barrierStall(r);
   j["instructions"] = r.instructions;
+  j["trace_truncated"] = r.traceTruncated;
   json blocks = json::array();
-  for (const auto& b : r.blocks)
+  for (const auto& b : r.blocks) {
+    json pipes = json::object();
+    int64_t blockBarrierStall = 0;
+    for (Pipe p : kAllPipes) {
+      const auto& ps = b.pipes[pipeIndex(p)];
+      blockBarrierStall += ps.barrierStall;
+      pipes[std::string(pipeName(p))] = {{"busy", ps.busy},
+                                         {"instructions", ps.instructions},
+                                         {"flag_stall", ps.flagStall},
+                                         {"barrier_stall", ps.barrierStall}};
+    }
     blocks.push_back({{"block", b.block},
                       {"cycles", b.cycles},
                       {"lower_bound", b.lowerBound},
                       {"bottleneck", std::string(pipeName(b.bottleneck))},
                       {"efficiency", b.cycles ? static_cast<double>(b.lowerBound) / static_cast<double>(b.cycles) : 0.0},
-                      {"flag_stall", b.flagStall}});
+                      {"flag_stall", b.flagStall},
+                      {"barrier_stall", blockBarrierStall},
+                      {"pipes", pipes}});
+  }
   j["blocks"] = blocks;
   json outputs = json::array();
   for (const auto& t : k.run.tensors)
@@ -152,8 +202,11 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
   run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
   run->add_option("--schedule", o.schedule, "serial | as-written (auto, none and double come with the scheduler)");
-  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)");
-  run->add_option("--cores", o.cores, "AI cores running blocks concurrently (default: the grid)");
+  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.find('-') == std::string::npos ? std::string() : "the seed must be 0 or more, got " + v; },
+          "", "NON_NEGATIVE"));
+  run->add_option("--cores", o.cores, "AI cores running blocks concurrently (default: one per block)");
   run->add_option("--input", o.inputs, "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
       ->allow_extra_args(false);
   run->add_option("--output-dir", o.outputDir, "write every output tensor of the simulated run as NAME.npy");
@@ -169,7 +222,19 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
                                   o.schedule));
   if (o.schedule != "serial" && o.schedule != "as-written")
     return usage(err, fmt::format("unknown --schedule '{}'; use serial or as-written", o.schedule));
-  if (o.cores < 0) return usage(err, "--cores must be positive");
+  if (o.cores < 0) return usage(err, "--cores must be 1 or more (default: one core per block)");
+  // Output paths are checked before the (possibly long) simulation, so a typo
+  // costs nothing and never hides the run's own exit status.
+  for (const auto& [flag, path] : {std::pair<const char*, const std::string*>{"--trace", &o.tracePath},
+                                   {"--timeline", &o.timelinePath},
+                                   {"--report", &o.reportPath}})
+    if (!path->empty() && !canWrite(*path)) return usage(err, fmt::format("cannot write {} '{}'", flag + 2, *path));
+  if (!o.outputDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.outputDir, ec);
+    if (ec || !std::filesystem::is_directory(o.outputDir, ec) || ::access(o.outputDir.c_str(), W_OK) != 0)
+      return usage(err, fmt::format("cannot write --output-dir '{}'", o.outputDir));
+  }
 
   sim::RunOptions ro;
   ro.seed = o.seed;
@@ -204,6 +269,13 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   err << diags.renderAll();
   if (!program) {
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+    // Scripts read the report's diagnostics: write it as `compile --report` does.
+    if (!o.reportPath.empty()) {
+      std::ofstream f(o.reportPath);
+      json report = compileReport(nullptr, o.file, &*target, diags, nullptr);
+      report["simulation"] = nullptr;
+      if (f) f << report.dump(2) << "\n";
+    }
     return kExitCompileError;
   }
 
@@ -266,24 +338,25 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     allOk &= oc.run.ok();
     out << fmt::format("run {} ({}) — schedule {}, target {}\n", k.factory.empty() ? k.name : k.factory, o.file,
                        o.schedule, target->name);
-    int64_t bottleneckBusy = 0;
-    Pipe bottleneck = Pipe::S;
-    for (Pipe p : kAllPipes)
-      if (r.busy[pipeIndex(p)] > bottleneckBusy) bottleneckBusy = r.busy[pipeIndex(p)], bottleneck = p;
+    Pipe bottleneck = bottleneckPipe(r);
     out << fmt::format("  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n", k.grid,
                        k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves, r.waves == 1 ? "" : "s",
                        r.cycles, r.lowerBound, pipeName(bottleneck), percent(r.efficiency));
-    out << "  pipe       busy    util  instrs  flag stall   (busy: longest block per wave; instrs: all blocks)\n";
+    out << "  pipe       busy    util  instrs  flag stall  barrier stall\n";
     for (Pipe p : kAllPipes) {
-      int64_t instrs = 0, stall = 0;
+      int64_t instrs = 0, stall = 0, barrier = 0;
       for (const auto& b : r.blocks) {
         instrs += b.pipes[pipeIndex(p)].instructions;
         stall += b.pipes[pipeIndex(p)].flagStall;
+        barrier += b.pipes[pipeIndex(p)].barrierStall;
       }
       if (r.busy[pipeIndex(p)] == 0 && instrs == 0) continue;
       double util = r.cycles ? static_cast<double>(r.busy[pipeIndex(p)]) / static_cast<double>(r.cycles) : 0;
-      out << fmt::format("  {:<5} {:>9} {:>7} {:>7} {:>11}\n", pipeName(p), r.busy[pipeIndex(p)], percent(util), instrs, stall);
+      out << fmt::format("  {:<5} {:>9} {:>7} {:>7} {:>11} {:>14}\n", pipeName(p), r.busy[pipeIndex(p)], percent(util),
+                         instrs, stall, barrier);
     }
+    out << fmt::format("  (busy and util: the slowest block of each wave; instrs and stalls: summed over all {} blocks)\n",
+                       k.grid);
     for (const auto& t : oc.run.tensors) {
       if (!t.written && t.mismatches == 0) continue;
       if (t.mismatches == 0)
@@ -344,15 +417,22 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
       // Kernels run one after the other: sum what adds up, AND the verdicts.
       for (size_t i = 1; i < sims.size(); ++i) {
         for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors", "runtime_errors",
-                                "flag_stall", "instructions"})
+                                "flag_stall", "barrier_stall", "instructions"})
           top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
         top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
-        for (auto& [pipe, v] : top["pipes"].items()) v["busy"] = v["busy"].get<int64_t>() + sims[i]["pipes"][pipe]["busy"].get<int64_t>();
+        top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
+        top["trace_truncated"] = top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
+        for (auto& [pipe, v] : top["pipes"].items())
+          for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
+            v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
       }
       int64_t cycles = top["cycles"].get<int64_t>();
       top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
-      for (auto& [pipe, v] : top["pipes"].items())
+      int64_t busiest = 0;
+      for (auto& [pipe, v] : top["pipes"].items()) {
         v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
+        if (v["busy"].get<int64_t>() > busiest) busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
+      }
       top["kernels"] = sims;
     }
     report["simulation"] = top;

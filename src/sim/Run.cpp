@@ -69,7 +69,10 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       continue;
     }
     auto a = readNpy(it->second, error);
-    if (!a) return false;
+    if (!a) {
+      error = fmt::format("--input {}={}: {}", p.name, it->second, error);
+      return false;
+    }
     files[p.name] = std::move(*a);
   }
   for (const auto& [name, value] : options.inputs) {

@@ -842,8 +842,21 @@ void BlockSim::deadlock(int64_t t) {
   issue.kind = SimIssue::Deadlock;
   issue.block = block_;
   issue.message = fmt::format("deadlock in block {} at cycle {}: no pipe can make progress", block_, t);
-  auto describeWait = [&](Pipe src, Pipe dst, int64_t id) {
-    return fmt::format("{} waits for a flag that is never set", flagText("wait_flag", src, dst, id));
+  // Why a wait can never be satisfied: its set_flag is stuck in SRC's queue
+  // behind SRC's own blocked head, or it was never issued. A wait with no
+  // set_flag anywhere is the root cause, so the error points at it.
+  SourceLoc rootCause;
+  auto describeWait = [&](Pipe src, Pipe dst, int64_t id, SourceLoc at) {
+    std::string text = flagText("wait_flag", src, dst, id);
+    if (src != Pipe::S)
+      for (const Instr* q : ps(src).queue)
+        if (q->type == InstrType::SetFlag && q->fsrc == src && q->fdst == dst && q->fid == id)
+          return fmt::format("{} waits for the set_flag at line {}, which is queued on {} behind {}'s blocked head", text,
+                             q->stmt->loc.line, pipeName(src), pipeName(src));
+    if (!rootCause.valid()) rootCause = at;
+    if (scalarDone_) return fmt::format("{} waits for a flag that is never set (no matching set_flag was issued)", text);
+    return fmt::format("{} waits for a flag that no issued set_flag sets, and the scalar unit is stuck before issuing more",
+                       text);
   };
   if (pendingLeaf_ && *pendingLeaf_) {
     const Stmt& s = *pendingLeaf_;
@@ -853,7 +866,7 @@ void BlockSim::deadlock(int64_t t) {
       std::swap(machine_.env, scalarEnv_);
       int64_t id = machine_.eval(w->eventId).asInt();
       std::swap(machine_.env, scalarEnv_);
-      what = "scalar unit (S): " + describeWait(w->src, w->dst, id);
+      what = "scalar unit (S): " + describeWait(w->src, w->dst, id, s->loc);
     } else if (const auto* b = as<BarrierStmt>(s); b && b->all) {
       what = "scalar unit (S): barrier_all waits for the pipes to drain";
     } else {
@@ -866,12 +879,13 @@ void BlockSim::deadlock(int64_t t) {
     if (st.queue.empty()) continue;
     Instr* in = st.queue.front();
     std::string what;
-    if (in->type == InstrType::WaitFlag) what = describeWait(in->fsrc, in->fdst, in->fid);
+    if (in->type == InstrType::WaitFlag) what = describeWait(in->fsrc, in->fdst, in->fid, in->stmt->loc);
     else if (in->type == InstrType::Barrier) what = fmt::format("pipe_barrier({}) waits for earlier instructions", pipeName(p));
     else what = instrName(in->stmt) + " waits behind its pipe's blocked head";
     if (!issue.loc.valid()) issue.loc = in->stmt->loc;
     issue.notes.push_back({in->stmt->loc, fmt::format("pipe {}: {}", pipeName(p), what)});
   }
+  if (rootCause.valid()) issue.loc = rootCause;
   result_.issues.push_back(std::move(issue));
 }
 

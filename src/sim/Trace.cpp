@@ -49,6 +49,19 @@ const char* kindColour(OpKind k) {
   return kColours[static_cast<size_t>(k)];
 }
 
+// Waiting on a wait_flag or a barrier, or a set_flag waiting for the earlier
+// instructions of its pipe to complete: the pipe does no work then (later
+// instructions may even run under a pending set_flag), so the bar is a thin
+// strip in the middle of the lane rather than a full-height "busy" bar.
+bool isStall(OpKind k) { return k == OpKind::WaitFlag || k == OpKind::Barrier || k == OpKind::SetFlag; }
+
+std::string legendName(OpKind k) {
+  if (k == OpKind::WaitFlag) return "waiting on wait_flag";
+  if (k == OpKind::Barrier) return "waiting on a barrier";
+  if (k == OpKind::SetFlag) return "set_flag (until it fires)";
+  return opKindName(k);
+}
+
 // Pipes in the order a reader expects them: data in, cube side, vector, out.
 constexpr Pipe kLaneOrder[kNumPipes] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX, Pipe::V, Pipe::MTE3};
 
@@ -136,8 +149,16 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
   }
   if (lanes.empty()) lanes.push_back(Pipe::S);
   const size_t numLanes = lanes.size();
+  // The legend lists only the kinds that appear.
+  std::vector<OpKind> kinds;
+  for (size_t k = 0; k < kNumOpKinds; ++k) {
+    bool used = false;
+    for (const auto& s : sections)
+      for (const auto& e : *s.events) used |= e.kind == static_cast<OpKind>(k);
+    if (used) kinds.push_back(static_cast<OpKind>(k));
+  }
   const int left = 110, right = 30, top = 56, laneH = 18, laneGap = 4, sectionGap = 30, plotW = 1100;
-  const int legendH = 30 + 20 * static_cast<int>((kNumOpKinds + 4) / 5);
+  const int legendH = 30 + 20 * static_cast<int>((kinds.size() + 4) / 5);
   int height = top;
   for (size_t i = 0; i < sections.size(); ++i) height += 18 + static_cast<int>(numLanes) * (laneH + laneGap) + sectionGap;
   height += 30 + legendH;
@@ -181,27 +202,33 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       while (lanes[lane] != e.pipe) ++lane;
       int ly = lanesTop + static_cast<int>(lane) * (laneH + laneGap);
       double x0 = x(e.start), w = std::max(0.8, x(e.end) - x0);
+      bool stall = isStall(e.kind);
       out << fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
-                         R"(<title>{} [{}, {}) line {}</title></rect>)",
-                         x0, ly + 1, w, laneH - 2, kindColour(e.kind), xmlEscape(e.name), e.start, e.end, e.line)
+                         R"(<title>{}{} [{}, {}) line {}</title></rect>)",
+                         x0, stall ? ly + laneH / 2 - 2 : ly + 1, w, stall ? 4 : laneH - 2, kindColour(e.kind),
+                         stall && e.kind != OpKind::SetFlag ? "waiting: " : "", xmlEscape(e.name), e.start, e.end, e.line)
           << "\n";
     }
     out << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#333" stroke-dasharray="3,2"/>)", x(s.cycles),
                        sectionTop + 14, x(s.cycles), lanesTop + lanesH)
         << "\n";
-    out << fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333">{} cycles</text>)", x(s.cycles) + 3,
-                       sectionTop + 12, s.cycles)
+    // Right-aligned to the end marker, so it stays inside the picture.
+    bool roomLeft = x(s.cycles) - left > 200;
+    out << fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{} cycles</text>)",
+                       roomLeft ? x(s.cycles) - 3 : x(s.cycles) + 3, sectionTop + 12, roomLeft ? "end" : "start", s.cycles)
         << "\n";
     y = lanesTop + lanesH + sectionGap;
   }
   // Legend.
   out << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">Legend</text>)", left, y + 4) << "\n";
-  for (size_t k = 0; k < kNumOpKinds; ++k) {
-    int col = static_cast<int>(k % 5), row = static_cast<int>(k / 5);
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    int col = static_cast<int>(i % 5), row = static_cast<int>(i / 5);
     int lx = left + col * 200, ly = y + 14 + row * 20;
-    out << fmt::format(R"(<rect x="{}" y="{}" width="14" height="12" fill="{}"/>)", lx, ly, kindColour(static_cast<OpKind>(k)))
+    bool stall = isStall(kinds[i]);
+    out << fmt::format(R"(<rect x="{}" y="{}" width="14" height="{}" fill="{}"/>)", lx, stall ? ly + 4 : ly, stall ? 4 : 12,
+                       kindColour(kinds[i]))
         << "\n";
-    out << fmt::format(R"(<text x="{}" y="{}">{}</text>)", lx + 20, ly + 10, opKindName(static_cast<OpKind>(k))) << "\n";
+    out << fmt::format(R"(<text x="{}" y="{}">{}</text>)", lx + 20, ly + 10, xmlEscape(legendName(kinds[i]))) << "\n";
   }
   out << "</svg>\n";
 }

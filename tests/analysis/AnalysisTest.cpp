@@ -594,3 +594,34 @@ TEST(Report, BuffersAndLoopsGetAnalysisFields) {
   EXPECT_TRUE(ringRaw) << entry["loops"][0]["deps"].dump();
   EXPECT_TRUE(entry.contains("root"));
 }
+
+TEST(Report, LoopsCarryTheTimingThatEmitTasksPrints) {
+  // `--emit tasks` prints "T.Pipelined, 9 trips, num_stages 2, estimated II
+  // 238, iteration 238 cycles"; every one of those numbers is in the JSON.
+  auto a = tilesched::testing::analyzeExample("ring_buffer.py");
+  const ir::ForStmt* loop = a.loop().loop();
+  const LoopTiming& t = a.loop().timing;
+  nlohmann::json entry = {{"loops", {{{"var", loop->var->name}, {"line", loop->loc.line}}}}};
+  annotateKernelReport(entry, a.ka);
+  const auto& timing = entry["loops"][0]["timing"];
+  ASSERT_TRUE(timing.is_object()) << entry.dump();
+  EXPECT_EQ(timing["for_kind"], "T.Pipelined");
+  EXPECT_EQ(timing["trips"], 9);
+  EXPECT_EQ(timing["estimated"], true);
+  EXPECT_EQ(timing["ii"], t.ii);
+  EXPECT_EQ(timing["iteration"], t.makespan);
+  EXPECT_EQ(timing["total"], t.totalTime());
+  EXPECT_EQ(timing["starts"].size(), a.loop().units.size());
+  std::string text = printTaskGraph(a.ka);
+  EXPECT_NE(text.find("estimated II " + std::to_string(t.ii) + ", iteration " + std::to_string(t.makespan) + " cycles"), std::string::npos) << text;
+}
+
+TEST(Report, RegionsPrintWithTheIRPrintersSpacing) {
+  // `A[s * 1024:s * 1024 + 1024]`, not `...:s * 1024+1024]`.
+  auto a = tilesched::testing::analyzeExample("vec_add.py");
+  const Unit& load = a.loop().units[0];
+  ASSERT_FALSE(load.accesses.empty());
+  EXPECT_EQ(printAccess(load.accesses[0]), "R A[bx * 4096 + s * 1024:bx * 4096 + s * 1024 + 1024]");
+  for (const auto& r : tasksJson(a.loop())[0]["reads"])
+    EXPECT_EQ(r.get<std::string>().find("+1024"), std::string::npos) << r;
+}

@@ -132,5 +132,90 @@ TEST(ExampleErrors, InputFilesRoundTrip) {
   EXPECT_NE(bad.err.find("no parameter 'Q'"), std::string::npos) << bad.err;
 }
 
+// ---------------------------------------------------------------- what a user reads
+
+TEST(RunOutput, ReportHasEveryNumberOfTheSummary) {
+  // The summary prints "lower bound 656 (MTE2)" and a barrier-stall column;
+  // the report carries the bottleneck pipe, barrier stalls, the verdict and
+  // per-block pipe statistics.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  fs::path dir = tempDir("report_numbers");
+  auto r = runCli({"run", file.string(), "--report", (dir / "report.json").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("lower bound 656 (MTE2)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("barrier stall"), std::string::npos) << r.out;
+  auto sim = nlohmann::json::parse(readAll(dir / "report.json")).at("simulation");
+  EXPECT_EQ(sim.at("bottleneck"), "MTE2");
+  EXPECT_EQ(sim.at("pass"), true);
+  EXPECT_GT(sim.at("barrier_stall").get<int64_t>(), 0);  // serial: barrier_all after every instruction
+  EXPECT_GT(sim.at("pipes").at("S").at("barrier_stall").get<int64_t>(), 0);
+  EXPECT_EQ(sim.at("trace_truncated"), false);
+  const auto& block = sim.at("blocks").at(0);
+  EXPECT_EQ(block.at("pipes").at("MTE2").at("busy"), 656);
+  EXPECT_EQ(block.at("pipes").at("MTE2").at("instructions"), 8);
+  EXPECT_TRUE(block.contains("barrier_stall"));
+  // Every loop carries the timing `--emit tasks` prints.
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  EXPECT_EQ(report.at("kernels").at(0).at("loops").at(0).at("timing").at("trips"), 4);
+}
+
+TEST(RunOutput, CompileErrorsStillWriteTheReport) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  fs::path dir = tempDir("report_on_error");
+  fs::remove(dir / "report.json");
+  auto r = runCli({"run", file.string(), "-D", "dtype=float17", "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  ASSERT_TRUE(fs::exists(dir / "report.json"));
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  EXPECT_TRUE(report.at("simulation").is_null());
+  ASSERT_FALSE(report.at("diagnostics").empty());
+  EXPECT_EQ(report.at("diagnostics").at(0).at("severity"), "error");
+}
+
+TEST(RunOutput, BadOutputPathsFailBeforeTheRun) {
+  // Not after a long simulation, and never turning a FAIL (3) into a 2.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  for (const char* flag : {"--trace", "--timeline", "--report"}) {
+    auto r = runCli({"run", file.string(), flag, "/nonexistent-dir/x.out"});
+    EXPECT_EQ(r.status, 2) << flag;
+    EXPECT_EQ(r.out, "") << flag;  // nothing simulated
+    EXPECT_NE(r.err.find("/nonexistent-dir/x.out"), std::string::npos) << r.err;
+  }
+  fs::path blocker = tempDir("outdir_blocker") / "file";
+  std::ofstream(blocker) << "x";
+  auto r = runCli({"run", file.string(), "--output-dir", (blocker / "sub").string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--output-dir"), std::string::npos) << r.err;
+}
+
+TEST(RunOutput, OptionErrorsNameTheOption) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto seed = runCli({"run", file.string(), "--seed", "-1"});
+  EXPECT_EQ(seed.status, 2);
+  EXPECT_NE(seed.err.find("0 or more"), std::string::npos) << seed.err;
+  auto input = runCli({"run", file.string(), "--input", "A=/nonexistent-dir/a.npy"});
+  EXPECT_EQ(input.status, 2);
+  EXPECT_NE(input.err.find("--input A=/nonexistent-dir/a.npy: cannot read"), std::string::npos) << input.err;
+}
+
+TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  fs::path dir = tempDir("timeline_look");
+  auto r = runCli({"run", file.string(), "--timeline", (dir / "t.svg").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string svg = readAll(dir / "t.svg");
+  // vec_add has no cube work: no "cube gemm" in the legend.
+  EXPECT_EQ(svg.find("cube gemm"), std::string::npos);
+  EXPECT_NE(svg.find("waiting on a barrier"), std::string::npos);
+  // The scalar unit's barrier_all waits are 4-pixel strips, not full bars.
+  size_t wait = svg.find("<title>waiting: barrier_all");
+  ASSERT_NE(wait, std::string::npos);
+  size_t rect = svg.rfind("<rect", wait);
+  EXPECT_NE(svg.substr(rect, wait - rect).find("height=\"4\""), std::string::npos) << svg.substr(rect, wait - rect);
+  // The end-of-block label stays inside the picture.
+  EXPECT_NE(svg.find("text-anchor=\"end\">2600 cycles"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tilesched

@@ -95,6 +95,26 @@ TEST(Sync, WaitWithoutSetDeadlocks) {
   EXPECT_EQ(run.sim.flagErrors(), 1);
 }
 
+TEST(Sync, DeadlockPointsAtTheWaitNobodySets) {
+  // V waits for a flag nothing sets; MTE3's wait is only stuck because its
+  // set_flag is queued on V behind that wait. The error points at the root
+  // cause, and the MTE3 note says where its set_flag is, not "never set".
+  auto run = runAsWritten(loadScaleStore("T.wait_flag(\"MTE2\", \"V\", 0)\n",
+                                         "T.set_flag(\"V\", \"MTE3\", 1)\nT.wait_flag(\"V\", \"MTE3\", 1)\n"));
+  const SimIssue* d = nullptr;
+  for (const auto& i : run.sim.issues)
+    if (i.kind == SimIssue::Deadlock) d = &i;
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->loc.line, 9u);  // the wait on MTE2 -> V
+  bool mte3Explained = false;
+  for (const auto& [loc, msg] : d->notes)
+    if (msg.find("pipe MTE3") != std::string::npos) {
+      EXPECT_EQ(msg.find("never set"), std::string::npos) << msg;
+      mte3Explained = msg.find("set_flag at line 12, which is queued on V") != std::string::npos;
+    }
+  EXPECT_TRUE(mte3Explained);
+}
+
 TEST(Sync, ScalarWaitWithoutSetDeadlocks) {
   auto run = runAsWritten(loadScaleStore("T.wait_flag(\"MTE2\", \"S\", 2)\n", ""));
   ASSERT_FALSE(run.sim.issues.empty());
