@@ -128,7 +128,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       out << app.help();
       return kExitOk;
     }
-    err << "tilesched: error: " << e.what() << "\n" << "run 'tilesched --help' for usage\n";
+    // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
+    std::string message = e.what();
+    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" && std::string(argv[1]) != "run")
+      message = fmt::format("unknown command '{}'; commands are 'compile' and 'run'", argv[1]);
+    err << "tilesched: error: " << message << "\n" << "run 'tilesched --help' for usage\n";
     return kExitUsage;
   }
   try {
