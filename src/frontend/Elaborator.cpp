@@ -244,10 +244,10 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         bindImport(s, env);
         break;
       case py::StmtKind::FunctionDef: {
-        // Closures capture `env` by reference through a non-owning alias when
-        // env is the module env or a factory env that outlives the kernels we build.
+        // Closures capture `env` by reference through a non-owning alias: the
+        // module env and the factory envs outlive every use of their functions,
+        // and an owning pointer would make a cycle (env → function → env).
         std::shared_ptr<Env> alias(std::shared_ptr<Env>{}, &env);
-        if (&env == moduleEnv_.get()) alias = moduleEnv_;
         bindFunction(s, alias);
         break;
       }
@@ -485,7 +485,9 @@ Expr Elaborator::toExpr(const Value& v, SourceLoc loc, std::optional<DType> hint
   switch (v.kind) {
     case K::Int:
       if (hint && isFloat(*hint)) return floatImm(static_cast<double>(v.i), *hint);
-      if (hint && isInt(*hint)) return intImm(v.i, *hint);
+      // A constant takes the other operand's int type when it fits there
+      // (`bx * 2 ** 40` must not wrap to `bx * 0`).
+      if (hint && isInt(*hint) && asConstInt(intImm(v.i, *hint)) == v.i) return intImm(v.i, *hint);
       if (v.i > std::numeric_limits<int32_t>::max() || v.i < std::numeric_limits<int32_t>::min())
         return intImm(v.i, DType::Int64);
       return intImm(v.i);

@@ -290,31 +290,39 @@ namespace {
 struct Linear {
   int64_t constant = 0;
   std::vector<std::pair<Expr, int64_t>> terms;
-  void addTerm(const Expr& atom, int64_t coeff) {
+  bool addTerm(const Expr& atom, int64_t coeff) {
     for (auto& [a, c] : terms)
-      if (exprEqual(a, atom)) { c += coeff; return; }
+      if (exprEqual(a, atom)) return !__builtin_add_overflow(c, coeff, &c);
     terms.push_back({atom, coeff});
+    return true;
   }
 };
 
+// Every coefficient and the constant are overflow-checked: an overflow makes
+// the form unknown (false), never undefined behaviour.
 bool linearize(const Expr& e, int64_t scale, Linear& out, int depth = 0) {
   if (depth > 64) return false;
-  if (auto c = asConstInt(e)) { out.constant += scale * *c; return true; }
+  int64_t product = 0;
+  if (auto c = asConstInt(e))
+    return !__builtin_mul_overflow(scale, *c, &product) &&
+           !__builtin_add_overflow(out.constant, product, &out.constant);
   if (e->kind == ExprKind::Binary && !isFloat(e->dtype)) {
     const Expr& a = e->operands[0];
     const Expr& b = e->operands[1];
     switch (e->binOp) {
       case BinOp::Add: return linearize(a, scale, out, depth + 1) && linearize(b, scale, out, depth + 1);
-      case BinOp::Sub: return linearize(a, scale, out, depth + 1) && linearize(b, -scale, out, depth + 1);
+      case BinOp::Sub:
+        return scale != INT64_MIN && linearize(a, scale, out, depth + 1) && linearize(b, -scale, out, depth + 1);
       case BinOp::Mul:
-        if (auto c = asConstInt(b)) return linearize(a, scale * *c, out, depth + 1);
-        if (auto c = asConstInt(a)) return linearize(b, scale * *c, out, depth + 1);
+        if (auto c = asConstInt(b))
+          return !__builtin_mul_overflow(scale, *c, &product) && linearize(a, product, out, depth + 1);
+        if (auto c = asConstInt(a))
+          return !__builtin_mul_overflow(scale, *c, &product) && linearize(b, product, out, depth + 1);
         break;
       default: break;
     }
   }
-  out.addTerm(e, scale);
-  return true;
+  return out.addTerm(e, scale);
 }
 }  // namespace
 

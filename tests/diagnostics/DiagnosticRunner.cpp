@@ -17,6 +17,9 @@
 // line must equal the whole message.
 #include <gtest/gtest.h>
 
+#include "analysis/TaskGraph.h"
+#include "target/Target.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -178,6 +181,13 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
   std::optional<ir::Program> program;
   try {
     program = frontend::compileSource(file, tf.options, diags);
+    // The analyses own the eligibility warnings of SPEC §2.1/§2.2; run them as the CLI does.
+    if (program) {
+      std::string targetError;
+      auto target = loadTarget("ascend950", targetError);
+      ASSERT_TRUE(target) << targetError;
+      analysis::analyzeProgram(*program, *target, diags);
+    }
   } catch (const std::exception& ex) {
     FAIL() << "exception escaped the front end: " << ex.what();
   }

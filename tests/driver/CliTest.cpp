@@ -77,7 +77,10 @@ TEST(Cli, HelpAndVersion) {
 
 TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({}).code, 2);
-  EXPECT_EQ(cli({"frobnicate"}).code, 2);
+  CliRun bogus = cli({"frobnicate"});
+  EXPECT_EQ(bogus.code, 2);
+  EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile' and 'run'"), std::string::npos)
+      << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("--fast"), std::string::npos) << unknown.err;
@@ -95,6 +98,14 @@ TEST(Cli, UsageErrorsExitWith2) {
   CliRun target = cli({"compile", example("vec_add"), "--target", "ascend9000"});
   EXPECT_EQ(target.code, 2);
   EXPECT_NE(target.err.find("ascend9000"), std::string::npos) << target.err;
+}
+
+TEST(Cli, EmitTasksPrintsTheTaskGraph) {
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "tasks"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("loop s (line 40)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("RAW  #0 -> #2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a_ub"), std::string::npos) << r.out;
 }
 
 TEST(Cli, BadTargetFileNamesTheField) {

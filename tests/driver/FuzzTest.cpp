@@ -159,6 +159,7 @@ TEST(Fuzz, HostileButValidKernels) {
   for (const char* body : {
            "        a = T.alloc_shared((2 ** 40, 2 ** 40), \"float32\")\n",
            "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62:bx * 2 ** 62 + 4], a[0:4])\n",
+           "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62 * 4:bx * 2 ** 62 * 4 + 4], a[0:4])\n",
            "        for i in T.serial(-2 ** 63, 2 ** 63 - 1):\n            pass\n",
            "        for i in T.serial(0, 10, 2 ** 63 - 1):\n            pass\n",
            "        for t in T.Persistent([2 ** 40, 2 ** 40], 1, bx):\n            pass\n",

@@ -126,6 +126,14 @@ TEST(Elab, PipelinedAnnotations) {
   EXPECT_EQ(l2->numStages, 2);
 }
 
+TEST(Elab, LargeConstantsDoNotWrapToTheIndexType) {
+  // Regression: `bx * 2 ** 40` once became `bx * 0` (the constant was wrapped to int32).
+  auto c = ok(wrap("a = T.alloc_shared((4,), \"float32\")\n"
+                   "T.copy(A[bx * 2 ** 40:bx * 2 ** 40 + 4], a)\n"));
+  EXPECT_EQ(printRegion(as<CopyStmt>(nth(c.kernel(), 0))->src),
+            "A[bx * T.int64(1099511627776):bx * T.int64(1099511627776) + 4]");
+}
+
 TEST(Elab, SerialLoopsWithStartAndStep) {
   auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
                    "for i in T.serial(1, 10, 3):\n"
