@@ -136,6 +136,10 @@ void Elaborator::runModule(const py::Module& m) {
           if (!v.isConstant()) throw EvalError{{}, "not a constant"};
         } catch (const EvalError&) {
           v = Value::str(def->second);  // `-D dtype=float16`: a bare word is a string
+          // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
+          if (!parseDType(def->second))
+            diags_.warning({}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
+                                           p.name, def->second, def->second));
         }
         env->bind(p.name, v);
       } else if (p.defaultValue) {
@@ -207,6 +211,10 @@ void Elaborator::bindImport(const py::Stmt& s, Env& env) {
   for (const auto& n : s.importNames) {
     std::string module = n.module;
     std::string bound = n.alias;
+    if (bound.empty() && s.fromImport) {
+      // `from tilelang import language` binds `language` to the module "tilelang.language".
+      bound = module.substr(module.rfind('.') + 1);
+    }
     if (bound.empty()) {
       size_t dot = module.find('.');
       bound = module.substr(0, dot);

@@ -99,6 +99,12 @@ class Printer {
         // Comparisons do not chain in our IR, so both sides get them there.
         int rightPrec = p + 1;
         int leftPrec = p == 4 ? p + 1 : p;
+        // `x + -512` reads better as `x - 512` (and `x - -2` as `x + 2`).
+        if (auto c = asConstInt(e->operands[1]);
+            c && *c < 0 && *c != INT64_MIN && (e->binOp == BinOp::Add || e->binOp == BinOp::Sub) &&
+            e->operands[1]->dtype == DType::Int32)
+          return fmt::format("{} {} {}", expr(e->operands[0], leftPrec),
+                             e->binOp == BinOp::Add ? "-" : "+", -*c);
         return fmt::format("{} {} {}", expr(e->operands[0], leftPrec), binOpSpelling(e->binOp),
                            expr(e->operands[1], rightPrec));
       }

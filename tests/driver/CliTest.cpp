@@ -100,6 +100,15 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_NE(target.err.find("ascend9000"), std::string::npos) << target.err;
 }
 
+TEST(Cli, BareWordDefineThatIsNotADtypeWarns) {
+  CliRun r = cli({"compile", example("vec_add"), "-D", "N=abc"});
+  EXPECT_NE(r.err.find("warning: -D N=abc is not a Python literal; using it as the string 'abc'"), std::string::npos)
+      << r.err;
+  CliRun dtype = cli({"compile", example("vec_add"), "-D", "dtype=float16"});
+  EXPECT_EQ(dtype.code, 0) << dtype.err;
+  EXPECT_EQ(dtype.err.find("warning"), std::string::npos) << dtype.err;
+}
+
 TEST(Cli, EmitTasksPrintsTheTaskGraph) {
   CliRun r = cli({"compile", example("vec_add"), "--emit", "tasks"});
   ASSERT_EQ(r.code, 0) << r.err;

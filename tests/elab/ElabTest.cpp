@@ -578,3 +578,22 @@ if __name__ == "__main__":
 
 }  // namespace
 }  // namespace tilesched
+
+// `from tilelang import language` binds `language` (not `tilelang`) to the dialect.
+TEST(Elab, FromImportBindsTheImportedName) {
+  const char* text = R"(from tilelang import language
+def k(N=64):
+    @language.prim_func
+    def main(A: language.Tensor((N,), "float32")):
+        with language.Kernel(1) as bx:
+            a = language.alloc_shared((N,), "float32")
+            language.copy(A, a)
+    return main
+)";
+  auto file = std::make_shared<tilesched::SourceFile>("from_import.py", text);
+  tilesched::DiagnosticEngine diags(file);
+  auto program = tilesched::frontend::compileSource(file, {}, diags);
+  ASSERT_TRUE(program) << diags.renderAll();
+  ASSERT_EQ(program->kernels.size(), 1u);
+  EXPECT_EQ(program->kernels[0].buffers.size(), 2u);
+}
