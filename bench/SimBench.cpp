@@ -55,14 +55,16 @@ void BM_Simulate(benchmark::State& state, const std::string& name) {
   for (auto _ : state) {
     sim::Memory mem(l.lowered);
     for (const auto& p : l.lowered.params)
-      if (p.buffer) sim::generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, 0, p.name);
+      if (p.buffer)
+        sim::generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, 0, p.name);
     sim::SimOptions o;
     o.recordTrace = false;
     auto r = sim::simulate(l.lowered, target(), mem, o);
     instructions += r.instructions;
     benchmark::DoNotOptimize(r.cycles);
   }
-  state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+  state.counters["instr/s"] =
+      benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
 }
 
 void BM_Run(benchmark::State& state, const std::string& name) {
@@ -76,15 +78,18 @@ void BM_Run(benchmark::State& state, const std::string& name) {
   }
 }
 
-const char* kExamples[] = {"vec_add",          "rms_norm",         "softmax",   "gemm_l1",
-                           "gemm_l0",          "ring_buffer",      "annotate_versions",
-                           "manual_flat_ring", "persistent_tiles", "vf_region", "unlimit_memory"};
+const char* kExamples[] = {"vec_add",           "rms_norm",         "softmax",
+                           "gemm_l1",           "gemm_l0",          "ring_buffer",
+                           "annotate_versions", "manual_flat_ring", "persistent_tiles",
+                           "vf_region",         "unlimit_memory"};
 
 int registerAll = [] {
   for (const char* e : kExamples) {
-    benchmark::RegisterBenchmark((std::string("simulate/") + e).c_str(), BM_Simulate, std::string(e))
+    benchmark::RegisterBenchmark((std::string("simulate/") + e).c_str(), BM_Simulate,
+                                 std::string(e))
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((std::string("run/") + e).c_str(), BM_Run, std::string(e))->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("run/") + e).c_str(), BM_Run, std::string(e))
+        ->Unit(benchmark::kMillisecond);
   }
   return 0;
 }();

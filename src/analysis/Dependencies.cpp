@@ -27,7 +27,8 @@ int64_t startOffset(const Unit& u, const std::vector<int>& path, size_t pos) {
   if (!u.isLoop() || pos >= path.size() || !u.body) return 0;
   const UnitList& b = *u.body;
   int k = path[pos];
-  if (k < 0 || static_cast<size_t>(k) >= b.units.size() || b.timing.start.size() != b.units.size()) return 0;
+  if (k < 0 || static_cast<size_t>(k) >= b.units.size() || b.timing.start.size() != b.units.size())
+    return 0;
   return b.timing.start[k] + startOffset(b.units[k], path, pos + 1);
 }
 
@@ -41,7 +42,8 @@ void ownersIn(const Unit& u, const StorageOwnership& so, std::vector<const StmtN
 
 class ListDeps {
  public:
-  ListDeps(UnitList& list, const Ownership& own, OverlapOracle& oracle) : list_(list), own_(own), oracle_(oracle) {}
+  ListDeps(UnitList& list, const Ownership& own, OverlapOracle& oracle)
+      : list_(list), own_(own), oracle_(oracle) {}
 
   void run() {
     const ForStmt* loop = list_.loop();
@@ -56,16 +58,18 @@ class ListDeps {
             bool sameTarget = a.isScalarVar() ? (b.isScalarVar() && a.var == b.var)
                                               : (!b.isScalarVar() && a.storage == b.storage);
             if (!sameTarget) continue;
-            if (!a.isScalarVar() && excluded(static_cast<int>(i), static_cast<int>(j), a.storage)) continue;
+            if (!a.isScalarVar() && excluded(static_cast<int>(i), static_cast<int>(j), a.storage))
+              continue;
             pair(static_cast<int>(i), static_cast<int>(j), a, b, loop);
           }
         }
       }
     }
     mergeRingDistances();
-    std::stable_sort(list_.deps.begin(), list_.deps.end(), [](const Dependency& x, const Dependency& y) {
-      return std::tie(x.from, x.to) < std::tie(y.from, y.to);
-    });
+    std::stable_sort(list_.deps.begin(), list_.deps.end(),
+                     [](const Dependency& x, const Dependency& y) {
+                       return std::tie(x.from, x.to) < std::tie(y.from, y.to);
+                     });
   }
 
  private:
@@ -106,8 +110,8 @@ class ListDeps {
       Dependency* same = nullptr;
       if (exactish(d))
         for (auto& k : kept)
-          if (exactish(k) && k.kind == d.kind && k.from == d.from && k.to == d.to && k.storage == d.storage &&
-              k.var == d.var)
+          if (exactish(k) && k.kind == d.kind && k.from == d.from && k.to == d.to &&
+              k.storage == d.storage && k.var == d.var)
             same = &k;
       if (!same) {
         kept.push_back(std::move(d));
@@ -150,7 +154,9 @@ class ListDeps {
            const std::vector<int>& from, const std::vector<int>& to) {
     int64_t latency = dependencyLatency(list_, from, to);
     for (auto& d : list_.deps) {
-      if (d.kind != kind || d.from != i || d.to != j || d.distanceKind != dk || d.distance != distance) continue;
+      if (d.kind != kind || d.from != i || d.to != j || d.distanceKind != dk ||
+          d.distance != distance)
+        continue;
       if (d.storage != a.storage || d.var != a.var) continue;
       if (latency > d.latency) {
         d.latency = latency;
@@ -190,7 +196,8 @@ void process(UnitList& list, const Ownership& own, OverlapOracle& oracle) {
 
 }  // namespace
 
-int64_t dependencyLatency(const UnitList& list, const std::vector<int>& fromPath, const std::vector<int>& toPath) {
+int64_t dependencyLatency(const UnitList& list, const std::vector<int>& fromPath,
+                          const std::vector<int>& toPath) {
   if (fromPath.empty() || toPath.empty()) return 0;
   const Unit& p = list.units.at(fromPath[0]);
   const Unit& c = list.units.at(toPath[0]);

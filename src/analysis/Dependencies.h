@@ -42,6 +42,7 @@ void recomputeDependencyLatencies(UnitList& list);
 
 // Producer finish − consumer start for tasks reached by `fromPath` / `toPath`
 // (unit indices from `list` down), at least 0.
-int64_t dependencyLatency(const UnitList& list, const std::vector<int>& fromPath, const std::vector<int>& toPath);
+int64_t dependencyLatency(const UnitList& list, const std::vector<int>& fromPath,
+                          const std::vector<int>& toPath);
 
 }  // namespace tilesched::analysis

@@ -6,9 +6,9 @@
 //   resolve(bm * 64) with `bm = bx // 4`      → bx // 4 * 64
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
-#include <functional>
 
 #include "ir/IR.h"
 

@@ -72,9 +72,14 @@ bool flatten(const Access& acc, Expr& lo, int64_t& span) {
 // Translates IR expressions of one side of a query into Z3 terms.
 class Encoder {
  public:
-  Encoder(z3::context& ctx, z3::solver& solver, int& fresh, std::map<int, z3::expr>& shared, const Var& loopVar,
-          std::optional<z3::expr> loopValue)
-      : ctx_(ctx), solver_(solver), fresh_(fresh), shared_(shared), loopVar_(loopVar), loopValue_(loopValue) {}
+  Encoder(z3::context& ctx, z3::solver& solver, int& fresh, std::map<int, z3::expr>& shared,
+          const Var& loopVar, std::optional<z3::expr> loopValue)
+      : ctx_(ctx),
+        solver_(solver),
+        fresh_(fresh),
+        shared_(shared),
+        loopVar_(loopVar),
+        loopValue_(loopValue) {}
 
   z3::expr freshInt() { return ctx_.int_const(("u" + std::to_string(fresh_++)).c_str()); }
 
@@ -126,13 +131,20 @@ class Encoder {
     if (!isComparison(e->binOp) || isFloat(a->dtype) || isFloat(b->dtype)) return std::nullopt;
     z3::expr x = intExpr(a), y = intExpr(b);
     switch (e->binOp) {
-      case BinOp::EQ: return x == y;
-      case BinOp::NE: return x != y;
-      case BinOp::LT: return x < y;
-      case BinOp::LE: return x <= y;
-      case BinOp::GT: return x > y;
-      case BinOp::GE: return x >= y;
-      default: return std::nullopt;
+      case BinOp::EQ:
+        return x == y;
+      case BinOp::NE:
+        return x != y;
+      case BinOp::LT:
+        return x < y;
+      case BinOp::LE:
+        return x <= y;
+      case BinOp::GT:
+        return x > y;
+      case BinOp::GE:
+        return x >= y;
+      default:
+        return std::nullopt;
     }
   }
 
@@ -152,9 +164,12 @@ class Encoder {
     const Expr& a = e.operands[0];
     const Expr& b = e.operands[1];
     switch (e.binOp) {
-      case BinOp::Add: return intExpr(a) + intExpr(b);
-      case BinOp::Sub: return intExpr(a) - intExpr(b);
-      case BinOp::Mul: return intExpr(a) * intExpr(b);
+      case BinOp::Add:
+        return intExpr(a) + intExpr(b);
+      case BinOp::Sub:
+        return intExpr(a) - intExpr(b);
+      case BinOp::Mul:
+        return intExpr(a) * intExpr(b);
       case BinOp::Min: {
         z3::expr x = intExpr(a), y = intExpr(b);
         return z3::ite(x <= y, x, y);
@@ -173,8 +188,10 @@ class Encoder {
         z3::expr r = freshInt();
         z3::expr cv = ctx_.int_val(*c);
         solver_.add(x == cv * q + r);
-        if (*c > 0) solver_.add(r >= 0 && r < cv);
-        else solver_.add(r <= 0 && r > cv);
+        if (*c > 0)
+          solver_.add(r >= 0 && r < cv);
+        else
+          solver_.add(r <= 0 && r > cv);
         return e.binOp == BinOp::FloorDiv ? q : r;
       }
       default:
@@ -195,9 +212,11 @@ class Encoder {
 OverlapOracle::OverlapOracle(unsigned timeoutMs) : solver_(std::make_unique<Solver>(timeoutMs)) {}
 OverlapOracle::~OverlapOracle() = default;
 
-bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop, std::optional<int64_t> shift) {
+bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop,
+                               std::optional<int64_t> shift) {
   ++stats_.queries;
-  if (a.isScalarVar() || b.isScalarVar()) return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
+  if (a.isScalarVar() || b.isScalarVar())
+    return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
   if (a.storage != b.storage) return false;
   if (!loop) shift = 0;
 
@@ -214,7 +233,8 @@ bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* 
                       a.box[d].whole || b.box[d].whole});
   } else {
     DimPair flat;
-    if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent)) return true;
+    if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent))
+      return true;
     dims.push_back(flat);
   }
   if (loop && shift && *shift != 0)
@@ -259,7 +279,8 @@ bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* 
   }
 }
 
-bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop, std::optional<int64_t> shift) {
+bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop,
+                          std::optional<int64_t> shift) {
   z3::context& ctx = solver_->ctx;
   z3::solver& s = solver_->solver;
   s.push();
@@ -312,8 +333,8 @@ bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop,
   return r != z3::unsat;
 }
 
-std::optional<int64_t> OverlapOracle::smallestShift(const Access& a, const Access& b, const ForStmt* loop,
-                                                    int64_t lo, int64_t hi) {
+std::optional<int64_t> OverlapOracle::smallestShift(const Access& a, const Access& b,
+                                                    const ForStmt* loop, int64_t lo, int64_t hi) {
   for (int64_t d = lo; d <= hi; ++d)
     if (mayOverlap(a, b, loop, d)) return d;
   return std::nullopt;

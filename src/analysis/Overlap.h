@@ -43,16 +43,18 @@ class OverlapOracle {
   // the loop's range); `shift` nullopt means "some shift >= 1". `loop` null:
   // both at the same point (the kernel root; shift must be 0). Scalar
   // variables always overlap themselves.
-  bool mayOverlap(const Access& a, const Access& b, const ir::ForStmt* loop, std::optional<int64_t> shift);
+  bool mayOverlap(const Access& a, const Access& b, const ir::ForStmt* loop,
+                  std::optional<int64_t> shift);
 
   // The smallest shift in [lo, hi] at which they may overlap, or nullopt.
-  std::optional<int64_t> smallestShift(const Access& a, const Access& b, const ir::ForStmt* loop, int64_t lo,
-                                       int64_t hi);
+  std::optional<int64_t> smallestShift(const Access& a, const Access& b, const ir::ForStmt* loop,
+                                       int64_t lo, int64_t hi);
 
   const OverlapStats& stats() const { return stats_; }
 
  private:
-  bool solve(const Access& a, const Access& b, const ir::ForStmt* loop, std::optional<int64_t> shift);
+  bool solve(const Access& a, const Access& b, const ir::ForStmt* loop,
+             std::optional<int64_t> shift);
 
   struct Solver;
   std::unique_ptr<Solver> solver_;

@@ -36,7 +36,9 @@ std::vector<Storage> Ownership::ownedBy(const ForStmt* loop) const {
 
 namespace {
 
-std::string loopName(const ForStmt& f) { return fmt::format("'{}' (line {})", f.var->name, f.loc.line); }
+std::string loopName(const ForStmt& f) {
+  return fmt::format("'{}' (line {})", f.var->name, f.loc.line);
+}
 
 bool touches(const Unit& u, const Storage& s) {
   for (const auto& a : u.accesses)
@@ -97,25 +99,28 @@ class OwnerInference {
       std::vector<Guard> writes;
       SourceLoc bad;
       if (writeFirst(list, s, {}, writes, bad)) return Cover{true, {list.loopStmt}, ""};
-      out.reason = fmt::format("it is read before it is written in an iteration of loop {} (read at line {})",
-                               loopName(*list.loop()), bad.line);
+      out.reason = fmt::format(
+          "it is read before it is written in an iteration of loop {} (read at line {})",
+          loopName(*list.loop()), bad.line);
       return out;
     }
     if (direct && out.reason.empty()) {
-      out.reason = list.isRoot()
-                       ? fmt::format("it is accessed outside every pipelined loop (line {})", directLoc.line)
-                       : "";
+      out.reason =
+          list.isRoot()
+              ? fmt::format("it is accessed outside every pipelined loop (line {})", directLoc.line)
+              : "";
     }
     return out;
   }
 
   // Every read of `s` in one iteration of `list` follows a write whose guard
   // it implies.
-  static bool writeFirst(const UnitList& list, const Storage& s, const Guard& prefix, std::vector<Guard>& writes,
-                         SourceLoc& bad) {
+  static bool writeFirst(const UnitList& list, const Storage& s, const Guard& prefix,
+                         std::vector<Guard>& writes, SourceLoc& bad) {
     for (const auto& u : list.units) {
       if (u.isLoop()) {
-        if (touches(u, s) && !writeFirst(*u.body, s, concat(prefix, u.guard), writes, bad)) return false;
+        if (touches(u, s) && !writeFirst(*u.body, s, concat(prefix, u.guard), writes, bad))
+          return false;
         continue;
       }
       for (const auto& a : u.accesses) {
@@ -220,22 +225,26 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
       const Claim& first = claimIt->second.front();
       const std::string& claimed = first.buffer->name;
       if (o.manual) {
-        diags.warningOnce("manual-claim:" + std::to_string(st->id), first.loc,
-                          fmt::format("'{}' is a manual multi-buffer (T.annotate_manual_multi_buffer), so its "
-                                      "multi_buffer_eligible claim is dropped; its versions are the ones written "
-                                      "in its indices",
-                                      claimed));
+        diags.warningOnce(
+            "manual-claim:" + std::to_string(st->id), first.loc,
+            fmt::format("'{}' is a manual multi-buffer (T.annotate_manual_multi_buffer), so its "
+                        "multi_buffer_eligible claim is dropped; its versions are the ones written "
+                        "in its indices",
+                        claimed));
       } else if (o.optOut) {
-        diags.warningOnce("opt-out-claim:" + std::to_string(st->id), first.loc,
-                          fmt::format("{{{0}: 1}} opts '{0}' out of multi-buffering and overrides its "
-                                      "multi_buffer_eligible claim; use {{{0}: (1, \"auto\")}} to keep it eligible "
-                                      "with one version",
-                                      claimed));
+        diags.warningOnce(
+            "opt-out-claim:" + std::to_string(st->id), first.loc,
+            fmt::format(
+                "{{{0}: 1}} opts '{0}' out of multi-buffering and overrides its "
+                "multi_buffer_eligible claim; use {{{0}: (1, \"auto\")}} to keep it eligible "
+                "with one version",
+                claimed));
       } else if (!o.candidate) {
-        diags.warningOnce("claim-scope:" + std::to_string(st->id), first.loc,
-                          fmt::format("'{}' is in {}, which is never multi-buffered; its multi_buffer_eligible "
-                                      "claim is dropped",
-                                      claimed, memScopeName(st->scope)));
+        diags.warningOnce(
+            "claim-scope:" + std::to_string(st->id), first.loc,
+            fmt::format("'{}' is in {}, which is never multi-buffered; its multi_buffer_eligible "
+                        "claim is dropped",
+                        claimed, memScopeName(st->scope)));
       } else {
         o.explicitClaim = true;
         o.eligible = true;
@@ -248,10 +257,11 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
           }
           if (nested) {
             const auto* outer = as<ForStmt>(c.loop);
-            diags.warningOnce("nested-claim:" + std::to_string(st->id), c.loc,
-                              fmt::format("'{}' is claimed by nested loops; owners cannot nest, so the claim of "
-                                          "loop {} is dropped",
-                                          c.buffer->name, loopName(*outer)));
+            diags.warningOnce(
+                "nested-claim:" + std::to_string(st->id), c.loc,
+                fmt::format("'{}' is claimed by nested loops; owners cannot nest, so the claim of "
+                            "loop {} is dropped",
+                            c.buffer->name, loopName(*outer)));
             continue;
           }
           bool dup = false;
@@ -288,14 +298,17 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
         if (it != lists.end() && OwnerInference::guarded(*it->second, st)) o.guardedEpoch = true;
         const auto* f = as<ForStmt>(ow);
         if (f && f->forKind == ForKind::Persistent && it != lists.end())
-          for (const auto& u : it->second->units) o.guardedEpoch |= !u.guard.empty() && touches(u, st);
+          for (const auto& u : it->second->units)
+            o.guardedEpoch |= !u.guard.empty() && touches(u, st);
       }
     }
     if (spec && spec->count && *spec->count >= 2 && !o.eligible) {
-      diags.warningOnce("fixed-ineligible:" + std::to_string(st->id), spec->loc,
-                        fmt::format("'{}' asks for {} versions but is not multi-buffer eligible ({}); it keeps one "
-                                    "version",
-                                    spec->buffer->name, *spec->count, o.reason));
+      diags.warningOnce(
+          "fixed-ineligible:" + std::to_string(st->id), spec->loc,
+          fmt::format(
+              "'{}' asks for {} versions but is not multi-buffer eligible ({}); it keeps one "
+              "version",
+              spec->buffer->name, *spec->count, o.reason));
     }
     out.storages.push_back(std::move(o));
   }

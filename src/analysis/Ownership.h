@@ -38,12 +38,12 @@ namespace tilesched::analysis {
 
 struct StorageOwnership {
   ir::Storage storage;
-  ir::Buffer buffer;          // the allocating buffer (names in messages and reports)
-  bool candidate = false;     // on-chip, capacity-checked scope
+  ir::Buffer buffer;       // the allocating buffer (names in messages and reports)
+  bool candidate = false;  // on-chip, capacity-checked scope
   bool manual = false;
-  int64_t ring = 0;           // manual ring size
-  bool optOut = false;        // {buf: 1}
-  bool explicitClaim = false; // owners come from multi_buffer_eligible
+  int64_t ring = 0;            // manual ring size
+  bool optOut = false;         // {buf: 1}
+  bool explicitClaim = false;  // owners come from multi_buffer_eligible
   bool eligible = false;
   std::vector<ir::Stmt> owners;  // ForStmts, in program order
   // Some owner iteration accesses the storage only under a condition (or the

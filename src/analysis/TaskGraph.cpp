@@ -24,10 +24,14 @@ UnitList* findIn(UnitList& list, const ForStmt* loop) {
 
 std::string forKindName(ForKind k) {
   switch (k) {
-    case ForKind::Serial: return "T.serial";
-    case ForKind::Unroll: return "T.unroll";
-    case ForKind::Pipelined: return "T.Pipelined";
-    case ForKind::Persistent: return "T.Persistent";
+    case ForKind::Serial:
+      return "T.serial";
+    case ForKind::Unroll:
+      return "T.unroll";
+    case ForKind::Pipelined:
+      return "T.Pipelined";
+    case ForKind::Persistent:
+      return "T.Persistent";
   }
   return "?";
 }
@@ -41,18 +45,30 @@ std::string opName(const Unit& u) {
       return u.cost.copyPath ? fmt::format("copy {}", copyPathName(*u.cost.copyPath)) : "copy";
       (void)c;
     }
-    case StmtKind::Gemm: return "gemm";
-    case StmtKind::Fill: return "fill";
-    case StmtKind::Reduce: return fmt::format("reduce_{}", reduceKindName(as<ReduceStmt>(s)->reduceKind));
-    case StmtKind::Parallel: return "parallel";
-    case StmtKind::VFRegion: return as<VFRegionStmt>(s)->simt ? "simt_vf" : "simd_vf";
-    case StmtKind::Store: return "store";
-    case StmtKind::Assign: return "assign " + as<AssignStmt>(s)->var->name;
-    case StmtKind::SetFlag: return "set_flag";
-    case StmtKind::WaitFlag: return "wait_flag";
-    case StmtKind::Barrier: return "pipe_barrier";
-    case StmtKind::For: return "for " + as<ForStmt>(s)->var->name;
-    default: return "?";
+    case StmtKind::Gemm:
+      return "gemm";
+    case StmtKind::Fill:
+      return "fill";
+    case StmtKind::Reduce:
+      return fmt::format("reduce_{}", reduceKindName(as<ReduceStmt>(s)->reduceKind));
+    case StmtKind::Parallel:
+      return "parallel";
+    case StmtKind::VFRegion:
+      return as<VFRegionStmt>(s)->simt ? "simt_vf" : "simd_vf";
+    case StmtKind::Store:
+      return "store";
+    case StmtKind::Assign:
+      return "assign " + as<AssignStmt>(s)->var->name;
+    case StmtKind::SetFlag:
+      return "set_flag";
+    case StmtKind::WaitFlag:
+      return "wait_flag";
+    case StmtKind::Barrier:
+      return "pipe_barrier";
+    case StmtKind::For:
+      return "for " + as<ForStmt>(s)->var->name;
+    default:
+      return "?";
   }
 }
 
@@ -63,10 +79,14 @@ std::string targetName(const Dependency& d) {
 
 std::string distanceText(const Dependency& d) {
   switch (d.distanceKind) {
-    case DistanceKind::Same: return "0";
-    case DistanceKind::Versioned: return "versions";
-    case DistanceKind::Carried: return "1 (carried)";
-    case DistanceKind::Exact: return fmt::format("{} (ring)", d.distance);
+    case DistanceKind::Same:
+      return "0";
+    case DistanceKind::Versioned:
+      return "versions";
+    case DistanceKind::Carried:
+      return "1 (carried)";
+    case DistanceKind::Exact:
+      return fmt::format("{} (ring)", d.distance);
   }
   return "?";
 }
@@ -81,8 +101,8 @@ void printList(std::string& out, const UnitList& list, int indent) {
     std::string extra;
     if (u.cost.secondPipe && !u.isLoop())
       extra = fmt::format(" (MTE1 part: lat {}, ii {})", u.cost.secondLatency, u.cost.secondIi);
-    out += fmt::format("{}  #{:<2} {:<12} {:<16} lat {:>5}  ii {:>5}  line {:>3}{}{}{}\n", pad, u.index,
-                       pipeMaskName(u.pipeMask), opName(u), u.latency, u.ii, u.loc.line,
+    out += fmt::format("{}  #{:<2} {:<12} {:<16} lat {:>5}  ii {:>5}  line {:>3}{}{}{}\n", pad,
+                       u.index, pipeMaskName(u.pipeMask), opName(u), u.latency, u.ii, u.loc.line,
                        u.guard.empty() ? "" : "  if " + printGuard(u.guard), extra, accesses);
   }
   if (list.deps.empty() && list.exclusions.empty()) {
@@ -90,22 +110,24 @@ void printList(std::string& out, const UnitList& list, int indent) {
   } else {
     out += fmt::format("{}deps:\n", pad);
     for (const auto& d : list.deps)
-      out += fmt::format("{}  {}  #{} -> #{}  distance {:<12} lat {:>5}  {}\n", pad, depKindName(d.kind), d.from,
-                         d.to, distanceText(d), d.latency, targetName(d));
+      out +=
+          fmt::format("{}  {}  #{} -> #{}  distance {:<12} lat {:>5}  {}\n", pad,
+                      depKindName(d.kind), d.from, d.to, distanceText(d), d.latency, targetName(d));
     for (const auto& e : list.exclusions)
-      out += fmt::format("{}  owner-exclusion  #{} <-> #{}  lat {} / {}  {}\n", pad, e.a, e.b, e.forwardLatency,
-                         e.reverseLatency, e.storage->name);
+      out += fmt::format("{}  owner-exclusion  #{} <-> #{}  lat {} / {}  {}\n", pad, e.a, e.b,
+                         e.forwardLatency, e.reverseLatency, e.storage->name);
   }
   (void)t;
   for (const auto& u : list.units) {
     if (!u.isLoop()) continue;
     const ForStmt& f = *u.loop();
     const LoopTiming& bt = u.body->timing;
-    out += fmt::format("\n{}loop {} (line {}): {}, {} trips, num_stages {}{}, {} II {}, iteration {} cycles\n", pad,
-                       f.var->name, f.loc.line, forKindName(f.forKind),
-                       bt.tripsKnown ? std::to_string(bt.trips) : "? (symbolic)", f.numStages,
-                       f.enableOffset ? ", enable_offset" : "", bt.estimated ? "estimated" : "solved", bt.ii,
-                       bt.makespan);
+    out += fmt::format(
+        "\n{}loop {} (line {}): {}, {} trips, num_stages {}{}, {} II {}, iteration {} cycles\n",
+        pad, f.var->name, f.loc.line, forKindName(f.forKind),
+        bt.tripsKnown ? std::to_string(bt.trips) : "? (symbolic)", f.numStages,
+        f.enableOffset ? ", enable_offset" : "", bt.estimated ? "estimated" : "solved", bt.ii,
+        bt.makespan);
     printList(out, *u.body, indent + 2);
   }
 }
@@ -143,7 +165,8 @@ KernelAnalysis analyzeKernel(const Kernel& kernel, const Target& target, Diagnos
   return out;
 }
 
-std::vector<KernelAnalysis> analyzeProgram(const Program& program, const Target& target, DiagnosticEngine& diags,
+std::vector<KernelAnalysis> analyzeProgram(const Program& program, const Target& target,
+                                           DiagnosticEngine& diags,
                                            const AnalysisOptions& options) {
   std::vector<KernelAnalysis> out;
   for (const auto& k : program.kernels) out.push_back(analyzeKernel(k, target, diags, options));
@@ -152,23 +175,27 @@ std::vector<KernelAnalysis> analyzeProgram(const Program& program, const Target&
 
 std::string printTaskGraph(const KernelAnalysis& analysis) {
   const Kernel& k = *analysis.kernel;
-  std::string out = fmt::format("kernel {} (line {}), grid {}\n", k.factory.empty() ? k.name : k.factory,
-                                k.loc.line, k.grid);
+  std::string out = fmt::format("kernel {} (line {}), grid {}\n",
+                                k.factory.empty() ? k.name : k.factory, k.loc.line, k.grid);
   out += "  buffers:\n";
   for (const auto& so : analysis.ownership.storages) {
     if (so.storage->scope == MemScope::Global) continue;
     std::string owners;
     for (const auto& o : so.owners) {
       const auto* f = as<ForStmt>(o);
-      owners += fmt::format("{}{} (line {})", owners.empty() ? "" : ", ", f->var->name, f->loc.line);
+      owners +=
+          fmt::format("{}{} (line {})", owners.empty() ? "" : ", ", f->var->name, f->loc.line);
     }
     std::string status;
-    if (so.manual) status = fmt::format("manual ring {}", so.ring);
+    if (so.manual)
+      status = fmt::format("manual ring {}", so.ring);
     else if (so.eligible)
       status = fmt::format("eligible{}, owners: {}{}", so.explicitClaim ? " (claimed)" : "", owners,
                            so.guardedEpoch ? ", guarded epoch" : "");
-    else status = "not eligible: " + so.reason;
-    out += fmt::format("    {:<10} {:<14} {}\n", so.storage->name, memScopeName(so.storage->scope), status);
+    else
+      status = "not eligible: " + so.reason;
+    out += fmt::format("    {:<10} {:<14} {}\n", so.storage->name, memScopeName(so.storage->scope),
+                       status);
   }
   out += "  kernel root:\n";
   printList(out, analysis.root, 4);
@@ -199,7 +226,8 @@ json tasksJson(const UnitList& list) {
     t["guard"] = u.guard.empty() ? json(nullptr) : json(printGuard(u.guard));
     t["reads"] = regionListJson(u, AccessKind::Read);
     t["writes"] = regionListJson(u, AccessKind::Write);
-    if (u.cost.copyPath && !u.isLoop()) t["copy_path"] = std::string(copyPathName(*u.cost.copyPath));
+    if (u.cost.copyPath && !u.isLoop())
+      t["copy_path"] = std::string(copyPathName(*u.cost.copyPath));
     if (u.cost.secondPipe && !u.isLoop())
       t["mte1"] = {{"latency", u.cost.secondLatency}, {"ii", u.cost.secondIi}};
     if (u.isLoop()) {
@@ -221,8 +249,10 @@ json depsJson(const UnitList& list) {
     j["distance_kind"] = std::string(distanceKindName(d.distanceKind));
     j["distance"] = d.distance;
     j["latency"] = d.latency;
-    if (d.storage) j["storage"] = d.storage->name;
-    else j["var"] = d.var ? json(d.var->name) : json(nullptr);
+    if (d.storage)
+      j["storage"] = d.storage->name;
+    else
+      j["var"] = d.var ? json(d.var->name) : json(nullptr);
     out.push_back(j);
   }
   for (const auto& e : list.exclusions)
@@ -248,7 +278,9 @@ json timingJson(const ForStmt& loop, const LoopTiming& t) {
 json loopAnalysisJson(const KernelAnalysis& analysis, const ForStmt& loop) {
   const UnitList* list = analysis.findLoop(&loop);
   if (!list) return {{"tasks", nullptr}, {"deps", nullptr}, {"timing", nullptr}};
-  return {{"tasks", tasksJson(*list)}, {"deps", depsJson(*list)}, {"timing", timingJson(loop, list->timing)}};
+  return {{"tasks", tasksJson(*list)},
+          {"deps", depsJson(*list)},
+          {"timing", timingJson(loop, list->timing)}};
 }
 
 json bufferAnalysisJson(const KernelAnalysis& analysis, const Buffer& buffer) {
@@ -294,7 +326,8 @@ void annotateKernelReport(json& kernelEntry, const KernelAnalysis& analysis) {
       forEachList(analysis.root, [&](const UnitList& list) {
         const ForStmt* f = list.loop();
         if (!f || match) return;
-        if (l.value("line", 0u) == f->loc.line && l.value("var", std::string()) == f->var->name) match = f;
+        if (l.value("line", 0u) == f->loc.line && l.value("var", std::string()) == f->var->name)
+          match = f;
       });
       if (!match) continue;
       json fields = loopAnalysisJson(analysis, *match);

@@ -10,7 +10,8 @@
 //     buffers:
 //       a_ub       shared         eligible, owners: s (line 40)
 //     ...
-//       loop s (line 40): T.Pipelined, 4 trips, num_stages 2, estimated II 554, iteration 554 cycles
+//       loop s (line 40): T.Pipelined, 4 trips, num_stages 2, estimated II 554, iteration 554
+//       cycles
 //         tasks:
 //           #0  MTE2         copy gm_to_ub  lat   172  ii    82  line  41  R A[...]  W a_ub[0:1024]
 //           ...
@@ -50,10 +51,11 @@ struct KernelAnalysis {
   UnitList* findLoop(const ir::ForStmt* loop);
 };
 
-KernelAnalysis analyzeKernel(const ir::Kernel& kernel, const Target& target, DiagnosticEngine& diags,
-                             const AnalysisOptions& options = {});
+KernelAnalysis analyzeKernel(const ir::Kernel& kernel, const Target& target,
+                             DiagnosticEngine& diags, const AnalysisOptions& options = {});
 std::vector<KernelAnalysis> analyzeProgram(const ir::Program& program, const Target& target,
-                                           DiagnosticEngine& diags, const AnalysisOptions& options = {});
+                                           DiagnosticEngine& diags,
+                                           const AnalysisOptions& options = {});
 
 // `--emit tasks`: per kernel the buffers' eligibility and owners, then per
 // unit list (kernel root and every loop) the units and the dependencies.

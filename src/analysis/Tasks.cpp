@@ -4,10 +4,10 @@
 // estimate each list's timing.
 #include "analysis/Tasks.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <map>
 #include <set>
-#include <fmt/format.h>
 
 #include "analysis/ExprUtil.h"
 #include "ir/IROperator.h"
@@ -52,9 +52,12 @@ std::string printAccess(const Access& a) {
         continue;
       }
       std::string start = printExpr(d.start);
-      if (auto c = asConstInt(d.start)) out += fmt::format("{}:{}", *c, *c + d.extent);
-      else if (d.extent == 1) out += start;
-      else out += fmt::format("{}:{} + {}", start, start, d.extent);  // the IR printer's spacing
+      if (auto c = asConstInt(d.start))
+        out += fmt::format("{}:{}", *c, *c + d.extent);
+      else if (d.extent == 1)
+        out += start;
+      else
+        out += fmt::format("{}:{} + {}", start, start, d.extent);  // the IR printer's spacing
     }
     out += "]";
   }
@@ -73,19 +76,26 @@ std::string pipeMaskName(uint32_t mask) {
 
 std::string_view depKindName(DepKind k) {
   switch (k) {
-    case DepKind::RAW: return "RAW";
-    case DepKind::WAR: return "WAR";
-    case DepKind::WAW: return "WAW";
+    case DepKind::RAW:
+      return "RAW";
+    case DepKind::WAR:
+      return "WAR";
+    case DepKind::WAW:
+      return "WAW";
   }
   return "?";
 }
 
 std::string_view distanceKindName(DistanceKind k) {
   switch (k) {
-    case DistanceKind::Same: return "same";
-    case DistanceKind::Versioned: return "versioned";
-    case DistanceKind::Carried: return "carried";
-    case DistanceKind::Exact: return "exact";
+    case DistanceKind::Same:
+      return "same";
+    case DistanceKind::Versioned:
+      return "versioned";
+    case DistanceKind::Carried:
+      return "carried";
+    case DistanceKind::Exact:
+      return "exact";
   }
   return "?";
 }
@@ -172,7 +182,8 @@ class AccessCollector {
       }
       case StmtKind::Parallel: {
         const auto* p = as<ParallelStmt>(s);
-        for (size_t i = 0; i < p->vars.size(); ++i) swept_.push_back({p->vars[i], intImm(0), p->extents[i]});
+        for (size_t i = 0; i < p->vars.size(); ++i)
+          swept_.push_back({p->vars[i], intImm(0), p->extents[i]});
         stmt(p->body);
         swept_.resize(swept_.size() - p->vars.size());
         return;
@@ -262,7 +273,9 @@ class AccessCollector {
   void add(Access acc) {
     // One access per (kind, storage/var, box, guard) is enough.
     for (const auto& a : out_) {
-      if (a.kind != acc.kind || a.storage != acc.storage || a.var != acc.var || a.buffer != acc.buffer) continue;
+      if (a.kind != acc.kind || a.storage != acc.storage || a.var != acc.var ||
+          a.buffer != acc.buffer)
+        continue;
       if (a.box.size() != acc.box.size() || a.guard.size() != acc.guard.size()) continue;
       bool same = guardImplies(a.guard, acc.guard) && guardImplies(acc.guard, a.guard);
       for (size_t i = 0; same && i < a.box.size(); ++i)
@@ -276,7 +289,8 @@ class AccessCollector {
   void finishBox(Access& acc) {
     for (size_t d = 0; d < acc.box.size(); ++d) {
       acc.box[d].start = defs_.resolve(acc.box[d].start);
-      for (auto it = swept_.rbegin(); it != swept_.rend(); ++it) acc.box[d] = hullDim(acc.buffer, d, acc.box[d], *it);
+      for (auto it = swept_.rbegin(); it != swept_.rend(); ++it)
+        acc.box[d] = hullDim(acc.buffer, d, acc.box[d], *it);
     }
   }
 
@@ -313,7 +327,8 @@ class AccessCollector {
 
 class Extractor {
  public:
-  Extractor(const Kernel& k, const Target& t, const cost::CostOptions& o) : defs_(k), target_(t), options_(o) {}
+  Extractor(const Kernel& k, const Target& t, const cost::CostOptions& o)
+      : defs_(k), target_(t), options_(o) {}
 
   void list(const Stmt& body, const Guard& guard, UnitList& out) {
     if (!body) return;
@@ -342,8 +357,10 @@ class Extractor {
     u.stmt = body;
     u.guard = guard;
     u.loc = body->loc;
-    if (const auto* f = as<ForStmt>(body)) loopUnit(*f, u);
-    else taskUnit(u);
+    if (const auto* f = as<ForStmt>(body))
+      loopUnit(*f, u);
+    else
+      taskUnit(u);
     // The condition of an enclosing if is read by the unit.
     AccessCollector guardReads(defs_, guard, u.accesses);
     for (const auto& l : guard) guardReads.reads(l.source ? l.source : l.cond, u.loc);
@@ -411,9 +428,11 @@ class Extractor {
         a.guard = std::move(g);
         bool dup = false;
         for (const auto& b : u.accesses) {
-          if (b.kind != a.kind || b.storage != a.storage || b.var != a.var || b.buffer != a.buffer) continue;
+          if (b.kind != a.kind || b.storage != a.storage || b.var != a.var || b.buffer != a.buffer)
+            continue;
           if (b.path != a.path) continue;
-          if (b.box.size() != a.box.size() || !guardImplies(a.guard, b.guard) || !guardImplies(b.guard, a.guard))
+          if (b.box.size() != a.box.size() || !guardImplies(a.guard, b.guard) ||
+              !guardImplies(b.guard, a.guard))
             continue;
           bool same = true;
           for (size_t d = 0; same && d < a.box.size(); ++d)
@@ -450,7 +469,8 @@ LoopTiming estimateTiming(const UnitList& list) {
     for (Pipe p : kAllPipes)
       if (u.pipeMask & pipeMask(p)) s = std::max(s, pipeFree[pipeIndex(p)]);
     for (const auto& d : list.deps)
-      if (d.to == static_cast<int>(i) && d.distanceKind == DistanceKind::Same && d.from < static_cast<int>(i))
+      if (d.to == static_cast<int>(i) && d.distanceKind == DistanceKind::Same &&
+          d.from < static_cast<int>(i))
         s = std::max(s, t.start[d.from] + d.latency);
     t.start[i] = s;
     for (Pipe p : kAllPipes)
@@ -480,13 +500,15 @@ void countTaskUsers(const UnitList& list, std::map<int, int>& users) {
 void dropPrivate(UnitList& list, const std::set<int>& priv) {
   for (auto& u : list.units) {
     if (u.body) dropPrivate(*u.body, priv);
-    std::erase_if(u.accesses, [&](const Access& a) { return a.storage && priv.count(a.storage->id); });
+    std::erase_if(u.accesses,
+                  [&](const Access& a) { return a.storage && priv.count(a.storage->id); });
   }
 }
 
 }  // namespace
 
-UnitList extractUnits(const Kernel& kernel, const Target& target, const cost::CostOptions& options) {
+UnitList extractUnits(const Kernel& kernel, const Target& target,
+                      const cost::CostOptions& options) {
   Extractor ex(kernel, target, options);
   UnitList root = ex.root(kernel);
   // Registers and scalar arrays used by a single task (a fragment inside a VF

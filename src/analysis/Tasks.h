@@ -20,11 +20,13 @@
 // recomputeDependencyLatencies).
 //
 //   for s in T.Pipelined(4, num_stages=2):        units of loop s (float32):
-//       T.copy(A[s * 1024:s * 1024 + 1024], a_ub) #0 MTE2 lat 172 ii 82  R A[s * 1024:s * 1024+1024]  W a_ub[0:1024]
-//       for i in T.Parallel(1024):                #1 V    lat 32  ii 32  R a_ub[0:1024]  W c_ub[0:1024]
+//       T.copy(A[s * 1024:s * 1024 + 1024], a_ub) #0 MTE2 lat 172 ii 82  R A[s * 1024:s *
+//       1024+1024]  W a_ub[0:1024] for i in T.Parallel(1024):                #1 V    lat 32  ii 32
+//       R a_ub[0:1024]  W c_ub[0:1024]
 //           c_ub[i] = a_ub[i] * 2.0
 //       if s > 0:
-//           T.copy(c_ub, C[...])                  #2 MTE3 lat 252 ii 72  if (s > 0)  R c_ub[0:1024]  W C[...]
+//           T.copy(c_ub, C[...])                  #2 MTE3 lat 252 ii 72  if (s > 0)  R c_ub[0:1024]
+//           W C[...]
 #pragma once
 
 #include <cstdint>
@@ -66,11 +68,11 @@ enum class AccessKind { Read, Write };
 
 struct Access {
   AccessKind kind = AccessKind::Read;
-  ir::Storage storage;  // null for a scalar variable
-  ir::Buffer buffer;    // the buffer as written (an alias of `storage` or the allocation)
-  ir::Var var;          // the scalar variable when `storage` is null
+  ir::Storage storage;      // null for a scalar variable
+  ir::Buffer buffer;        // the buffer as written (an alias of `storage` or the allocation)
+  ir::Var var;              // the scalar variable when `storage` is null
   std::vector<BoxDim> box;  // over `buffer`'s shape; empty for scalars and 0-d buffers
-  Guard guard;          // relative to the unit list's body (includes the unit's guard)
+  Guard guard;              // relative to the unit list's body (includes the unit's guard)
   SourceLoc loc;
   // Which leaf task makes the access, as unit indices from the unit down
   // (empty for a task unit; [3, 0] = unit 3 of the loop's body, then unit 0
@@ -90,21 +92,21 @@ struct UnitList;
 // Start offsets and period of a loop body, used for dependency latencies
 // through nested loops (SPEC §4.2).
 struct LoopTiming {
-  int64_t ii = 1;                // cycles between iteration starts
-  std::vector<int64_t> start;    // per unit: start offset within one iteration
-  int64_t makespan = 1;          // one iteration, first start to last completion
-  int64_t trips = 1;             // constant trip count (1 when unknown)
+  int64_t ii = 1;              // cycles between iteration starts
+  std::vector<int64_t> start;  // per unit: start offset within one iteration
+  int64_t makespan = 1;        // one iteration, first start to last completion
+  int64_t trips = 1;           // constant trip count (1 when unknown)
   bool tripsKnown = true;
-  bool estimated = true;         // a list-schedule estimate, not a solved schedule
+  bool estimated = true;  // a list-schedule estimate, not a solved schedule
   // Start of the first iteration to completion of the last.
   int64_t totalTime() const { return (trips > 0 ? trips - 1 : 0) * ii + makespan; }
 };
 
 struct Unit {
   UnitKind kind = UnitKind::Task;
-  int index = 0;        // position in its list
-  ir::Stmt stmt;        // the leaf instruction or the ForStmt
-  Guard guard;          // conditions of the enclosing ifs within the list
+  int index = 0;  // position in its list
+  ir::Stmt stmt;  // the leaf instruction or the ForStmt
+  Guard guard;    // conditions of the enclosing ifs within the list
   SourceLoc loc;
   uint32_t pipeMask = 0;  // pipes it occupies (bitmask of pipeMask())
   // Tasks: the instruction cost (the issue pipe, and the MTE1 part of an L1
@@ -127,7 +129,8 @@ std::string_view depKindName(DepKind k);
 
 enum class DistanceKind {
   Same,       // 0: same iteration, forward in program order
-  Versioned,  // some later iteration: the storage's version count (automatic storage owned by this loop)
+  Versioned,  // some later iteration: the storage's version count (automatic storage owned by this
+              // loop)
   Carried,    // some later iteration of an ordinary storage or scalar: distance 1
   Exact,      // manual ring: exactly `distance` iterations later
 };
@@ -138,9 +141,10 @@ struct Dependency {
   int from = 0;  // producer unit
   int to = 0;    // consumer unit
   DistanceKind distanceKind = DistanceKind::Same;
-  int64_t distance = 0;  // 0, 1 (Versioned/Carried: the smallest possible), or the exact ring distance
-  int64_t latency = 0;   // producer finish − consumer start (nested loops: last/first iteration)
-  ir::Storage storage;   // null for a scalar variable
+  int64_t distance =
+      0;  // 0, 1 (Versioned/Carried: the smallest possible), or the exact ring distance
+  int64_t latency = 0;  // producer finish − consumer start (nested loops: last/first iteration)
+  ir::Storage storage;  // null for a scalar variable
   ir::Var var;
   // The leaf tasks that carry it: unit index paths from this list down to the
   // task (length 1 for a task unit).
@@ -150,10 +154,10 @@ struct Dependency {
 // Units that own one storage with several disjoint owners (SPEC §4.2): their
 // accesses exclude each other in time; the solver picks an order.
 struct OwnerExclusion {
-  int a = 0, b = 0;              // a < b
+  int a = 0, b = 0;  // a < b
   ir::Storage storage;
-  int64_t forwardLatency = 0;    // a then b: a's finish − b's start
-  int64_t reverseLatency = 0;    // b then a
+  int64_t forwardLatency = 0;  // a then b: a's finish − b's start
+  int64_t reverseLatency = 0;  // b then a
 };
 
 struct UnitList {

@@ -137,7 +137,8 @@ class AccessBytes : public IRVisitor {
     for (const auto& i : indices) collectVars(i, vars);
     int64_t elements = 1;
     for (int v : vars) elements *= extents_.at(v);
-    if (auto shape = constShape(b)) elements = std::min(elements, std::max<int64_t>(1, product(*shape)));
+    if (auto shape = constShape(b))
+      elements = std::min(elements, std::max<int64_t>(1, product(*shape)));
     bytes += elements * dtypeSize(b->dtype);
   }
 
@@ -149,10 +150,11 @@ class AccessBytes : public IRVisitor {
 
 std::string AccessBytes::printExprKey(const Expr& e) {
   if (!e) return "_";
-  std::string s = std::to_string(static_cast<int>(e->kind)) + ":" + std::to_string(static_cast<int>(e->binOp)) + ":" +
-                  std::to_string(static_cast<int>(e->unOp)) + ":" + std::to_string(e->intValue) + ":" +
-                  std::to_string(e->floatValue) + ":" + (e->var ? std::to_string(e->var->id) : "") + ":" +
-                  (e->buffer ? std::to_string(e->buffer->id) : "") + "(";
+  std::string s =
+      std::to_string(static_cast<int>(e->kind)) + ":" + std::to_string(static_cast<int>(e->binOp)) +
+      ":" + std::to_string(static_cast<int>(e->unOp)) + ":" + std::to_string(e->intValue) + ":" +
+      std::to_string(e->floatValue) + ":" + (e->var ? std::to_string(e->var->id) : "") + ":" +
+      (e->buffer ? std::to_string(e->buffer->id) : "") + "(";
   for (const auto& o : e->operands) s += printExprKey(o) + ",";
   return s + ")";
 }
@@ -194,7 +196,8 @@ struct Coster {
       m = cr;
       n = cc;
     }
-    auto cls = gemmDTypeClass(dtypeName(g.a.buffer->dtype), options.fp32GemmAsHf32).value_or(DTypeClass::F16);
+    auto cls = gemmDTypeClass(dtypeName(g.a.buffer->dtype), options.fp32GemmAsHf32)
+                   .value_or(DTypeClass::F16);
     Cost c = gemmCost(params(), m, n, k, cls);
     out.latency = c.latency;
     out.ii = c.ii;
@@ -215,7 +218,8 @@ struct Coster {
     int64_t bytes = regionBytes(f.dst);
     Cost c;
     if (f.pipe == Pipe::V) {
-      c = vectorCost(params(), elementwiseCycles(params(), VectorOpClass::Simple, f.dst.numElements()), bytes);
+      c = vectorCost(
+          params(), elementwiseCycles(params(), VectorOpClass::Simple, f.dst.numElements()), bytes);
     } else {
       // L1 is filled by the MTE2 engine: as fast as a GM->L1 load of the same bytes.
       c = copyCost(params(), CopyPath::GmToL1, bytes);

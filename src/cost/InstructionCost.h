@@ -43,9 +43,9 @@
 namespace tilesched::cost {
 
 struct InstructionCost {
-  Pipe pipe;                       // the pipe whose queue the instruction enters
-  int64_t latency = 1;             // start → completion (for a gemm: of its M part)
-  int64_t ii = 1;                  // cycles `pipe` is busy before its next start
+  Pipe pipe;            // the pipe whose queue the instruction enters
+  int64_t latency = 1;  // start → completion (for a gemm: of its M part)
+  int64_t ii = 1;       // cycles `pipe` is busy before its next start
   // A gemm on L1 operands also occupies MTE1 (SPEC §1.5); its MTE1 part, which
   // runs first: the M part starts when the MTE1 part has completed.
   std::optional<Pipe> secondPipe;
@@ -64,7 +64,8 @@ struct CostOptions {
 
 // The cost of one leaf instruction.
 InstructionCost instructionCost(const ir::Stmt& op, const Target& target);
-InstructionCost instructionCost(const ir::Stmt& op, const Target& target, const CostOptions& options);
+InstructionCost instructionCost(const ir::Stmt& op, const Target& target,
+                                const CostOptions& options);
 
 // Start-to-completion time of the whole instruction: for an L1-operand gemm
 // the MTE1 part followed by the M part, else `latency`.
@@ -83,9 +84,9 @@ int64_t elementwiseOpCycles(const ir::Stmt& body, int64_t elements, const Target
 
 // The layout of a copy as the DMA sees it (inputs of copyCost).
 struct CopyGeometry {
-  int64_t bytes = 0;     // elements x source dtype bytes
-  int64_t rows = 1;      // number of contiguous runs
-  int64_t rowBytes = 0;  // bytes of one run
+  int64_t bytes = 0;        // elements x source dtype bytes
+  int64_t rows = 1;         // number of contiguous runs
+  int64_t rowBytes = 0;     // bytes of one run
   bool rowStrided = false;  // rows > 1: the region is not contiguous
 };
 // Geometry of a copy: measured on the GM side's region when one side is

@@ -47,8 +47,11 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   for (const char* e : kEmits) emitOk |= opts.emit == e;
   if (!emitOk) {
     if (opts.emit == "scheduled")
-      return usageError(err, "--emit scheduled is not available yet: the scheduler is not built; use ir, tasks, buffers or report-json");
-    return usageError(err, fmt::format("unknown --emit '{}'; use ir, tasks, buffers or report-json", opts.emit));
+      return usageError(err,
+                        "--emit scheduled is not available yet: the scheduler is not built; use "
+                        "ir, tasks, buffers or report-json");
+    return usageError(
+        err, fmt::format("unknown --emit '{}'; use ir, tasks, buffers or report-json", opts.emit));
   }
   frontend::FrontendOptions fe;
   fe.func = opts.func;
@@ -62,7 +65,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   auto target = loadTarget(opts.target, targetError);
   if (!target) return usageError(err, targetError);
   std::string text;
-  if (!readFile(opts.file, text)) return usageError(err, fmt::format("cannot read '{}'", opts.file));
+  if (!readFile(opts.file, text))
+    return usageError(err, fmt::format("cannot read '{}'", opts.file));
 
   auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
   DiagnosticEngine diags(file);
@@ -83,15 +87,17 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   if (opts.emit == "report-json") out << report().dump(2) << "\n";
   if (!program) {
     if (diags.numErrors() > 0)
-      err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+      err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors")
+          << " generated.\n";
     return kExitCompileError;
   }
   if (opts.emit == "ir" || opts.emit.empty()) out << printProgram(*program);
   if (opts.emit == "tasks") out << analysis::printTaskGraph(analyses);
   if (opts.emit == "buffers" || opts.emit.empty()) {
     for (const auto& k : program->kernels) {
-      out << (opts.emit.empty() ? "\n" : "") << "# buffers of " << (k.factory.empty() ? k.name : k.factory)
-          << " (grid " << k.grid << ", target " << target->name << ")\n";
+      out << (opts.emit.empty() ? "\n" : "") << "# buffers of "
+          << (k.factory.empty() ? k.name : k.factory) << " (grid " << k.grid << ", target "
+          << target->name << ")\n";
       out << printBufferTable(k);
     }
   }
@@ -105,13 +111,15 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   app.set_version_flag("--version", std::string("tilesched ") + TILESCHED_VERSION);
   app.require_subcommand(1);
   CompileOptions opts;
-  auto* compile = app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
+  auto* compile =
+      app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
   compile->add_option("FILE", opts.file, "kernel file (.py)")->required();
   compile->add_option("-D", opts.defines, "factory parameter NAME=VALUE (a Python literal)")
       ->allow_extra_args(false);
   compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
   compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
-  compile->add_option("--emit", opts.emit, "ir | tasks | buffers | report-json (default: IR and buffer table)");
+  compile->add_option("--emit", opts.emit,
+                      "ir | tasks | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);
@@ -130,9 +138,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     }
     // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
     std::string message = e.what();
-    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" && std::string(argv[1]) != "run")
+    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
+        std::string(argv[1]) != "run")
       message = fmt::format("unknown command '{}'; commands are 'compile' and 'run'", argv[1]);
-    err << "tilesched: error: " << message << "\n" << "run 'tilesched --help' for usage\n";
+    err << "tilesched: error: " << message << "\n"
+        << "run 'tilesched --help' for usage\n";
     return kExitUsage;
   }
   try {

@@ -15,8 +15,10 @@ namespace {
 json shapeJson(const std::vector<Expr>& shape) {
   json out = json::array();
   for (const auto& d : shape) {
-    if (auto c = asConstInt(d)) out.push_back(*c);
-    else out.push_back(printExpr(d));
+    if (auto c = asConstInt(d))
+      out.push_back(*c);
+    else
+      out.push_back(printExpr(d));
   }
   return out;
 }
@@ -31,8 +33,10 @@ json bufferReport(const Kernel& k, const Buffer& b) {
   j["scope"] = std::string(memScopeName(b->storage->scope));
   j["dtype"] = std::string(dtypeName(b->dtype));
   j["shape"] = shapeJson(b->shape);
-  if (b->storage->bytes > 0) j["bytes"] = b->storage->bytes;
-  else j["bytes"] = nullptr;
+  if (b->storage->bytes > 0)
+    j["bytes"] = b->storage->bytes;
+  else
+    j["bytes"] = nullptr;
   j["alias_of"] = b->isAlias ? json(b->storage->name) : json(nullptr);
   bool manual = false;
   for (const auto& m : k.annotations.manual) manual |= m.storage == b->storage;
@@ -58,9 +62,12 @@ json kernelReport(const Kernel& k, const std::string& file, const Target& target
 
   json requested = json::object();
   for (const auto& v : k.annotations.bufferVersions) {
-    if (v.count && v.mode) requested[v.buffer->name] = json::array({*v.count, std::string(versionModeName(*v.mode))});
-    else if (v.count) requested[v.buffer->name] = *v.count;
-    else requested[v.buffer->name] = std::string(versionModeName(v.mode.value_or(VersionMode::Auto)));
+    if (v.count && v.mode)
+      requested[v.buffer->name] = json::array({*v.count, std::string(versionModeName(*v.mode))});
+    else if (v.count)
+      requested[v.buffer->name] = *v.count;
+    else
+      requested[v.buffer->name] = std::string(versionModeName(v.mode.value_or(VersionMode::Auto)));
   }
   json manual = json::object();
   for (const auto& m : k.annotations.manual) manual[m.buffer->name] = m.ring;
@@ -96,8 +103,9 @@ json kernelReport(const Kernel& k, const std::string& file, const Target& target
       if (st->scope == scope) used += alignUp(st->bytes, target.alignment(scope));
     bool unlimited = false;
     for (auto u : k.annotations.unlimited) unlimited |= u == scope;
-    memory[std::string(memScopeName(scope))] = {
-        {"capacity", *target.capacity(scope, k.hasSimtVF)}, {"used", used}, {"unlimited", unlimited}};
+    memory[std::string(memScopeName(scope))] = {{"capacity", *target.capacity(scope, k.hasSimtVF)},
+                                                {"used", used},
+                                                {"unlimited", unlimited}};
   }
   j["memory"] = memory;
   return j;
@@ -107,7 +115,9 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
   json out = json::array();
   for (const auto& d : diags.all()) {
     json j;
-    j["severity"] = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    j["severity"] = d.severity == Severity::Error     ? "error"
+                    : d.severity == Severity::Warning ? "warning"
+                                                      : "note";
     j["file"] = diags.file() ? json(diags.file()->path()) : json(nullptr);
     j["line"] = d.loc.valid() ? json(d.loc.line) : json(nullptr);
     j["col"] = d.loc.valid() ? json(d.loc.col) : json(nullptr);
@@ -118,7 +128,8 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
 }
 
 json compileReport(const Program* program, const std::string& file, const Target* target,
-                   const DiagnosticEngine& diags, const std::vector<analysis::KernelAnalysis>* analyses) {
+                   const DiagnosticEngine& diags,
+                   const std::vector<analysis::KernelAnalysis>* analyses) {
   json j;
   j["tool"] = "tilesched";
   j["version"] = TILESCHED_VERSION;

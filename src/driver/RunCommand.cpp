@@ -3,8 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <unistd.h>
@@ -57,11 +57,12 @@ json pipesJson(const sim::SimResult& r) {
       stall += b.pipes[pipeIndex(p)].flagStall;
       barrierStall += b.pipes[pipeIndex(p)].barrierStall;
     }
-    pipes[std::string(pipeName(p))] = {{"busy", busy},
-                                       {"utilization", r.cycles ? static_cast<double>(busy) / static_cast<double>(r.cycles) : 0.0},
-                                       {"instructions", instrs},
-                                       {"flag_stall", stall},
-                                       {"barrier_stall", barrierStall}};
+    pipes[std::string(pipeName(p))] = {
+        {"busy", busy},
+        {"utilization", r.cycles ? static_cast<double>(busy) / static_cast<double>(r.cycles) : 0.0},
+        {"instructions", instrs},
+        {"flag_stall", stall},
+        {"barrier_stall", barrierStall}};
   }
   return pipes;
 }
@@ -83,15 +84,21 @@ int64_t barrierStall(const sim::SimResult& r) {
 }
 
 json locJson(const std::string& file, SourceLoc loc) {
-  return {{"file", file}, {"line", loc.valid() ? json(loc.line) : json(nullptr)}, {"col", loc.valid() ? json(loc.col) : json(nullptr)}};
+  return {{"file", file},
+          {"line", loc.valid() ? json(loc.line) : json(nullptr)},
+          {"col", loc.valid() ? json(loc.col) : json(nullptr)}};
 }
 
 const char* issueKindName(sim::SimIssue::Kind k) {
   switch (k) {
-    case sim::SimIssue::Flag: return "flag";
-    case sim::SimIssue::Deadlock: return "deadlock";
-    case sim::SimIssue::Capacity: return "capacity";
-    case sim::SimIssue::Runtime: return "runtime";
+    case sim::SimIssue::Flag:
+      return "flag";
+    case sim::SimIssue::Deadlock:
+      return "deadlock";
+    case sim::SimIssue::Capacity:
+      return "capacity";
+    case sim::SimIssue::Runtime:
+      return "runtime";
   }
   return "?";
 }
@@ -137,14 +144,16 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                                          {"flag_stall", ps.flagStall},
                                          {"barrier_stall", ps.barrierStall}};
     }
-    blocks.push_back({{"block", b.block},
-                      {"cycles", b.cycles},
-                      {"lower_bound", b.lowerBound},
-                      {"bottleneck", std::string(pipeName(b.bottleneck))},
-                      {"efficiency", b.cycles ? static_cast<double>(b.lowerBound) / static_cast<double>(b.cycles) : 0.0},
-                      {"flag_stall", b.flagStall},
-                      {"barrier_stall", blockBarrierStall},
-                      {"pipes", pipes}});
+    blocks.push_back(
+        {{"block", b.block},
+         {"cycles", b.cycles},
+         {"lower_bound", b.lowerBound},
+         {"bottleneck", std::string(pipeName(b.bottleneck))},
+         {"efficiency",
+          b.cycles ? static_cast<double>(b.lowerBound) / static_cast<double>(b.cycles) : 0.0},
+         {"flag_stall", b.flagStall},
+         {"barrier_stall", blockBarrierStall},
+         {"pipes", pipes}});
   }
   j["blocks"] = blocks;
   json outputs = json::array();
@@ -159,12 +168,16 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   for (const auto& race : r.races) {
     races.push_back({{"storage", nullptr},  // filled by the caller, which knows the names
                      {"bytes", {race.lo, race.hi}},
-                     {"first", {{"instruction", describe(race.first)}, {"pipe", std::string(pipeName(race.first.pipe))},
-                                {"access", race.firstWrites ? "write" : "read"},
-                                {"line", race.first.stmt ? race.first.stmt->loc.line : 0}}},
-                     {"second", {{"instruction", describe(race.second)}, {"pipe", std::string(pipeName(race.second.pipe))},
-                                 {"access", race.secondWrites ? "write" : "read"},
-                                 {"line", race.second.stmt ? race.second.stmt->loc.line : 0}}},
+                     {"first",
+                      {{"instruction", describe(race.first)},
+                       {"pipe", std::string(pipeName(race.first.pipe))},
+                       {"access", race.firstWrites ? "write" : "read"},
+                       {"line", race.first.stmt ? race.first.stmt->loc.line : 0}}},
+                     {"second",
+                      {{"instruction", describe(race.second)},
+                       {"pipe", std::string(pipeName(race.second.pipe))},
+                       {"access", race.secondWrites ? "write" : "read"},
+                       {"line", race.second.stmt ? race.second.stmt->loc.line : 0}}},
                      {"occurrences", race.occurrences}});
   }
   j["race_reports"] = races;
@@ -188,7 +201,10 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["errors"] = errors;
   json alloc = json::array();
   for (const auto& a : r.allocations)
-    alloc.push_back({{"name", a.name}, {"scope", std::string(memScopeName(a.scope))}, {"offset", a.offset}, {"bytes", a.bytes}});
+    alloc.push_back({{"name", a.name},
+                     {"scope", std::string(memScopeName(a.scope))},
+                     {"offset", a.offset},
+                     {"bytes", a.bytes}});
   j["allocations"] = alloc;
   return j;
 }
@@ -196,20 +212,29 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
-  auto* run = app.add_subcommand("run", "compile, simulate on the Ascend core model and check against the reference run");
+  auto* run = app.add_subcommand(
+      "run", "compile, simulate on the Ascend core model and check against the reference run");
   run->add_option("FILE", o.file, "kernel file (.py)")->required();
-  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")->allow_extra_args(false);
+  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
   run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
   run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  run->add_option("--schedule", o.schedule, "serial | as-written (auto, none and double come with the scheduler)");
+  run->add_option("--schedule", o.schedule,
+                  "serial | as-written (auto, none and double come with the scheduler)");
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(
-          [](std::string& v) { return v.find('-') == std::string::npos ? std::string() : "the seed must be 0 or more, got " + v; },
+          [](std::string& v) {
+            return v.find('-') == std::string::npos ? std::string()
+                                                    : "the seed must be 0 or more, got " + v;
+          },
           "", "NON_NEGATIVE"));
-  run->add_option("--cores", o.cores, "AI cores running blocks concurrently (default: one per block)");
-  run->add_option("--input", o.inputs, "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
+  run->add_option("--cores", o.cores,
+                  "AI cores running blocks concurrently (default: one per block)");
+  run->add_option("--input", o.inputs,
+                  "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
       ->allow_extra_args(false);
-  run->add_option("--output-dir", o.outputDir, "write every output tensor of the simulated run as NAME.npy");
+  run->add_option("--output-dir", o.outputDir,
+                  "write every output tensor of the simulated run as NAME.npy");
   run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
   run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
   run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
@@ -218,21 +243,27 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
 
 int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   if (o.schedule == "auto" || o.schedule == "none" || o.schedule == "double")
-    return usage(err, fmt::format("--schedule {} is not available yet: the scheduler is not built; use --schedule serial",
-                                  o.schedule));
+    return usage(
+        err,
+        fmt::format(
+            "--schedule {} is not available yet: the scheduler is not built; use --schedule serial",
+            o.schedule));
   if (o.schedule != "serial" && o.schedule != "as-written")
     return usage(err, fmt::format("unknown --schedule '{}'; use serial or as-written", o.schedule));
   if (o.cores < 0) return usage(err, "--cores must be 1 or more (default: one core per block)");
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
-  for (const auto& [flag, path] : {std::pair<const char*, const std::string*>{"--trace", &o.tracePath},
-                                   {"--timeline", &o.timelinePath},
-                                   {"--report", &o.reportPath}})
-    if (!path->empty() && !canWrite(*path)) return usage(err, fmt::format("cannot write {} '{}'", flag + 2, *path));
+  for (const auto& [flag, path] :
+       {std::pair<const char*, const std::string*>{"--trace", &o.tracePath},
+        {"--timeline", &o.timelinePath},
+        {"--report", &o.reportPath}})
+    if (!path->empty() && !canWrite(*path))
+      return usage(err, fmt::format("cannot write {} '{}'", flag + 2, *path));
   if (!o.outputDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.outputDir, ec);
-    if (ec || !std::filesystem::is_directory(o.outputDir, ec) || ::access(o.outputDir.c_str(), W_OK) != 0)
+    if (ec || !std::filesystem::is_directory(o.outputDir, ec) ||
+        ::access(o.outputDir.c_str(), W_OK) != 0)
       return usage(err, fmt::format("cannot write --output-dir '{}'", o.outputDir));
   }
 
@@ -251,7 +282,8 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   fe.func = o.func;
   for (const auto& d : o.defines) {
     auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0) return usage(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
+    if (eq == std::string::npos || eq == 0)
+      return usage(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
     fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
   std::string targetError;
@@ -286,7 +318,8 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}};
     auto problems = ir::verifyKernel(oc.lowered);
     if (!problems.empty()) {
-      err << "tilesched: internal error: the serial lowering produced invalid IR: " << problems.front() << "\n";
+      err << "tilesched: internal error: the serial lowering produced invalid IR: "
+          << problems.front() << "\n";
       return kExitCompileError;
     }
     std::string error;
@@ -306,27 +339,33 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     };
     for (const auto& race : r.races) {
       auto describe = [](const sim::AccessOwner& o, bool w) {
-        return fmt::format("{} by {} ({})", w ? "written" : "read", o.stmt ? sim::instructionName(o.stmt) : "?",
-                           pipeName(o.pipe));
+        return fmt::format("{} by {} ({})", w ? "written" : "read",
+                           o.stmt ? sim::instructionName(o.stmt) : "?", pipeName(o.pipe));
       };
       auto& d = runDiags.error(
           race.second.stmt ? race.second.stmt->loc : SourceLoc{},
-          fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, barrier or flag chain "
+          fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, "
+                      "barrier or flag chain "
                       "between them{}",
-                      storageName(race.storage), race.lo, race.hi, describe(race.second, race.secondWrites),
-                      describe(race.first, race.firstWrites), race.first.stmt ? race.first.stmt->loc.line : 0,
+                      storageName(race.storage), race.lo, race.hi,
+                      describe(race.second, race.secondWrites),
+                      describe(race.first, race.firstWrites),
+                      race.first.stmt ? race.first.stmt->loc.line : 0,
                       race.occurrences > 1 ? fmt::format(" ({} times)", race.occurrences) : ""));
-      if (race.first.stmt) d.notes.push_back({race.first.stmt->loc, fmt::format("the other access ({})", pipeName(race.first.pipe))});
+      if (race.first.stmt)
+        d.notes.push_back({race.first.stmt->loc,
+                           fmt::format("the other access ({})", pipeName(race.first.pipe))});
     }
     for (const auto& i : r.issues) {
-      std::string prefix = i.kind == sim::SimIssue::Capacity ? "capacity exceeded: "
+      std::string prefix = i.kind == sim::SimIssue::Capacity  ? "capacity exceeded: "
                            : i.kind == sim::SimIssue::Runtime ? "run-time error: "
                                                               : "";
       auto& d = runDiags.error(i.loc, prefix + i.message);
       for (const auto& n : i.notes) d.notes.push_back(n);
     }
     if (oc.run.referenceError)
-      runDiags.error(oc.run.referenceError->loc, "run-time error in the reference run: " + oc.run.referenceError->message);
+      runDiags.error(oc.run.referenceError->loc,
+                     "run-time error in the reference run: " + oc.run.referenceError->message);
   }
   err << runDiags.renderAll();
 
@@ -336,12 +375,14 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     const auto& k = *oc.kernel;
     const auto& r = oc.run.sim;
     allOk &= oc.run.ok();
-    out << fmt::format("run {} ({}) — schedule {}, target {}\n", k.factory.empty() ? k.name : k.factory, o.file,
-                       o.schedule, target->name);
+    out << fmt::format("run {} ({}) — schedule {}, target {}\n",
+                       k.factory.empty() ? k.name : k.factory, o.file, o.schedule, target->name);
     Pipe bottleneck = bottleneckPipe(r);
-    out << fmt::format("  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n", k.grid,
-                       k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves, r.waves == 1 ? "" : "s",
-                       r.cycles, r.lowerBound, pipeName(bottleneck), percent(r.efficiency));
+    out << fmt::format(
+        "  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n",
+        k.grid, k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves,
+        r.waves == 1 ? "" : "s", r.cycles, r.lowerBound, pipeName(bottleneck),
+        percent(r.efficiency));
     out << "  pipe       busy    util  instrs  flag stall  barrier stall\n";
     for (Pipe p : kAllPipes) {
       int64_t instrs = 0, stall = 0, barrier = 0;
@@ -351,30 +392,37 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
         barrier += b.pipes[pipeIndex(p)].barrierStall;
       }
       if (r.busy[pipeIndex(p)] == 0 && instrs == 0) continue;
-      double util = r.cycles ? static_cast<double>(r.busy[pipeIndex(p)]) / static_cast<double>(r.cycles) : 0;
-      out << fmt::format("  {:<5} {:>9} {:>7} {:>7} {:>11} {:>14}\n", pipeName(p), r.busy[pipeIndex(p)], percent(util),
-                         instrs, stall, barrier);
+      double util =
+          r.cycles ? static_cast<double>(r.busy[pipeIndex(p)]) / static_cast<double>(r.cycles) : 0;
+      out << fmt::format("  {:<5} {:>9} {:>7} {:>7} {:>11} {:>14}\n", pipeName(p),
+                         r.busy[pipeIndex(p)], percent(util), instrs, stall, barrier);
     }
-    out << fmt::format("  (busy and util: the slowest block of each wave; instrs and stalls: summed over all {} blocks)\n",
-                       k.grid);
+    out << fmt::format(
+        "  (busy and util: the slowest block of each wave; instrs and stalls: summed over all {} "
+        "blocks)\n",
+        k.grid);
     for (const auto& t : oc.run.tensors) {
       if (!t.written && t.mismatches == 0) continue;
       if (t.mismatches == 0)
-        out << fmt::format("  output {}: matches the reference bit for bit ({} elements)\n", t.name, t.elements);
+        out << fmt::format("  output {}: matches the reference bit for bit ({} elements)\n", t.name,
+                           t.elements);
       else {
-        out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name, t.mismatches, t.elements);
+        out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name,
+                           t.mismatches, t.elements);
         for (const auto& m : t.firstMismatches) out << "    " << m << "\n";
       }
     }
-    out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n", r.races.size(),
-                       r.flagErrors(), r.count(sim::SimIssue::Capacity),
-                       r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0), oc.run.ok() ? "PASS" : "FAIL");
+    out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
+                       r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
+                       r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
+                       oc.run.ok() ? "PASS" : "FAIL");
   }
 
   // Files.
   std::vector<sim::TraceInput> traces;
   for (const auto& oc : outcomes)
-    traces.push_back({oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory, &oc.run.sim});
+    traces.push_back(
+        {oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory, &oc.run.sim});
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
     if (!f) return usage(err, fmt::format("cannot write trace '{}'", o.tracePath));
@@ -385,8 +433,9 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (!f) return usage(err, fmt::format("cannot write timeline '{}'", o.timelinePath));
     const auto& r0 = outcomes.front().run.sim;
     sim::writeTimelineSvg(f, traces,
-                          fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}", std::filesystem::path(o.file).filename().string(),
-                                      o.schedule, target->name, r0.cycles, percent(r0.efficiency)));
+                          fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}",
+                                      std::filesystem::path(o.file).filename().string(), o.schedule,
+                                      target->name, r0.cycles, percent(r0.efficiency)));
   }
   if (!o.outputDir.empty()) {
     std::error_code ec;
@@ -394,8 +443,12 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     for (const auto& oc : outcomes)
       for (const auto& [name, arr] : oc.run.finalTensors) {
         std::string error;
-        std::string prefix = outcomes.size() > 1 ? (oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory) + "." : "";
-        if (!sim::writeNpy((std::filesystem::path(o.outputDir) / (prefix + name + ".npy")).string(), arr, error))
+        std::string prefix =
+            outcomes.size() > 1
+                ? (oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory) + "."
+                : "";
+        if (!sim::writeNpy((std::filesystem::path(o.outputDir) / (prefix + name + ".npy")).string(),
+                           arr, error))
           return usage(err, error);
       }
   }
@@ -405,7 +458,9 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const auto& oc = outcomes[i];
       sim::Memory mem(oc.lowered);
-      auto describe = [](const sim::AccessOwner& a) { return a.stmt ? sim::instructionName(a.stmt) : std::string("?"); };
+      auto describe = [](const sim::AccessOwner& a) {
+        return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
+      };
       json s = simulationJson(oc, o.schedule, o.file, describe);
       for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
         s["race_reports"][ri]["storage"] = mem.storage(oc.run.sim.races[ri].storage)->name;
@@ -416,22 +471,26 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (sims.size() > 1) {
       // Kernels run one after the other: sum what adds up, AND the verdicts.
       for (size_t i = 1; i < sims.size(); ++i) {
-        for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors", "runtime_errors",
-                                "flag_stall", "barrier_stall", "instructions"})
+        for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors",
+                                "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
           top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
-        top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
+        top["outputs_match"] =
+            top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
         top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
-        top["trace_truncated"] = top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
+        top["trace_truncated"] =
+            top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
         for (auto& [pipe, v] : top["pipes"].items())
           for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
             v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
       }
       int64_t cycles = top["cycles"].get<int64_t>();
-      top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
+      top["efficiency"] =
+          cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
       int64_t busiest = 0;
       for (auto& [pipe, v] : top["pipes"].items()) {
         v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
-        if (v["busy"].get<int64_t>() > busiest) busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
+        if (v["busy"].get<int64_t>() > busiest)
+          busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
       }
       top["kernels"] = sims;
     }

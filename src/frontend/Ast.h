@@ -24,34 +24,34 @@ using StmtPtr = std::unique_ptr<Stmt>;
 using StmtList = std::vector<StmtPtr>;
 
 enum class ExprKind {
-  Name,       // id
-  Int,        // intValue. A literal above INT64_MAX never becomes an Int:
-              // its statement is Unparsed ("integer literal is too large ...").
-  Float,      // floatValue (also imaginary literals, flagged by `imaginary`)
-  Str,        // strValue (after escape processing; bytes literals too)
-  FStr,       // fstrParts
-  Bool,       // boolValue
+  Name,   // id
+  Int,    // intValue. A literal above INT64_MAX never becomes an Int:
+          // its statement is Unparsed ("integer literal is too large ...").
+  Float,  // floatValue (also imaginary literals, flagged by `imaginary`)
+  Str,    // strValue (after escape processing; bytes literals too)
+  FStr,   // fstrParts
+  Bool,   // boolValue
   None,
   Ellipsis,
-  Tuple,      // elts (parenthesised or bare `a, b`)
-  List,       // elts
-  Dict,       // keys/values (a `**x` entry has a null key)
-  Set,        // elts
-  Attribute,  // value.attr   (value in `lhs`, attr in `id`)
-  Subscript,  // value[index] (value in `lhs`, index in `rhs`; several indices
-              //               `a[i, j]` are one Tuple index)
-  Slice,      // lower:upper:step, each may be null (lhs, rhs, step)
-  Call,       // func(args..., name=value..., *a, **k)  func in `lhs`
-  BinOp,      // lhs op rhs, op in `op` ("+", "-", "*", "/", "//", "%", "**",
-              //                        "<<", ">>", "&", "|", "^", "@")
-  UnaryOp,    // op operand: op "-", "+", "~", "not"; operand in `lhs`
-  Compare,    // lhs op0 c0 op1 c1 ...: first operand in `lhs`, ops in
-              // `compareOps` ("<", "<=", ">", ">=", "==", "!=", "in",
-              // "not in", "is", "is not"), comparators in `elts`
-  BoolOp,     // op "and" / "or" over `elts` (2 or more)
-  IfExp,      // body if test else orelse: lhs=body, rhs=test, step=orelse
-  Starred,    // *value (value in lhs)
-  Lambda,     // parsed for skipping only; body in lhs, params in `params`
+  Tuple,          // elts (parenthesised or bare `a, b`)
+  List,           // elts
+  Dict,           // keys/values (a `**x` entry has a null key)
+  Set,            // elts
+  Attribute,      // value.attr   (value in `lhs`, attr in `id`)
+  Subscript,      // value[index] (value in `lhs`, index in `rhs`; several indices
+                  //               `a[i, j]` are one Tuple index)
+  Slice,          // lower:upper:step, each may be null (lhs, rhs, step)
+  Call,           // func(args..., name=value..., *a, **k)  func in `lhs`
+  BinOp,          // lhs op rhs, op in `op` ("+", "-", "*", "/", "//", "%", "**",
+                  //                        "<<", ">>", "&", "|", "^", "@")
+  UnaryOp,        // op operand: op "-", "+", "~", "not"; operand in `lhs`
+  Compare,        // lhs op0 c0 op1 c1 ...: first operand in `lhs`, ops in
+                  // `compareOps` ("<", "<=", ">", ">=", "==", "!=", "in",
+                  // "not in", "is", "is not"), comparators in `elts`
+  BoolOp,         // op "and" / "or" over `elts` (2 or more)
+  IfExp,          // body if test else orelse: lhs=body, rhs=test, step=orelse
+  Starred,        // *value (value in lhs)
+  Lambda,         // parsed for skipping only; body in lhs, params in `params`
   Comprehension,  // [elt for ...] / (... for ...) / {...}: kept opaque
 };
 
@@ -64,10 +64,10 @@ struct Keyword {
 
 // One piece of an f-string: literal text, or a replacement field.
 struct FStrPart {
-  std::string literal;       // used when expr is null
-  ExprPtr expr;              // replacement field `{expr!conv:spec}`
-  char conversion = 0;       // 'r', 's', 'a' or 0
-  std::string formatSpec;    // raw spec text after ':' (nested fields kept as text)
+  std::string literal;     // used when expr is null
+  ExprPtr expr;            // replacement field `{expr!conv:spec}`
+  char conversion = 0;     // 'r', 's', 'a' or 0
+  std::string formatSpec;  // raw spec text after ':' (nested fields kept as text)
 };
 
 // A function parameter: `name`, `name: ann`, `name=default`, `*args`, `**kw`.
@@ -95,7 +95,7 @@ struct Expr {
   ExprKind kind;
   SourceLoc loc;  // first character of the expression
 
-  std::string id;          // Name id, Attribute attr, operator spelling
+  std::string id;  // Name id, Attribute attr, operator spelling
   int64_t intValue = 0;
   double floatValue = 0;
   bool imaginary = false;
@@ -104,13 +104,13 @@ struct Expr {
   std::vector<FStrPart> fstrParts;
 
   ExprPtr lhs, rhs, step;
-  std::vector<ExprPtr> elts;          // Tuple/List/Set elements, Call positional
-                                      // args, Compare comparators, BoolOp values
-  std::vector<ExprPtr> keys;          // Dict keys (null for `**x`)
-  std::vector<ExprPtr> values;        // Dict values
-  std::vector<Keyword> keywords;      // Call keyword arguments
+  std::vector<ExprPtr> elts;      // Tuple/List/Set elements, Call positional
+                                  // args, Compare comparators, BoolOp values
+  std::vector<ExprPtr> keys;      // Dict keys (null for `**x`)
+  std::vector<ExprPtr> values;    // Dict values
+  std::vector<Keyword> keywords;  // Call keyword arguments
   std::vector<std::string> compareOps;
-  std::vector<Param> params;          // Lambda parameters
+  std::vector<Param> params;  // Lambda parameters
 
   explicit Expr(ExprKind k, SourceLoc l = {}) : kind(k), loc(l) {}
 };
@@ -135,14 +135,14 @@ enum class StmtKind {
   Pass,
   Break,
   Continue,
-  Assert,       // assert test[, msg]: test=value, msg=annotation
-  Raise,        // raise [value] (the cause of `raise X from Y` is dropped)
-  Import,       // import x / from x import y: names in `importNames`
-                //   ("tilelang.ascend.language as T" → module + alias),
-                //   `fromImport` tells the two forms apart
-  Global,       // global/nonlocal names (ignored): Name exprs in `targets`
-  Delete,       // del t1, t2: targets
-  Unparsed,     // a statement the parser could not handle; see `reason`
+  Assert,    // assert test[, msg]: test=value, msg=annotation
+  Raise,     // raise [value] (the cause of `raise X from Y` is dropped)
+  Import,    // import x / from x import y: names in `importNames`
+             //   ("tilelang.ascend.language as T" → module + alias),
+             //   `fromImport` tells the two forms apart
+  Global,    // global/nonlocal names (ignored): Name exprs in `targets`
+  Delete,    // del t1, t2: targets
+  Unparsed,  // a statement the parser could not handle; see `reason`
 };
 
 struct ImportName {
@@ -162,8 +162,8 @@ struct Stmt {
   std::vector<ExprPtr> targets;
   ExprPtr value;
   ExprPtr annotation;
-  std::string op;       // AugAssign operator without '=' ("+", "//", ...)
-  ExprPtr iter;         // For iterable, While/If test
+  std::string op;  // AugAssign operator without '=' ("+", "//", ...)
+  ExprPtr iter;    // For iterable, While/If test
   StmtList body;
   StmtList orelse;
   std::vector<WithItem> withItems;
@@ -174,10 +174,10 @@ struct Stmt {
   ExprPtr returns;                  // FunctionDef return annotation
 
   std::vector<ImportName> importNames;
-  bool fromImport = false;          // Import: `from m import ...` form
+  bool fromImport = false;  // Import: `from m import ...` form
 
-  std::string reason;  // Unparsed: why (e.g. "'try' statements are not supported")
-  SourceLoc reasonLoc; // Unparsed: where the problem is
+  std::string reason;   // Unparsed: why (e.g. "'try' statements are not supported")
+  SourceLoc reasonLoc;  // Unparsed: where the problem is
 
   explicit Stmt(StmtKind k, SourceLoc l = {}) : kind(k), loc(l) {}
 };

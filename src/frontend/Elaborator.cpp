@@ -138,8 +138,9 @@ void Elaborator::runModule(const py::Module& m) {
           v = Value::str(def->second);  // `-D dtype=float16`: a bare word is a string
           // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
           if (!parseDType(def->second))
-            diags_.warning({}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
-                                           p.name, def->second, def->second));
+            diags_.warning(
+                {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
+                                p.name, def->second, def->second));
         }
         env->bind(p.name, v);
       } else if (p.defaultValue) {

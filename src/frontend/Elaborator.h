@@ -38,7 +38,6 @@ struct FrontendOptions {
 
 // Errors, if any, are in `diags`; the result is empty exactly when there are errors.
 std::optional<ir::Program> compileSource(std::shared_ptr<const SourceFile> file,
-                                         const FrontendOptions& options,
-                                         DiagnosticEngine& diags);
+                                         const FrontendOptions& options, DiagnosticEngine& diags);
 
 }  // namespace tilesched::frontend

@@ -86,7 +86,8 @@ class Elaborator {
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);
-  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc);
+  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
+                    SourceLoc loc);
   void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
@@ -126,7 +127,9 @@ class Elaborator {
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
   ir::Stmt pendingInit_;
-  std::vector<std::pair<std::string, SourceLoc>> macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store, emitted after the allocation
+  std::vector<std::pair<std::string, SourceLoc>>
+      macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store,
+                    // emitted after the allocation
 };
 
 }  // namespace tilesched::frontend

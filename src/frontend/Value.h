@@ -29,47 +29,118 @@ struct AccessIndex {
 
 struct Value {
   enum class Kind {
-    None, Bool, Int, Float, Str, DType,
-    Tuple, List, Dict,
-    Expr,      // an IR expression that is not a compile-time constant
-    Buffer,    // a whole buffer
-    Access,    // buffer[...] with points and/or slices
-    Function,  // a `def` (factory, macro, prim_func, helper)
-    Module,    // the dialect namespace `T` (s = "T") or `tilelang`
-    DialectFn, // T.<name>, s = name
-    Opaque,    // something we do not model (torch, jit decorators); s = spelling
-    Undefined, // a name whose value could not be evaluated; s = why
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    DType,
+    Tuple,
+    List,
+    Dict,
+    Expr,       // an IR expression that is not a compile-time constant
+    Buffer,     // a whole buffer
+    Access,     // buffer[...] with points and/or slices
+    Function,   // a `def` (factory, macro, prim_func, helper)
+    Module,     // the dialect namespace `T` (s = "T") or `tilelang`
+    DialectFn,  // T.<name>, s = name
+    Opaque,     // something we do not model (torch, jit decorators); s = spelling
+    Undefined,  // a name whose value could not be evaluated; s = why
   };
   Kind kind = Kind::None;
   bool b = false;
   int64_t i = 0;
   double f = 0;
   std::string s;
-  std::vector<Value> elts;                       // Tuple/List; Dict keys then values
-  std::vector<std::pair<Value, Value>> items;    // Dict
+  std::vector<Value> elts;                     // Tuple/List; Dict keys then values
+  std::vector<std::pair<Value, Value>> items;  // Dict
   ir::Expr expr;
   ir::Buffer buffer;
-  std::vector<AccessIndex> access;               // Access
-  const py::Stmt* def = nullptr;                 // Function
-  std::shared_ptr<Env> closure;                  // Function
-  SourceLoc loc;                                 // where it was made, for messages
+  std::vector<AccessIndex> access;  // Access
+  const py::Stmt* def = nullptr;    // Function
+  std::shared_ptr<Env> closure;     // Function
+  SourceLoc loc;                    // where it was made, for messages
 
   static Value none() { return Value{}; }
-  static Value boolean(bool v) { Value x; x.kind = Kind::Bool; x.b = v; return x; }
-  static Value integer(int64_t v) { Value x; x.kind = Kind::Int; x.i = v; return x; }
-  static Value floating(double v) { Value x; x.kind = Kind::Float; x.f = v; return x; }
-  static Value str(std::string v) { Value x; x.kind = Kind::Str; x.s = std::move(v); return x; }
-  static Value dtype(ir::DType t) { Value x; x.kind = Kind::DType; x.s = std::string(ir::dtypeName(t)); return x; }
-  static Value tuple(std::vector<Value> v) { Value x; x.kind = Kind::Tuple; x.elts = std::move(v); return x; }
-  static Value list(std::vector<Value> v) { Value x; x.kind = Kind::List; x.elts = std::move(v); return x; }
-  static Value irExpr(ir::Expr e) { Value x; x.kind = Kind::Expr; x.expr = std::move(e); return x; }
-  static Value buf(ir::Buffer b) { Value x; x.kind = Kind::Buffer; x.buffer = std::move(b); return x; }
-  static Value opaque(std::string what) { Value x; x.kind = Kind::Opaque; x.s = std::move(what); return x; }
-  static Value undefined(std::string why, SourceLoc at) {
-    Value x; x.kind = Kind::Undefined; x.s = std::move(why); x.loc = at; return x;
+  static Value boolean(bool v) {
+    Value x;
+    x.kind = Kind::Bool;
+    x.b = v;
+    return x;
   }
-  static Value dialect(std::string name) { Value x; x.kind = Kind::DialectFn; x.s = std::move(name); return x; }
-  static Value module(std::string name) { Value x; x.kind = Kind::Module; x.s = std::move(name); return x; }
+  static Value integer(int64_t v) {
+    Value x;
+    x.kind = Kind::Int;
+    x.i = v;
+    return x;
+  }
+  static Value floating(double v) {
+    Value x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
+  static Value str(std::string v) {
+    Value x;
+    x.kind = Kind::Str;
+    x.s = std::move(v);
+    return x;
+  }
+  static Value dtype(ir::DType t) {
+    Value x;
+    x.kind = Kind::DType;
+    x.s = std::string(ir::dtypeName(t));
+    return x;
+  }
+  static Value tuple(std::vector<Value> v) {
+    Value x;
+    x.kind = Kind::Tuple;
+    x.elts = std::move(v);
+    return x;
+  }
+  static Value list(std::vector<Value> v) {
+    Value x;
+    x.kind = Kind::List;
+    x.elts = std::move(v);
+    return x;
+  }
+  static Value irExpr(ir::Expr e) {
+    Value x;
+    x.kind = Kind::Expr;
+    x.expr = std::move(e);
+    return x;
+  }
+  static Value buf(ir::Buffer b) {
+    Value x;
+    x.kind = Kind::Buffer;
+    x.buffer = std::move(b);
+    return x;
+  }
+  static Value opaque(std::string what) {
+    Value x;
+    x.kind = Kind::Opaque;
+    x.s = std::move(what);
+    return x;
+  }
+  static Value undefined(std::string why, SourceLoc at) {
+    Value x;
+    x.kind = Kind::Undefined;
+    x.s = std::move(why);
+    x.loc = at;
+    return x;
+  }
+  static Value dialect(std::string name) {
+    Value x;
+    x.kind = Kind::DialectFn;
+    x.s = std::move(name);
+    return x;
+  }
+  static Value module(std::string name) {
+    Value x;
+    x.kind = Kind::Module;
+    x.s = std::move(name);
+    return x;
+  }
 
   bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
   bool isConstant() const {

@@ -31,9 +31,7 @@ std::optional<DType> parseDType(std::string_view name) {
   return std::nullopt;
 }
 
-bool isFloat(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32;
-}
+bool isFloat(DType t) { return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32; }
 
 bool isSigned(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64 ||

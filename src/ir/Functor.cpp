@@ -9,20 +9,34 @@ namespace tilesched::ir {
 void IRVisitor::visitStmt(const Stmt& s) {
   if (!s) return;
   switch (s->kind) {
-    case StmtKind::Seq: return visitSeq(*as<SeqStmt>(s));
-    case StmtKind::For: return visitFor(*as<ForStmt>(s));
-    case StmtKind::If: return visitIf(*as<IfStmt>(s));
-    case StmtKind::Assign: return visitAssign(*as<AssignStmt>(s));
-    case StmtKind::Store: return visitStore(*as<StoreStmt>(s));
-    case StmtKind::Copy: return visitCopy(*as<CopyStmt>(s));
-    case StmtKind::Gemm: return visitGemm(*as<GemmStmt>(s));
-    case StmtKind::Fill: return visitFill(*as<FillStmt>(s));
-    case StmtKind::Reduce: return visitReduce(*as<ReduceStmt>(s));
-    case StmtKind::Parallel: return visitParallel(*as<ParallelStmt>(s));
-    case StmtKind::VFRegion: return visitVFRegion(*as<VFRegionStmt>(s));
-    case StmtKind::SetFlag: return visitSetFlag(*as<SetFlagStmt>(s));
-    case StmtKind::WaitFlag: return visitWaitFlag(*as<WaitFlagStmt>(s));
-    case StmtKind::Barrier: return visitBarrier(*as<BarrierStmt>(s));
+    case StmtKind::Seq:
+      return visitSeq(*as<SeqStmt>(s));
+    case StmtKind::For:
+      return visitFor(*as<ForStmt>(s));
+    case StmtKind::If:
+      return visitIf(*as<IfStmt>(s));
+    case StmtKind::Assign:
+      return visitAssign(*as<AssignStmt>(s));
+    case StmtKind::Store:
+      return visitStore(*as<StoreStmt>(s));
+    case StmtKind::Copy:
+      return visitCopy(*as<CopyStmt>(s));
+    case StmtKind::Gemm:
+      return visitGemm(*as<GemmStmt>(s));
+    case StmtKind::Fill:
+      return visitFill(*as<FillStmt>(s));
+    case StmtKind::Reduce:
+      return visitReduce(*as<ReduceStmt>(s));
+    case StmtKind::Parallel:
+      return visitParallel(*as<ParallelStmt>(s));
+    case StmtKind::VFRegion:
+      return visitVFRegion(*as<VFRegionStmt>(s));
+    case StmtKind::SetFlag:
+      return visitSetFlag(*as<SetFlagStmt>(s));
+    case StmtKind::WaitFlag:
+      return visitWaitFlag(*as<WaitFlagStmt>(s));
+    case StmtKind::Barrier:
+      return visitBarrier(*as<BarrierStmt>(s));
   }
 }
 
@@ -81,20 +95,34 @@ void IRVisitor::visitRegion(const Region& r) {
 Stmt IRMutator::mutateStmt(const Stmt& s) {
   if (!s) return s;
   switch (s->kind) {
-    case StmtKind::Seq: return mutateSeq(*as<SeqStmt>(s), s);
-    case StmtKind::For: return mutateFor(*as<ForStmt>(s), s);
-    case StmtKind::If: return mutateIf(*as<IfStmt>(s), s);
-    case StmtKind::Assign: return mutateAssign(*as<AssignStmt>(s), s);
-    case StmtKind::Store: return mutateStore(*as<StoreStmt>(s), s);
-    case StmtKind::Copy: return mutateCopy(*as<CopyStmt>(s), s);
-    case StmtKind::Gemm: return mutateGemm(*as<GemmStmt>(s), s);
-    case StmtKind::Fill: return mutateFill(*as<FillStmt>(s), s);
-    case StmtKind::Reduce: return mutateReduce(*as<ReduceStmt>(s), s);
-    case StmtKind::Parallel: return mutateParallel(*as<ParallelStmt>(s), s);
-    case StmtKind::VFRegion: return mutateVFRegion(*as<VFRegionStmt>(s), s);
-    case StmtKind::SetFlag: return mutateSetFlag(*as<SetFlagStmt>(s), s);
-    case StmtKind::WaitFlag: return mutateWaitFlag(*as<WaitFlagStmt>(s), s);
-    case StmtKind::Barrier: return mutateBarrier(*as<BarrierStmt>(s), s);
+    case StmtKind::Seq:
+      return mutateSeq(*as<SeqStmt>(s), s);
+    case StmtKind::For:
+      return mutateFor(*as<ForStmt>(s), s);
+    case StmtKind::If:
+      return mutateIf(*as<IfStmt>(s), s);
+    case StmtKind::Assign:
+      return mutateAssign(*as<AssignStmt>(s), s);
+    case StmtKind::Store:
+      return mutateStore(*as<StoreStmt>(s), s);
+    case StmtKind::Copy:
+      return mutateCopy(*as<CopyStmt>(s), s);
+    case StmtKind::Gemm:
+      return mutateGemm(*as<GemmStmt>(s), s);
+    case StmtKind::Fill:
+      return mutateFill(*as<FillStmt>(s), s);
+    case StmtKind::Reduce:
+      return mutateReduce(*as<ReduceStmt>(s), s);
+    case StmtKind::Parallel:
+      return mutateParallel(*as<ParallelStmt>(s), s);
+    case StmtKind::VFRegion:
+      return mutateVFRegion(*as<VFRegionStmt>(s), s);
+    case StmtKind::SetFlag:
+      return mutateSetFlag(*as<SetFlagStmt>(s), s);
+    case StmtKind::WaitFlag:
+      return mutateWaitFlag(*as<WaitFlagStmt>(s), s);
+    case StmtKind::Barrier:
+      return mutateBarrier(*as<BarrierStmt>(s), s);
   }
   return s;
 }
@@ -109,12 +137,18 @@ Expr IRMutator::mutateExpr(const Expr& e) {
   }
   if (!changed) return e;
   switch (e->kind) {
-    case ExprKind::Binary: return binary(e->binOp, ops[0], ops[1]);
-    case ExprKind::Unary: return unary(e->unOp, ops[0]);
-    case ExprKind::Select: return select(ops[0], ops[1], ops[2]);
-    case ExprKind::Cast: return cast(e->dtype, ops[0]);
-    case ExprKind::Load: return load(e->buffer, std::move(ops));
-    default: break;
+    case ExprKind::Binary:
+      return binary(e->binOp, ops[0], ops[1]);
+    case ExprKind::Unary:
+      return unary(e->unOp, ops[0]);
+    case ExprKind::Select:
+      return select(ops[0], ops[1], ops[2]);
+    case ExprKind::Cast:
+      return cast(e->dtype, ops[0]);
+    case ExprKind::Load:
+      return load(e->buffer, std::move(ops));
+    default:
+      break;
   }
   auto copy = std::make_shared<ExprNode>(*e);
   copy->operands = std::move(ops);

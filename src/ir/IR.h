@@ -49,7 +49,7 @@ struct StorageNode {
   int id;
   std::string name;  // the allocating buffer's name
   MemScope scope;
-  int64_t bytes;     // 0 for global tensors of dynamic size
+  int64_t bytes;  // 0 for global tensors of dynamic size
   SourceLoc loc;
 };
 using Storage = std::shared_ptr<const StorageNode>;
@@ -64,7 +64,7 @@ struct BufferNode {
   DType dtype;
   std::vector<Expr> shape;  // constants for on-chip buffers
   SourceLoc loc;
-  bool isAlias = false;     // made by T.view
+  bool isAlias = false;  // made by T.view
 };
 using Buffer = std::shared_ptr<const BufferNode>;
 
@@ -82,12 +82,22 @@ enum class ExprKind {
 };
 
 enum class BinOp {
-  Add, Sub, Mul,
-  Div,       // true division (floats); on ints it is an error at elaboration
-  FloorDiv, FloorMod,
-  Min, Max,
-  EQ, NE, LT, LE, GT, GE,
-  And, Or,
+  Add,
+  Sub,
+  Mul,
+  Div,  // true division (floats); on ints it is an error at elaboration
+  FloorDiv,
+  FloorMod,
+  Min,
+  Max,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE,
+  And,
+  Or,
 };
 
 enum class UnOp { Neg, Not, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid };
@@ -120,9 +130,20 @@ struct Region {
 // ---------------------------------------------------------------- statements
 
 enum class StmtKind {
-  Seq, For, If, Assign, Store,
-  Copy, Gemm, Fill, Reduce, Parallel, VFRegion,
-  SetFlag, WaitFlag, Barrier,
+  Seq,
+  For,
+  If,
+  Assign,
+  Store,
+  Copy,
+  Gemm,
+  Fill,
+  Reduce,
+  Parallel,
+  VFRegion,
+  SetFlag,
+  WaitFlag,
+  Barrier,
 };
 
 struct StmtNode;
@@ -149,10 +170,10 @@ struct ForStmt : StmtNode {
   Expr min;
   Expr extent;
   ForKind forKind = ForKind::Serial;
-  int64_t numStages = 1;          // bound on versions of storages it owns
-  bool enableOffset = false;      // SPEC §1.4 "enable_offset"
-  std::vector<Buffer> eligible;   // explicit "multi_buffer_eligible" claims
-  SourceLoc eligibleLoc;          // where the claim list is written
+  int64_t numStages = 1;         // bound on versions of storages it owns
+  bool enableOffset = false;     // SPEC §1.4 "enable_offset"
+  std::vector<Buffer> eligible;  // explicit "multi_buffer_eligible" claims
+  SourceLoc eligibleLoc;         // where the claim list is written
   Stmt body;
   ForStmt(SourceLoc l) : StmtNode(kKind, l) {}
   bool isPipelined() const {
@@ -174,7 +195,8 @@ struct AssignStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::Assign;
   Var var;
   Expr value;
-  AssignStmt(Var v, Expr e, SourceLoc l) : StmtNode(kKind, l), var(std::move(v)), value(std::move(e)) {}
+  AssignStmt(Var v, Expr e, SourceLoc l)
+      : StmtNode(kKind, l), var(std::move(v)), value(std::move(e)) {}
 };
 
 // `buf[i, j] = expr` (zero indices for a T.alloc_var scalar).
@@ -226,7 +248,7 @@ struct ReduceStmt : StmtNode {
   ReduceKind reduceKind;
   Region src;
   Region dst;
-  int dim;     // normalised to [0, rank)
+  int dim;  // normalised to [0, rank)
   bool clear;
   ReduceStmt(SourceLoc l) : StmtNode(kKind, l) {}
 };
@@ -319,17 +341,17 @@ struct KernelParam {
 };
 
 struct Kernel {
-  std::string name;      // prim_func name
-  std::string factory;   // enclosing factory function, empty at module level
-  SourceLoc loc;         // the `def` of the prim_func
-  SourceLoc kernelLoc;   // the `with T.Kernel(...)`
+  std::string name;     // prim_func name
+  std::string factory;  // enclosing factory function, empty at module level
+  SourceLoc loc;        // the `def` of the prim_func
+  SourceLoc kernelLoc;  // the `with T.Kernel(...)`
   int64_t grid = 1;
   Var blockIdx;
   std::vector<std::pair<std::string, std::string>> kernelKwargs;  // threads, is_npu, ...
   std::vector<KernelParam> params;
-  std::vector<Var> dynamicVars;  // T.dynamic sizes
-  std::vector<Storage> storages; // declaration order
-  std::vector<Buffer> buffers;   // declaration order (params first)
+  std::vector<Var> dynamicVars;   // T.dynamic sizes
+  std::vector<Storage> storages;  // declaration order
+  std::vector<Buffer> buffers;    // declaration order (params first)
   Stmt body;
   KernelAnnotations annotations;
   bool hasSimtVF = false;

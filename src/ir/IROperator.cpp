@@ -25,14 +25,22 @@ DType promote(DType a, DType b) {
 // Wraps to the width of an int dtype so folded constants match run-time values.
 int64_t wrapInt(int64_t v, DType t) {
   switch (t) {
-    case DType::Int8: return static_cast<int8_t>(v);
-    case DType::Int16: return static_cast<int16_t>(v);
-    case DType::Int32: return static_cast<int32_t>(v);
-    case DType::UInt8: return static_cast<uint8_t>(v);
-    case DType::UInt16: return static_cast<uint16_t>(v);
-    case DType::UInt32: return static_cast<uint32_t>(v);
-    case DType::Bool: return v != 0;
-    default: return v;
+    case DType::Int8:
+      return static_cast<int8_t>(v);
+    case DType::Int16:
+      return static_cast<int16_t>(v);
+    case DType::Int32:
+      return static_cast<int32_t>(v);
+    case DType::UInt8:
+      return static_cast<uint8_t>(v);
+    case DType::UInt16:
+      return static_cast<uint16_t>(v);
+    case DType::UInt32:
+      return static_cast<uint32_t>(v);
+    case DType::Bool:
+      return v != 0;
+    default:
+      return v;
   }
 }
 
@@ -40,26 +48,43 @@ int64_t wrapInt(int64_t v, DType t) {
 std::optional<int64_t> foldInt(BinOp op, int64_t a, int64_t b) {
   int64_t r = 0;
   switch (op) {
-    case BinOp::Add: if (__builtin_add_overflow(a, b, &r)) return std::nullopt; return r;
-    case BinOp::Sub: if (__builtin_sub_overflow(a, b, &r)) return std::nullopt; return r;
-    case BinOp::Mul: if (__builtin_mul_overflow(a, b, &r)) return std::nullopt; return r;
+    case BinOp::Add:
+      if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+      return r;
+    case BinOp::Sub:
+      if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
+      return r;
+    case BinOp::Mul:
+      if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+      return r;
     case BinOp::FloorDiv:
       if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
       return floorDiv(a, b);
     case BinOp::FloorMod:
       if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
       return floorMod(a, b);
-    case BinOp::Min: return std::min(a, b);
-    case BinOp::Max: return std::max(a, b);
-    case BinOp::EQ: return a == b;
-    case BinOp::NE: return a != b;
-    case BinOp::LT: return a < b;
-    case BinOp::LE: return a <= b;
-    case BinOp::GT: return a > b;
-    case BinOp::GE: return a >= b;
-    case BinOp::And: return (a != 0) && (b != 0);
-    case BinOp::Or: return (a != 0) || (b != 0);
-    case BinOp::Div: return std::nullopt;
+    case BinOp::Min:
+      return std::min(a, b);
+    case BinOp::Max:
+      return std::max(a, b);
+    case BinOp::EQ:
+      return a == b;
+    case BinOp::NE:
+      return a != b;
+    case BinOp::LT:
+      return a < b;
+    case BinOp::LE:
+      return a <= b;
+    case BinOp::GT:
+      return a > b;
+    case BinOp::GE:
+      return a >= b;
+    case BinOp::And:
+      return (a != 0) && (b != 0);
+    case BinOp::Or:
+      return (a != 0) || (b != 0);
+    case BinOp::Div:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -179,13 +204,12 @@ bool isConstInt(const Expr& e, int64_t v) {
 bool exprEqual(const Expr& a, const Expr& b) {
   if (a == b) return true;
   if (!a || !b) return false;
-  if (a->kind != b->kind || a->dtype != b->dtype || a->binOp != b->binOp ||
-      a->unOp != b->unOp || a->intValue != b->intValue || a->var != b->var ||
-      a->buffer != b->buffer || a->operands.size() != b->operands.size())
+  if (a->kind != b->kind || a->dtype != b->dtype || a->binOp != b->binOp || a->unOp != b->unOp ||
+      a->intValue != b->intValue || a->var != b->var || a->buffer != b->buffer ||
+      a->operands.size() != b->operands.size())
     return false;
   if (a->kind == ExprKind::FloatImm &&
-      !(a->floatValue == b->floatValue ||
-        (std::isnan(a->floatValue) && std::isnan(b->floatValue))))
+      !(a->floatValue == b->floatValue || (std::isnan(a->floatValue) && std::isnan(b->floatValue))))
     return false;
   for (size_t i = 0; i < a->operands.size(); ++i)
     if (!exprEqual(a->operands[i], b->operands[i])) return false;
@@ -210,57 +234,90 @@ int64_t product(const std::vector<int64_t>& v) {
 
 std::string_view binOpSpelling(BinOp op) {
   switch (op) {
-    case BinOp::Add: return "+";
-    case BinOp::Sub: return "-";
-    case BinOp::Mul: return "*";
-    case BinOp::Div: return "/";
-    case BinOp::FloorDiv: return "//";
-    case BinOp::FloorMod: return "%";
-    case BinOp::Min: return "T.min";
-    case BinOp::Max: return "T.max";
-    case BinOp::EQ: return "==";
-    case BinOp::NE: return "!=";
-    case BinOp::LT: return "<";
-    case BinOp::LE: return "<=";
-    case BinOp::GT: return ">";
-    case BinOp::GE: return ">=";
-    case BinOp::And: return "and";
-    case BinOp::Or: return "or";
+    case BinOp::Add:
+      return "+";
+    case BinOp::Sub:
+      return "-";
+    case BinOp::Mul:
+      return "*";
+    case BinOp::Div:
+      return "/";
+    case BinOp::FloorDiv:
+      return "//";
+    case BinOp::FloorMod:
+      return "%";
+    case BinOp::Min:
+      return "T.min";
+    case BinOp::Max:
+      return "T.max";
+    case BinOp::EQ:
+      return "==";
+    case BinOp::NE:
+      return "!=";
+    case BinOp::LT:
+      return "<";
+    case BinOp::LE:
+      return "<=";
+    case BinOp::GT:
+      return ">";
+    case BinOp::GE:
+      return ">=";
+    case BinOp::And:
+      return "and";
+    case BinOp::Or:
+      return "or";
   }
   return "?";
 }
 
 std::string_view unOpName(UnOp op) {
   switch (op) {
-    case UnOp::Neg: return "-";
-    case UnOp::Not: return "not ";
-    case UnOp::Abs: return "T.abs";
-    case UnOp::Exp: return "T.exp";
-    case UnOp::Log: return "T.log";
-    case UnOp::Sqrt: return "T.sqrt";
-    case UnOp::Rsqrt: return "T.rsqrt";
-    case UnOp::Tanh: return "T.tanh";
-    case UnOp::Sigmoid: return "T.sigmoid";
+    case UnOp::Neg:
+      return "-";
+    case UnOp::Not:
+      return "not ";
+    case UnOp::Abs:
+      return "T.abs";
+    case UnOp::Exp:
+      return "T.exp";
+    case UnOp::Log:
+      return "T.log";
+    case UnOp::Sqrt:
+      return "T.sqrt";
+    case UnOp::Rsqrt:
+      return "T.rsqrt";
+    case UnOp::Tanh:
+      return "T.tanh";
+    case UnOp::Sigmoid:
+      return "T.sigmoid";
   }
   return "?";
 }
 
 std::string_view reduceKindName(ReduceKind k) {
   switch (k) {
-    case ReduceKind::Sum: return "sum";
-    case ReduceKind::Max: return "max";
-    case ReduceKind::Min: return "min";
-    case ReduceKind::AbsSum: return "abssum";
-    case ReduceKind::AbsMax: return "absmax";
+    case ReduceKind::Sum:
+      return "sum";
+    case ReduceKind::Max:
+      return "max";
+    case ReduceKind::Min:
+      return "min";
+    case ReduceKind::AbsSum:
+      return "abssum";
+    case ReduceKind::AbsMax:
+      return "absmax";
   }
   return "?";
 }
 
 std::string_view versionModeName(VersionMode m) {
   switch (m) {
-    case VersionMode::Auto: return "auto";
-    case VersionMode::Iteration: return "iteration";
-    case VersionMode::Counter: return "counter";
+    case VersionMode::Auto:
+      return "auto";
+    case VersionMode::Iteration:
+      return "iteration";
+    case VersionMode::Counter:
+      return "counter";
   }
   return "?";
 }
@@ -310,16 +367,21 @@ bool linearize(const Expr& e, int64_t scale, Linear& out, int depth = 0) {
     const Expr& a = e->operands[0];
     const Expr& b = e->operands[1];
     switch (e->binOp) {
-      case BinOp::Add: return linearize(a, scale, out, depth + 1) && linearize(b, scale, out, depth + 1);
+      case BinOp::Add:
+        return linearize(a, scale, out, depth + 1) && linearize(b, scale, out, depth + 1);
       case BinOp::Sub:
-        return scale != INT64_MIN && linearize(a, scale, out, depth + 1) && linearize(b, -scale, out, depth + 1);
+        return scale != INT64_MIN && linearize(a, scale, out, depth + 1) &&
+               linearize(b, -scale, out, depth + 1);
       case BinOp::Mul:
         if (auto c = asConstInt(b))
-          return !__builtin_mul_overflow(scale, *c, &product) && linearize(a, product, out, depth + 1);
+          return !__builtin_mul_overflow(scale, *c, &product) &&
+                 linearize(a, product, out, depth + 1);
         if (auto c = asConstInt(a))
-          return !__builtin_mul_overflow(scale, *c, &product) && linearize(b, product, out, depth + 1);
+          return !__builtin_mul_overflow(scale, *c, &product) &&
+                 linearize(b, product, out, depth + 1);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return out.addTerm(e, scale);

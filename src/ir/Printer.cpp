@@ -27,13 +27,28 @@ std::string floatLiteral(double v) {
 int precedence(const Expr& e) {
   if (e->kind == ExprKind::Binary) {
     switch (e->binOp) {
-      case BinOp::Or: return 1;
-      case BinOp::And: return 2;
-      case BinOp::EQ: case BinOp::NE: case BinOp::LT:
-      case BinOp::LE: case BinOp::GT: case BinOp::GE: return 4;
-      case BinOp::Add: case BinOp::Sub: return 10;
-      case BinOp::Mul: case BinOp::Div: case BinOp::FloorDiv: case BinOp::FloorMod: return 11;
-      case BinOp::Min: case BinOp::Max: return 20;
+      case BinOp::Or:
+        return 1;
+      case BinOp::And:
+        return 2;
+      case BinOp::EQ:
+      case BinOp::NE:
+      case BinOp::LT:
+      case BinOp::LE:
+      case BinOp::GT:
+      case BinOp::GE:
+        return 4;
+      case BinOp::Add:
+      case BinOp::Sub:
+        return 10;
+      case BinOp::Mul:
+      case BinOp::Div:
+      case BinOp::FloorDiv:
+      case BinOp::FloorMod:
+        return 11;
+      case BinOp::Min:
+      case BinOp::Max:
+        return 20;
     }
   }
   if (e->kind == ExprKind::Unary) {
@@ -79,13 +94,15 @@ class Printer {
       case ExprKind::FloatImm:
         if (e->dtype == DType::Float32) return floatLiteral(e->floatValue);
         return fmt::format("T.{}({})", dtypeName(e->dtype), floatLiteral(e->floatValue));
-      case ExprKind::VarRef: return varName(e->var);
-      case ExprKind::Load: return bufferAccess(e->buffer, e->operands);
+      case ExprKind::VarRef:
+        return varName(e->var);
+      case ExprKind::Load:
+        return bufferAccess(e->buffer, e->operands);
       case ExprKind::Cast:
         return fmt::format("T.cast({}, \"{}\")", expr(e->operands[0]), dtypeName(e->dtype));
       case ExprKind::Select:
-        return fmt::format("T.if_then_else({}, {}, {})", expr(e->operands[0]),
-                           expr(e->operands[1]), expr(e->operands[2]));
+        return fmt::format("T.if_then_else({}, {}, {})", expr(e->operands[0]), expr(e->operands[1]),
+                           expr(e->operands[2]));
       case ExprKind::Unary:
         if (e->unOp == UnOp::Neg || e->unOp == UnOp::Not)
           return std::string(unOpName(e->unOp)) + expr(e->operands[0], precedence(e) + 0);
@@ -137,14 +154,14 @@ class Printer {
     return s + "]";
   }
 
-  void line(const std::string& text) {
-    out_ << std::string(indent_ * 4, ' ') << text << "\n";
-  }
+  void line(const std::string& text) { out_ << std::string(indent_ * 4, ' ') << text << "\n"; }
 
   void block(const Stmt& s) {
     ++indent_;
-    if (!s || (as<SeqStmt>(s) && as<SeqStmt>(s)->stmts.empty())) line("pass");
-    else stmt(s);
+    if (!s || (as<SeqStmt>(s) && as<SeqStmt>(s)->stmts.empty()))
+      line("pass");
+    else
+      stmt(s);
     --indent_;
   }
 
@@ -163,11 +180,13 @@ class Printer {
       for (size_t i = 0; i < annos.size(); ++i) annoText += (i ? ", " : "") + annos[i];
       annoText += "}";
     }
-    std::string range = isConstInt(f.min, 0) ? expr(f.extent)
-                                              : expr(f.min) + ", " + expr(add(f.min, f.extent));
+    std::string range =
+        isConstInt(f.min, 0) ? expr(f.extent) : expr(f.min) + ", " + expr(add(f.min, f.extent));
     switch (f.forKind) {
-      case ForKind::Serial: return fmt::format("for {} in T.serial({}{}):", v, range, annoText);
-      case ForKind::Unroll: return fmt::format("for {} in T.unroll({}):", v, range);
+      case ForKind::Serial:
+        return fmt::format("for {} in T.serial({}{}):", v, range, annoText);
+      case ForKind::Unroll:
+        return fmt::format("for {} in T.unroll({}):", v, range);
       case ForKind::Pipelined:
         return fmt::format("for {} in T.Pipelined({}, num_stages={}{}):", v, range, f.numStages,
                            annoText);
@@ -263,7 +282,8 @@ class Printer {
         const auto& v = *as<VFRegionStmt>(s);
         std::string args;
         if (v.simt) args = "threads=" + std::to_string(v.threads);
-        if (v.latency) args += (args.empty() ? "" : ", ") + ("latency=" + std::to_string(*v.latency));
+        if (v.latency)
+          args += (args.empty() ? "" : ", ") + ("latency=" + std::to_string(*v.latency));
         line(fmt::format("with T.{}({}):", v.simt ? "SimtVF" : "SimdVF", args));
         block(v.body);
         return;
@@ -291,16 +311,24 @@ class Printer {
   std::string allocCall(const Buffer& b) {
     std::string shape = printShape(b->shape);
     switch (b->storage->scope) {
-      case MemScope::UB: return fmt::format("T.alloc_shared({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::L1: return fmt::format("T.alloc_l1({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::L0A: return fmt::format("T.alloc_l0a({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::L0B: return fmt::format("T.alloc_l0b({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::L0C: return fmt::format("T.alloc_l0c({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::UB:
+        return fmt::format("T.alloc_shared({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L1:
+        return fmt::format("T.alloc_l1({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0A:
+        return fmt::format("T.alloc_l0a({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0B:
+        return fmt::format("T.alloc_l0b({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::L0C:
+        return fmt::format("T.alloc_l0c({}, \"{}\")", shape, dtypeName(b->dtype));
       case MemScope::Fragment:
         return fmt::format("T.alloc_fragment({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::LocalVar: return fmt::format("T.alloc_var(\"{}\")", dtypeName(b->dtype));
-      case MemScope::Local: return fmt::format("T.alloc_local({}, \"{}\")", shape, dtypeName(b->dtype));
-      case MemScope::Global: return fmt::format("T.Tensor({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::LocalVar:
+        return fmt::format("T.alloc_var(\"{}\")", dtypeName(b->dtype));
+      case MemScope::Local:
+        return fmt::format("T.alloc_local({}, \"{}\")", shape, dtypeName(b->dtype));
+      case MemScope::Global:
+        return fmt::format("T.Tensor({}, \"{}\")", shape, dtypeName(b->dtype));
     }
     return "";
   }
@@ -339,7 +367,8 @@ class Printer {
     }
     if (!a.unlimited.empty()) {
       std::string items;
-      for (auto s : a.unlimited) items += (items.empty() ? "\"" : ", \"") + std::string(memScopeName(s)) + "\"";
+      for (auto s : a.unlimited)
+        items += (items.empty() ? "\"" : ", \"") + std::string(memScopeName(s)) + "\"";
       line("T.annotate_unlimit_memory(" + items + ")");
     }
   }
@@ -424,7 +453,8 @@ std::string printKernel(const Kernel& k, const std::string& fileName) {
 std::string printProgram(const Program& prog) {
   // The import makes the output a kernel file the front end reads back.
   std::string out = "import tilelang.language as T\n";
-  for (const auto& k : prog.kernels) out += "\n" + printKernel(k, prog.file ? prog.file->path() : "");
+  for (const auto& k : prog.kernels)
+    out += "\n" + printKernel(k, prog.file ? prog.file->path() : "");
   return out;
 }
 

@@ -48,11 +48,21 @@ class Verifier : public IRVisitor {
     if (e->kind == ExprKind::Load) checkBuffer(e->buffer, e->operands.size());
     size_t want = 0;
     switch (e->kind) {
-      case ExprKind::Binary: want = 2; break;
-      case ExprKind::Unary: case ExprKind::Cast: want = 1; break;
-      case ExprKind::Select: want = 3; break;
-      case ExprKind::Load: want = e->operands.size(); break;
-      default: want = 0;
+      case ExprKind::Binary:
+        want = 2;
+        break;
+      case ExprKind::Unary:
+      case ExprKind::Cast:
+        want = 1;
+        break;
+      case ExprKind::Select:
+        want = 3;
+        break;
+      case ExprKind::Load:
+        want = e->operands.size();
+        break;
+      default:
+        want = 0;
     }
     if (e->operands.size() != want) fail(current_, "expression has the wrong operand count");
     IRVisitor::visitExpr(e);
@@ -103,8 +113,8 @@ class Verifier : public IRVisitor {
       auto start = asConstInt(r.ranges[i].min);
       if (shape && i < shape->size() && start &&
           (*start < 0 || *start + r.ranges[i].extent > (*shape)[i]))
-        fail(current_, fmt::format("region of '{}' is out of bounds in dimension {}",
-                                   r.buffer->name, i));
+        fail(current_,
+             fmt::format("region of '{}' is out of bounds in dimension {}", r.buffer->name, i));
     }
     IRVisitor::visitRegion(r);
   }

@@ -41,8 +41,10 @@ static void normalizeRanges(std::vector<ByteRange>& v) {
   std::sort(v.begin(), v.end(), [](const ByteRange& a, const ByteRange& b) { return a.lo < b.lo; });
   size_t out = 0;
   for (size_t i = 1; i < v.size(); ++i) {
-    if (v[i].lo <= v[out].hi) v[out].hi = std::max(v[out].hi, v[i].hi);
-    else v[++out] = v[i];
+    if (v[i].lo <= v[out].hi)
+      v[out].hi = std::max(v[out].hi, v[i].hi);
+    else
+      v[++out] = v[i];
   }
   v.resize(out + 1);
 }
@@ -52,7 +54,8 @@ void AccessSet::normalize() {
     normalizeRanges(e.reads);
     normalizeRanges(e.writes);
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.storage < b.storage; });
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.storage < b.storage; });
 }
 
 // ---------------------------------------------------------------- memory
@@ -173,18 +176,20 @@ static std::string shapeText(const std::vector<int64_t>& shape) {
 int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx) {
   const auto& bi = info(b);
   if (idx.size() != bi.shape.size() && !(bi.shape.size() == 1 && idx.empty()))
-    fail(fmt::format("access to '{}' with {} indices, but it has {} dimensions", b->name, idx.size(), bi.shape.size()));
+    fail(fmt::format("access to '{}' with {} indices, but it has {} dimensions", b->name,
+                     idx.size(), bi.shape.size()));
   int64_t off = 0;
   for (size_t d = 0; d < idx.size(); ++d) {
     if (idx[d] < 0 || idx[d] >= bi.shape[d])
-      fail(fmt::format("out-of-bounds access to '{}': index {} is outside its shape {}", b->name, indexText(idx),
-                       shapeText(bi.shape)));
+      fail(fmt::format("out-of-bounds access to '{}': index {} is outside its shape {}", b->name,
+                       indexText(idx), shapeText(bi.shape)));
     off += idx[d] * bi.strides[d];
   }
   int64_t byteOff = off * bi.elemBytes;
   if (byteOff + bi.elemBytes > memory_.size(bi.storage))
-    fail(fmt::format("out-of-bounds access to '{}': index {} lies beyond its storage '{}' ({} bytes)", b->name,
-                     indexText(idx), memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
+    fail(fmt::format(
+        "out-of-bounds access to '{}': index {} lies beyond its storage '{}' ({} bytes)", b->name,
+        indexText(idx), memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
   return byteOff;
 }
 
@@ -236,15 +241,24 @@ namespace {
 double unaryFloat(UnOp op, double x) {
   float f = static_cast<float>(x);
   switch (op) {
-    case UnOp::Neg: return -f;
-    case UnOp::Abs: return std::fabs(f);
-    case UnOp::Exp: return std::exp(f);
-    case UnOp::Log: return std::log(f);
-    case UnOp::Sqrt: return std::sqrt(f);
-    case UnOp::Rsqrt: return 1.0f / std::sqrt(f);
-    case UnOp::Tanh: return std::tanh(f);
-    case UnOp::Sigmoid: return 1.0f / (1.0f + std::exp(-f));
-    case UnOp::Not: return f == 0.0f ? 1.0 : 0.0;
+    case UnOp::Neg:
+      return -f;
+    case UnOp::Abs:
+      return std::fabs(f);
+    case UnOp::Exp:
+      return std::exp(f);
+    case UnOp::Log:
+      return std::log(f);
+    case UnOp::Sqrt:
+      return std::sqrt(f);
+    case UnOp::Rsqrt:
+      return 1.0f / std::sqrt(f);
+    case UnOp::Tanh:
+      return std::tanh(f);
+    case UnOp::Sigmoid:
+      return 1.0f / (1.0f + std::exp(-f));
+    case UnOp::Not:
+      return f == 0.0f ? 1.0 : 0.0;
   }
   return f;
 }
@@ -253,10 +267,14 @@ double unaryFloat(UnOp op, double x) {
 
 Scalar Machine::eval(const Expr& e) {
   switch (e->kind) {
-    case ExprKind::IntImm: return Scalar::ofInt(e->intValue);
-    case ExprKind::FloatImm: return Scalar::ofFloat(roundToFloat(e->floatValue, e->dtype));
-    case ExprKind::VarRef: return env[static_cast<size_t>(e->var->id)];
-    case ExprKind::Cast: return convert(eval(e->operands[0]), e->dtype);
+    case ExprKind::IntImm:
+      return Scalar::ofInt(e->intValue);
+    case ExprKind::FloatImm:
+      return Scalar::ofFloat(roundToFloat(e->floatValue, e->dtype));
+    case ExprKind::VarRef:
+      return env[static_cast<size_t>(e->var->id)];
+    case ExprKind::Cast:
+      return convert(eval(e->operands[0]), e->dtype);
     case ExprKind::Select: {
       // Only the taken branch is evaluated: guards like
       // T.if_then_else(i < n, A[i], 0) must not fault on the other one.
@@ -274,19 +292,26 @@ Scalar Machine::eval(const Expr& e) {
     case ExprKind::Unary: {
       Scalar a = eval(e->operands[0]);
       if (e->unOp == UnOp::Not) return Scalar::ofInt(a.truthy() ? 0 : 1);
-      if (isFloat(e->dtype)) return Scalar::ofFloat(roundToFloat(unaryFloat(e->unOp, a.asDouble()), e->dtype));
+      if (isFloat(e->dtype))
+        return Scalar::ofFloat(roundToFloat(unaryFloat(e->unOp, a.asDouble()), e->dtype));
       int64_t v = a.asInt();
       switch (e->unOp) {
-        case UnOp::Neg: return Scalar::ofInt(wrapToInt(-v, e->dtype));
-        case UnOp::Abs: return Scalar::ofInt(wrapToInt(v < 0 ? -v : v, e->dtype));
-        default: return convert(Scalar::ofFloat(unaryFloat(e->unOp, a.asDouble())), e->dtype);
+        case UnOp::Neg:
+          return Scalar::ofInt(wrapToInt(-v, e->dtype));
+        case UnOp::Abs:
+          return Scalar::ofInt(wrapToInt(v < 0 ? -v : v, e->dtype));
+        default:
+          return convert(Scalar::ofFloat(unaryFloat(e->unOp, a.asDouble())), e->dtype);
       }
     }
-    case ExprKind::Binary: break;
+    case ExprKind::Binary:
+      break;
   }
   BinOp op = e->binOp;
-  if (op == BinOp::And) return Scalar::ofInt(eval(e->operands[0]).truthy() && eval(e->operands[1]).truthy());
-  if (op == BinOp::Or) return Scalar::ofInt(eval(e->operands[0]).truthy() || eval(e->operands[1]).truthy());
+  if (op == BinOp::And)
+    return Scalar::ofInt(eval(e->operands[0]).truthy() && eval(e->operands[1]).truthy());
+  if (op == BinOp::Or)
+    return Scalar::ofInt(eval(e->operands[0]).truthy() || eval(e->operands[1]).truthy());
   Scalar a = eval(e->operands[0]);
   Scalar b = eval(e->operands[1]);
   if (isComparison(op)) {
@@ -294,21 +319,45 @@ Scalar Machine::eval(const Expr& e) {
     if (a.isFloat || b.isFloat) {
       double x = a.asDouble(), y = b.asDouble();
       switch (op) {
-        case BinOp::EQ: r = x == y; break;
-        case BinOp::NE: r = x != y; break;
-        case BinOp::LT: r = x < y; break;
-        case BinOp::LE: r = x <= y; break;
-        case BinOp::GT: r = x > y; break;
-        default: r = x >= y; break;
+        case BinOp::EQ:
+          r = x == y;
+          break;
+        case BinOp::NE:
+          r = x != y;
+          break;
+        case BinOp::LT:
+          r = x < y;
+          break;
+        case BinOp::LE:
+          r = x <= y;
+          break;
+        case BinOp::GT:
+          r = x > y;
+          break;
+        default:
+          r = x >= y;
+          break;
       }
     } else {
       switch (op) {
-        case BinOp::EQ: r = a.i == b.i; break;
-        case BinOp::NE: r = a.i != b.i; break;
-        case BinOp::LT: r = a.i < b.i; break;
-        case BinOp::LE: r = a.i <= b.i; break;
-        case BinOp::GT: r = a.i > b.i; break;
-        default: r = a.i >= b.i; break;
+        case BinOp::EQ:
+          r = a.i == b.i;
+          break;
+        case BinOp::NE:
+          r = a.i != b.i;
+          break;
+        case BinOp::LT:
+          r = a.i < b.i;
+          break;
+        case BinOp::LE:
+          r = a.i <= b.i;
+          break;
+        case BinOp::GT:
+          r = a.i > b.i;
+          break;
+        default:
+          r = a.i >= b.i;
+          break;
       }
     }
     return Scalar::ofInt(r);
@@ -319,24 +368,47 @@ Scalar Machine::eval(const Expr& e) {
     float y = static_cast<float>(roundToFloat(b.asDouble(), e->dtype));
     float r = 0;
     switch (op) {
-      case BinOp::Add: r = x + y; break;
-      case BinOp::Sub: r = x - y; break;
-      case BinOp::Mul: r = x * y; break;
-      case BinOp::Div: r = x / y; break;
-      case BinOp::FloorDiv: r = std::floor(x / y); break;
-      case BinOp::FloorMod: r = x - std::floor(x / y) * y; break;
-      case BinOp::Min: r = y < x ? y : x; break;
-      case BinOp::Max: r = x < y ? y : x; break;
-      default: break;
+      case BinOp::Add:
+        r = x + y;
+        break;
+      case BinOp::Sub:
+        r = x - y;
+        break;
+      case BinOp::Mul:
+        r = x * y;
+        break;
+      case BinOp::Div:
+        r = x / y;
+        break;
+      case BinOp::FloorDiv:
+        r = std::floor(x / y);
+        break;
+      case BinOp::FloorMod:
+        r = x - std::floor(x / y) * y;
+        break;
+      case BinOp::Min:
+        r = y < x ? y : x;
+        break;
+      case BinOp::Max:
+        r = x < y ? y : x;
+        break;
+      default:
+        break;
     }
     return Scalar::ofFloat(roundToFloat(r, e->dtype));
   }
   int64_t x = a.asInt(), y = b.asInt();
   int64_t r = 0;
   switch (op) {
-    case BinOp::Add: r = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); break;
-    case BinOp::Sub: r = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)); break;
-    case BinOp::Mul: r = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)); break;
+    case BinOp::Add:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+      break;
+    case BinOp::Sub:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+      break;
+    case BinOp::Mul:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+      break;
     case BinOp::Div:
     case BinOp::FloorDiv:
       if (y == 0) fail(fmt::format("integer division by zero in '{}'", printExpr(e)));
@@ -346,9 +418,14 @@ Scalar Machine::eval(const Expr& e) {
       if (y == 0) fail(fmt::format("integer modulo by zero in '{}'", printExpr(e)));
       r = floorMod(x, y);
       break;
-    case BinOp::Min: r = std::min(x, y); break;
-    case BinOp::Max: r = std::max(x, y); break;
-    default: break;
+    case BinOp::Min:
+      r = std::min(x, y);
+      break;
+    case BinOp::Max:
+      r = std::max(x, y);
+      break;
+    default:
+      break;
   }
   return Scalar::ofInt(wrapToInt(r, e->dtype));
 }
@@ -371,15 +448,17 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where) {
     std::string text = r.buffer->name + "[";
     for (size_t d = 0; d < out.mins.size(); ++d)
       text += fmt::format("{}{}:{}", d ? ", " : "", out.mins[d], out.mins[d] + out.extents[d]);
-    fail(fmt::format("out-of-bounds access: region {}] is outside the shape {} of '{}'", text, shapeText(bi.shape),
-                     r.buffer->name));
+    fail(fmt::format("out-of-bounds access: region {}] is outside the shape {} of '{}'", text,
+                     shapeText(bi.shape), r.buffer->name));
   }
   if (out.numElements() > 0) {
     int64_t last = 0;
-    for (size_t d = 0; d < out.mins.size(); ++d) last += (out.mins[d] + out.extents[d] - 1) * bi.strides[d];
+    for (size_t d = 0; d < out.mins.size(); ++d)
+      last += (out.mins[d] + out.extents[d] - 1) * bi.strides[d];
     if ((last + 1) * bi.elemBytes > memory_.size(bi.storage))
-      fail(fmt::format("out-of-bounds access: region of '{}' lies beyond its storage '{}' ({} bytes)", r.buffer->name,
-                       memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
+      fail(fmt::format(
+          "out-of-bounds access: region of '{}' lies beyond its storage '{}' ({} bytes)",
+          r.buffer->name, memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
   }
   return out;
 }
@@ -418,14 +497,19 @@ void Machine::forEachElement(const ResolvedRegion& r, F&& fn) {
 void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where) {
   loc = where;
   if (src.numElements() != dst.numElements())
-    fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(), dst.numElements()));
+    fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
+                     dst.numElements()));
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   std::vector<Scalar> values;
   values.reserve(static_cast<size_t>(src.numElements()));
-  forEachElement(src, [&](int64_t off) { values.push_back(loadAt(s.storage, off, src.buffer->dtype, s.elemBytes)); });
+  forEachElement(src, [&](int64_t off) {
+    values.push_back(loadAt(s.storage, off, src.buffer->dtype, s.elemBytes));
+  });
   size_t k = 0;
-  forEachElement(dst, [&](int64_t off) { storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]); });
+  forEachElement(dst, [&](int64_t off) {
+    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+  });
 }
 
 namespace {
@@ -444,38 +528,49 @@ bool matrixShape(const ResolvedRegion& r, int64_t& rows, int64_t& cols) {
 
 }  // namespace
 
-GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& a, const ResolvedRegion& b) {
+GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& a,
+                                       const ResolvedRegion& b) {
   loc = g.loc;
   int64_t ar = 0, ac = 0, br = 0, bc = 0;
-  if (!matrixShape(a, ar, ac) || !matrixShape(b, br, bc)) fail("T.gemm operands must be at most 2-D");
+  if (!matrixShape(a, ar, ac) || !matrixShape(b, br, bc))
+    fail("T.gemm operands must be at most 2-D");
   GemmOperands ops;
   ops.m = g.transA ? ac : ar;
   ops.k = g.transA ? ar : ac;
   int64_t kb = g.transB ? bc : br;
   ops.n = g.transB ? br : bc;
-  if (kb != ops.k) fail(fmt::format("T.gemm reduction extents differ: A gives K = {}, B gives K = {}", ops.k, kb));
+  if (kb != ops.k)
+    fail(fmt::format("T.gemm reduction extents differ: A gives K = {}, B gives K = {}", ops.k, kb));
   ops.integer = isInt(a.buffer->dtype);
   std::vector<double> am, bm;
   const auto& ai = info(a.buffer);
   const auto& bi = info(b.buffer);
-  forEachElement(a, [&](int64_t off) { am.push_back(loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes).asDouble()); });
-  forEachElement(b, [&](int64_t off) { bm.push_back(loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes).asDouble()); });
+  forEachElement(a, [&](int64_t off) {
+    am.push_back(loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes).asDouble());
+  });
+  forEachElement(b, [&](int64_t off) {
+    bm.push_back(loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes).asDouble());
+  });
   ops.a.resize(static_cast<size_t>(ops.m * ops.k));
   ops.b.resize(static_cast<size_t>(ops.k * ops.n));
   for (int64_t m = 0; m < ops.m; ++m)
     for (int64_t k = 0; k < ops.k; ++k)
-      ops.a[static_cast<size_t>(m * ops.k + k)] = g.transA ? am[static_cast<size_t>(k * ac + m)] : am[static_cast<size_t>(m * ac + k)];
+      ops.a[static_cast<size_t>(m * ops.k + k)] =
+          g.transA ? am[static_cast<size_t>(k * ac + m)] : am[static_cast<size_t>(m * ac + k)];
   for (int64_t k = 0; k < ops.k; ++k)
     for (int64_t n = 0; n < ops.n; ++n)
-      ops.b[static_cast<size_t>(k * ops.n + n)] = g.transB ? bm[static_cast<size_t>(n * bc + k)] : bm[static_cast<size_t>(k * bc + n)];
+      ops.b[static_cast<size_t>(k * ops.n + n)] =
+          g.transB ? bm[static_cast<size_t>(n * bc + k)] : bm[static_cast<size_t>(k * bc + n)];
   return ops;
 }
 
-void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc where) {
+void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear,
+                         SourceLoc where) {
   loc = where;
   int64_t cr = 0, cc = 0;
   if (!matrixShape(c, cr, cc) || cr * cc != ops.m * ops.n || cc != ops.n)
-    fail(fmt::format("T.gemm accumulator has {} elements, but A and B give a {} x {} result", c.numElements(), ops.m, ops.n));
+    fail(fmt::format("T.gemm accumulator has {} elements, but A and B give a {} x {} result",
+                     c.numElements(), ops.m, ops.n));
   const auto& ci = info(c.buffer);
   std::vector<int64_t> offs;
   offs.reserve(static_cast<size_t>(ops.m * ops.n));
@@ -491,7 +586,9 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
         storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, Scalar::ofInt(acc));
         continue;
       }
-      float acc = clear ? 0.0f : static_cast<float>(loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes).asDouble());
+      float acc = clear ? 0.0f
+                        : static_cast<float>(
+                              loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes).asDouble());
       for (int64_t k = 0; k < ops.k; ++k) {
         float prod = static_cast<float>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
                      static_cast<float>(ops.b[static_cast<size_t>(k * ops.n + n)]);
@@ -505,7 +602,8 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
 void Machine::fill(const ResolvedRegion& dst, const Scalar& value) {
   const auto& d = info(dst.buffer);
   Scalar v = convert(value, dst.buffer->dtype);
-  forEachElement(dst, [&](int64_t off) { storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, v); });
+  forEachElement(dst,
+                 [&](int64_t off) { storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, v); });
 }
 
 void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const ResolvedRegion& dst) {
@@ -516,7 +614,8 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
   int64_t outer = src.numElements() / std::max<int64_t>(len, 1);
   if (len == 0) outer = 0;
   if (dst.numElements() != std::max<int64_t>(outer, 1) && !(outer == 0 && dst.numElements() == 0))
-    fail(fmt::format("reduction destination has {} elements, expected {}", dst.numElements(), outer));
+    fail(fmt::format("reduction destination has {} elements, expected {}", dst.numElements(),
+                     outer));
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   std::vector<int64_t> srcOffs;
@@ -540,40 +639,64 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     }
     if (integer) {
       int64_t acc = 0;
-      if (!r.clear) acc = init.asInt();
-      else if (r.reduceKind == ReduceKind::Max) acc = std::numeric_limits<int64_t>::min();
-      else if (r.reduceKind == ReduceKind::Min) acc = std::numeric_limits<int64_t>::max();
+      if (!r.clear)
+        acc = init.asInt();
+      else if (r.reduceKind == ReduceKind::Max)
+        acc = std::numeric_limits<int64_t>::min();
+      else if (r.reduceKind == ReduceKind::Min)
+        acc = std::numeric_limits<int64_t>::max();
       for (int64_t k = 0; k < len; ++k) {
-        int64_t x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)], src.buffer->dtype, s.elemBytes).asInt();
+        int64_t x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
+                           src.buffer->dtype, s.elemBytes)
+                        .asInt();
         if (isAbs && x < 0) x = -x;
         switch (r.reduceKind) {
           case ReduceKind::Sum:
-          case ReduceKind::AbsSum: acc += x; break;
+          case ReduceKind::AbsSum:
+            acc += x;
+            break;
           case ReduceKind::Max:
-          case ReduceKind::AbsMax: acc = std::max(acc, x); break;
-          case ReduceKind::Min: acc = std::min(acc, x); break;
+          case ReduceKind::AbsMax:
+            acc = std::max(acc, x);
+            break;
+          case ReduceKind::Min:
+            acc = std::min(acc, x);
+            break;
         }
       }
-      storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes, Scalar::ofInt(acc));
+      storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes,
+              Scalar::ofInt(acc));
       continue;
     }
     float acc = 0;
-    if (!r.clear) acc = static_cast<float>(init.asDouble());
-    else if (r.reduceKind == ReduceKind::Max) acc = -std::numeric_limits<float>::infinity();
-    else if (r.reduceKind == ReduceKind::Min) acc = std::numeric_limits<float>::infinity();
+    if (!r.clear)
+      acc = static_cast<float>(init.asDouble());
+    else if (r.reduceKind == ReduceKind::Max)
+      acc = -std::numeric_limits<float>::infinity();
+    else if (r.reduceKind == ReduceKind::Min)
+      acc = std::numeric_limits<float>::infinity();
     for (int64_t k = 0; k < len; ++k) {
-      float x = static_cast<float>(
-          loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)], src.buffer->dtype, s.elemBytes).asDouble());
+      float x =
+          static_cast<float>(loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
+                                    src.buffer->dtype, s.elemBytes)
+                                 .asDouble());
       if (isAbs) x = std::fabs(x);
       switch (r.reduceKind) {
         case ReduceKind::Sum:
-        case ReduceKind::AbsSum: acc = acc + x; break;
+        case ReduceKind::AbsSum:
+          acc = acc + x;
+          break;
         case ReduceKind::Max:
-        case ReduceKind::AbsMax: acc = acc < x ? x : acc; break;
-        case ReduceKind::Min: acc = x < acc ? x : acc; break;
+        case ReduceKind::AbsMax:
+          acc = acc < x ? x : acc;
+          break;
+        case ReduceKind::Min:
+          acc = x < acc ? x : acc;
+          break;
       }
     }
-    storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes, Scalar::ofFloat(acc));
+    storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes,
+            Scalar::ofFloat(acc));
   }
 }
 
@@ -599,8 +722,10 @@ void Machine::exec(const Stmt& s) {
     case StmtKind::If: {
       const auto* i = as<IfStmt>(s);
       loc = i->loc;
-      if (eval(i->cond).truthy()) exec(i->thenBody);
-      else exec(i->elseBody);
+      if (eval(i->cond).truthy())
+        exec(i->thenBody);
+      else
+        exec(i->elseBody);
       return;
     }
     case StmtKind::Assign: {
@@ -629,7 +754,8 @@ void Machine::exec(const Stmt& s) {
     }
     case StmtKind::Gemm: {
       const auto* g = as<GemmStmt>(s);
-      ResolvedRegion a = resolve(g->a, g->loc), b = resolve(g->b, g->loc), c = resolve(g->c, g->loc);
+      ResolvedRegion a = resolve(g->a, g->loc), b = resolve(g->b, g->loc),
+                     c = resolve(g->c, g->loc);
       bool clear = g->clearAccum && eval(g->clearAccum).truthy();
       GemmOperands ops = readGemmOperands(*g, a, b);
       finishGemm(ops, c, clear, g->loc);
@@ -656,7 +782,8 @@ void Machine::exec(const Stmt& s) {
       if (total == 0) return;
       std::vector<int64_t> idx(rank, 0);
       for (int64_t n = 0; n < total; ++n) {
-        for (size_t d = 0; d < rank; ++d) env[static_cast<size_t>(p->vars[d]->id)] = Scalar::ofInt(idx[d]);
+        for (size_t d = 0; d < rank; ++d)
+          env[static_cast<size_t>(p->vars[d]->id)] = Scalar::ofInt(idx[d]);
         exec(p->body);
         for (size_t d = rank; d-- > 0;) {
           if (++idx[d] < p->extents[d]) break;

@@ -66,11 +66,15 @@ class Memory {
   int index(const ir::Storage& s) const { return indexOfId_.at(static_cast<size_t>(s->id)); }
   uint8_t* data(int index) { return bytes_[static_cast<size_t>(index)].data(); }
   const uint8_t* data(int index) const { return bytes_[static_cast<size_t>(index)].data(); }
-  int64_t size(int index) const { return static_cast<int64_t>(bytes_[static_cast<size_t>(index)].size()); }
+  int64_t size(int index) const {
+    return static_cast<int64_t>(bytes_[static_cast<size_t>(index)].size());
+  }
   const ir::Storage& storage(int index) const { return storages_[static_cast<size_t>(index)]; }
   int numStorages() const { return static_cast<int>(storages_.size()); }
   // Sets the size of a storage whose size depends on run-time values (dynamic GM).
-  void resize(int index, int64_t bytes) { bytes_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 0); }
+  void resize(int index, int64_t bytes) {
+    bytes_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 0);
+  }
   void resetOnChip();
   std::vector<uint8_t>& raw(int index) { return bytes_[static_cast<size_t>(index)]; }
 
@@ -128,7 +132,8 @@ class Machine {
   // Per-op entry points for the simulator.
   ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
   void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc);
-  GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a, const ResolvedRegion& b);
+  GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a,
+                                const ResolvedRegion& b);
   void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);
   void fill(const ResolvedRegion& dst, const Scalar& value);
   void reduce(const ir::ReduceStmt& r, const ResolvedRegion& src, const ResolvedRegion& dst);

@@ -13,17 +13,28 @@ using ir::DType;
 
 std::string npyDescr(DType t) {
   switch (t) {
-    case DType::Bool: return "|b1";
-    case DType::Int8: return "|i1";
-    case DType::UInt8: return "|u1";
-    case DType::Int16: return "<i2";
-    case DType::UInt16: return "<u2";
-    case DType::Int32: return "<i4";
-    case DType::UInt32: return "<u4";
-    case DType::Int64: return "<i8";
-    case DType::Float16: return "<f2";
-    case DType::BFloat16: return "<u2";
-    case DType::Float32: return "<f4";
+    case DType::Bool:
+      return "|b1";
+    case DType::Int8:
+      return "|i1";
+    case DType::UInt8:
+      return "|u1";
+    case DType::Int16:
+      return "<i2";
+    case DType::UInt16:
+      return "<u2";
+    case DType::Int32:
+      return "<i4";
+    case DType::UInt32:
+      return "<u4";
+    case DType::Int64:
+      return "<i8";
+    case DType::Float16:
+      return "<f2";
+    case DType::BFloat16:
+      return "<u2";
+    case DType::Float32:
+      return "<f4";
   }
   return "|u1";
 }
@@ -68,14 +79,16 @@ std::optional<NpyArray> readNpy(const std::string& path, std::string& error) {
   int major = static_cast<uint8_t>(bytes[6]);
   size_t headerLen = 0, offset = 0;
   if (major == 1) {
-    headerLen = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+    headerLen =
+        static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     offset = 10;
   } else {
     if (bytes.size() < 12) {
       error = "'" + path + "': truncated header";
       return std::nullopt;
     }
-    for (int i = 3; i >= 0; --i) headerLen = (headerLen << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
+    for (int i = 3; i >= 0; --i)
+      headerLen = (headerLen << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
     offset = 12;
   }
   if (offset + headerLen > bytes.size()) {
@@ -110,10 +123,13 @@ std::optional<NpyArray> readNpy(const std::string& path, std::string& error) {
 
 bool writeNpy(const std::string& path, const NpyArray& a, std::string& error) {
   std::string shape = "(";
-  for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 || i + 1 < a.shape.size() ? "," : "");
+  for (size_t i = 0; i < a.shape.size(); ++i)
+    shape +=
+        std::to_string(a.shape[i]) + (a.shape.size() == 1 || i + 1 < a.shape.size() ? "," : "");
   shape += ")";
   // The header is padded with spaces so that the data starts 64-byte aligned.
-  std::string header = "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -127,7 +143,8 @@ bool writeNpy(const std::string& path, const NpyArray& a, std::string& error) {
   char lenBytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
   out.write(lenBytes, 2);
   out << header;
-  out.write(reinterpret_cast<const char*>(a.data.data()), static_cast<std::streamsize>(a.data.size()));
+  out.write(reinterpret_cast<const char*>(a.data.data()),
+            static_cast<std::streamsize>(a.data.size()));
   if (!out) {
     error = "cannot write '" + path + "'";
     return false;

@@ -47,22 +47,33 @@ int64_t Scalar::asInt() const {
 
 double roundToFloat(double v, DType t) {
   switch (t) {
-    case DType::Float16: return roundTo(v, kHalf);
-    case DType::BFloat16: return roundTo(v, kBFloat);
-    default: return static_cast<double>(static_cast<float>(v));
+    case DType::Float16:
+      return roundTo(v, kHalf);
+    case DType::BFloat16:
+      return roundTo(v, kBFloat);
+    default:
+      return static_cast<double>(static_cast<float>(v));
   }
 }
 
 int64_t wrapToInt(int64_t v, DType t) {
   switch (t) {
-    case DType::Bool: return v != 0 ? 1 : 0;
-    case DType::Int8: return static_cast<int8_t>(static_cast<uint64_t>(v));
-    case DType::Int16: return static_cast<int16_t>(static_cast<uint64_t>(v));
-    case DType::Int32: return static_cast<int32_t>(static_cast<uint64_t>(v));
-    case DType::UInt8: return static_cast<uint8_t>(static_cast<uint64_t>(v));
-    case DType::UInt16: return static_cast<uint16_t>(static_cast<uint64_t>(v));
-    case DType::UInt32: return static_cast<uint32_t>(static_cast<uint64_t>(v));
-    default: return v;
+    case DType::Bool:
+      return v != 0 ? 1 : 0;
+    case DType::Int8:
+      return static_cast<int8_t>(static_cast<uint64_t>(v));
+    case DType::Int16:
+      return static_cast<int16_t>(static_cast<uint64_t>(v));
+    case DType::Int32:
+      return static_cast<int32_t>(static_cast<uint64_t>(v));
+    case DType::UInt8:
+      return static_cast<uint8_t>(static_cast<uint64_t>(v));
+    case DType::UInt16:
+      return static_cast<uint16_t>(static_cast<uint64_t>(v));
+    case DType::UInt32:
+      return static_cast<uint32_t>(static_cast<uint64_t>(v));
+    default:
+      return v;
   }
 }
 
@@ -92,7 +103,9 @@ double decodeHalf(uint16_t bits) {
   int exp = (bits >> 10) & 0x1f;
   int frac = bits & 0x3ff;
   double sign = (bits & 0x8000) ? -1.0 : 1.0;
-  if (exp == 0x1f) return frac ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  if (exp == 0x1f)
+    return frac ? std::numeric_limits<double>::quiet_NaN()
+                : sign * std::numeric_limits<double>::infinity();
   if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), -24);
   return sign * std::ldexp(static_cast<double>(frac + 1024), exp - 25);
 }
@@ -114,17 +127,52 @@ double decodeBFloat16(uint16_t bits) {
 
 Scalar loadElement(const uint8_t* p, DType t) {
   switch (t) {
-    case DType::Bool: return Scalar::ofInt(*p != 0);
-    case DType::Int8: return Scalar::ofInt(static_cast<int8_t>(*p));
-    case DType::UInt8: return Scalar::ofInt(*p);
-    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); return Scalar::ofInt(v); }
-    case DType::UInt16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofInt(v); }
-    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return Scalar::ofInt(v); }
-    case DType::UInt32: { uint32_t v; std::memcpy(&v, p, 4); return Scalar::ofInt(v); }
-    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return Scalar::ofInt(v); }
-    case DType::Float16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofFloat(decodeHalf(v)); }
-    case DType::BFloat16: { uint16_t v; std::memcpy(&v, p, 2); return Scalar::ofFloat(decodeBFloat16(v)); }
-    case DType::Float32: { float v; std::memcpy(&v, p, 4); return Scalar::ofFloat(v); }
+    case DType::Bool:
+      return Scalar::ofInt(*p != 0);
+    case DType::Int8:
+      return Scalar::ofInt(static_cast<int8_t>(*p));
+    case DType::UInt8:
+      return Scalar::ofInt(*p);
+    case DType::Int16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return Scalar::ofInt(v);
+    }
+    case DType::UInt16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return Scalar::ofInt(v);
+    }
+    case DType::Int32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return Scalar::ofInt(v);
+    }
+    case DType::UInt32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return Scalar::ofInt(v);
+    }
+    case DType::Int64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return Scalar::ofInt(v);
+    }
+    case DType::Float16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return Scalar::ofFloat(decodeHalf(v));
+    }
+    case DType::BFloat16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return Scalar::ofFloat(decodeBFloat16(v));
+    }
+    case DType::Float32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return Scalar::ofFloat(v);
+    }
   }
   return Scalar{};
 }
@@ -134,15 +182,41 @@ void storeElement(uint8_t* p, DType t, const Scalar& v) {
   switch (t) {
     case DType::Bool:
     case DType::Int8:
-    case DType::UInt8: { uint8_t b = static_cast<uint8_t>(c.i); *p = b; return; }
+    case DType::UInt8: {
+      uint8_t b = static_cast<uint8_t>(c.i);
+      *p = b;
+      return;
+    }
     case DType::Int16:
-    case DType::UInt16: { uint16_t b = static_cast<uint16_t>(c.i); std::memcpy(p, &b, 2); return; }
+    case DType::UInt16: {
+      uint16_t b = static_cast<uint16_t>(c.i);
+      std::memcpy(p, &b, 2);
+      return;
+    }
     case DType::Int32:
-    case DType::UInt32: { uint32_t b = static_cast<uint32_t>(c.i); std::memcpy(p, &b, 4); return; }
-    case DType::Int64: std::memcpy(p, &c.i, 8); return;
-    case DType::Float16: { uint16_t b = encodeHalf(c.f); std::memcpy(p, &b, 2); return; }
-    case DType::BFloat16: { uint16_t b = encodeBFloat16(c.f); std::memcpy(p, &b, 2); return; }
-    case DType::Float32: { float f = static_cast<float>(c.f); std::memcpy(p, &f, 4); return; }
+    case DType::UInt32: {
+      uint32_t b = static_cast<uint32_t>(c.i);
+      std::memcpy(p, &b, 4);
+      return;
+    }
+    case DType::Int64:
+      std::memcpy(p, &c.i, 8);
+      return;
+    case DType::Float16: {
+      uint16_t b = encodeHalf(c.f);
+      std::memcpy(p, &b, 2);
+      return;
+    }
+    case DType::BFloat16: {
+      uint16_t b = encodeBFloat16(c.f);
+      std::memcpy(p, &b, 2);
+      return;
+    }
+    case DType::Float32: {
+      float f = static_cast<float>(c.f);
+      std::memcpy(p, &f, 4);
+      return;
+    }
   }
 }
 

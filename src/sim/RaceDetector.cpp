@@ -5,7 +5,8 @@
 
 namespace tilesched::sim {
 
-bool firstOverlap(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b, ByteRange& out) {
+bool firstOverlap(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b,
+                  ByteRange& out) {
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
     int64_t lo = std::max(a[i].lo, b[j].lo);
@@ -14,13 +15,16 @@ bool firstOverlap(const std::vector<ByteRange>& a, const std::vector<ByteRange>&
       out = {lo, hi};
       return true;
     }
-    if (a[i].hi <= b[j].hi) ++i;
-    else ++j;
+    if (a[i].hi <= b[j].hi)
+      ++i;
+    else
+      ++j;
   }
   return false;
 }
 
-std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
+std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a,
+                                      const std::vector<ByteRange>& b) {
   std::vector<ByteRange> out;
   size_t j = 0;
   for (ByteRange r : a) {
@@ -42,13 +46,15 @@ bool RaceDetector::ordered(const AccessOwner& a, const AccessOwner& b) {
   return a.pipeIndex < b.clock[pipeIndex(a.pipe)] || b.pipeIndex < a.clock[pipeIndex(b.pipe)];
 }
 
-void RaceDetector::report(const Record& r, const AccessOwner& who, bool whoWrites, int storage, ByteRange overlap) {
+void RaceDetector::report(const Record& r, const AccessOwner& who, bool whoWrites, int storage,
+                          ByteRange overlap) {
   ++total_;
   // Report in issue order: `first` is the instruction the scalar unit issued first.
   bool swap = who.instr < r.who.instr;
   const AccessOwner& first = swap ? who : r.who;
   const AccessOwner& second = swap ? r.who : who;
-  auto key = std::make_tuple(static_cast<const void*>(first.stmt), static_cast<const void*>(second.stmt), storage);
+  auto key = std::make_tuple(static_cast<const void*>(first.stmt),
+                             static_cast<const void*>(second.stmt), storage);
   auto it = seen_.find(key);
   if (it != seen_.end()) {
     ++races_[it->second].occurrences;
@@ -79,13 +85,16 @@ void RaceDetector::access(const AccessOwner& who, const AccessSet& set) {
       if (conflict && !ordered(r.who, who)) report(r, who, whoWrites, e.storage, ov);
     }
     // 2. Trim records that the new access covers and follows (or raced with).
-    auto before = [&](const Record& r) { return r.who.pipeIndex < who.clock[pipeIndex(r.who.pipe)] || !ordered(r.who, who); };
+    auto before = [&](const Record& r) {
+      return r.who.pipeIndex < who.clock[pipeIndex(r.who.pipe)] || !ordered(r.who, who);
+    };
     for (Record& r : records) {
       if (r.who.instr == who.instr || !before(r)) continue;
       if (!e.writes.empty()) r.ranges = subtractRanges(r.ranges, e.writes);
       if (!r.write && !e.reads.empty()) r.ranges = subtractRanges(r.ranges, e.reads);
     }
-    records.erase(std::remove_if(records.begin(), records.end(), [](const Record& r) { return r.ranges.empty(); }),
+    records.erase(std::remove_if(records.begin(), records.end(),
+                                 [](const Record& r) { return r.ranges.empty(); }),
                   records.end());
     // 3. Record.
     if (!e.writes.empty()) records.push_back(Record{who, true, e.writes});

@@ -43,7 +43,7 @@ inline VClock join(const VClock& a, const VClock& b) {
 
 // Who made an access: enough to order it and to report it.
 struct AccessOwner {
-  int64_t instr = -1;     // unique per instruction of a block (partners share it)
+  int64_t instr = -1;  // unique per instruction of a block (partners share it)
   Pipe pipe = Pipe::S;
   int64_t pipeIndex = 0;  // index of the instruction in its pipe's issue order
   VClock clock{};         // clock at its start
@@ -75,7 +75,8 @@ class RaceDetector {
     std::vector<ByteRange> ranges;
   };
   static bool ordered(const AccessOwner& a, const AccessOwner& b);
-  void report(const Record& r, const AccessOwner& who, bool whoWrites, int storage, ByteRange overlap);
+  void report(const Record& r, const AccessOwner& who, bool whoWrites, int storage,
+              ByteRange overlap);
 
   std::map<int, std::vector<Record>> history_;
   std::vector<Race> races_;
@@ -85,6 +86,7 @@ class RaceDetector {
 
 // Ranges helpers (sorted, disjoint inputs).
 bool firstOverlap(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b, ByteRange& out);
-std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b);
+std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a,
+                                      const std::vector<ByteRange>& b);
 
 }  // namespace tilesched::sim

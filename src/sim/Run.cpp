@@ -60,10 +60,12 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
         size_t used = 0;
         double v = std::stod(it->second, &used);
         if (used != it->second.size()) throw std::invalid_argument("");
-        bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(roundToFloat(v, p.var->dtype))
-                                                          : Scalar::ofInt(static_cast<int64_t>(v))});
+        bindings.push_back({p.name, isFloat(p.var->dtype)
+                                        ? Scalar::ofFloat(roundToFloat(v, p.var->dtype))
+                                        : Scalar::ofInt(static_cast<int64_t>(v))});
       } catch (const std::exception&) {
-        error = fmt::format("--input {}={}: '{}' is a scalar parameter and needs a number", p.name, it->second, p.name);
+        error = fmt::format("--input {}={}: '{}' is a scalar parameter and needs a number", p.name,
+                            it->second, p.name);
         return false;
       }
       continue;
@@ -81,7 +83,8 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     if (!known) {
       std::string names;
       for (const auto& p : kernel.params) names += (names.empty() ? "" : ", ") + p.name;
-      error = fmt::format("--input {}: the kernel has no parameter '{}' (parameters: {})", name, name, names);
+      error = fmt::format("--input {}: the kernel has no parameter '{}' (parameters: {})", name,
+                          name, names);
       return false;
     }
   }
@@ -90,7 +93,8 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     if (!p.var) continue;
     bool bound = false;
     for (const auto& b : bindings) bound |= b.first == p.name;
-    if (!bound) bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(1.0) : Scalar::ofInt(1)});
+    if (!bound)
+      bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(1.0) : Scalar::ofInt(1)});
   }
   // Dynamic sizes: taken from the shape of an --input file that uses them.
   for (const auto& dv : kernel.dynamicVars) {
@@ -109,8 +113,9 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       }
     }
     if (!bound) {
-      error = fmt::format("the dynamic size '{}' needs a value: pass --input with a tensor whose shape uses it",
-                          dv->name);
+      error = fmt::format(
+          "the dynamic size '{}' needs a value: pass --input with a tensor whose shape uses it",
+          dv->name);
       return false;
     }
   }
@@ -135,14 +140,15 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     }
     std::string want = npyDescr(p.buffer->dtype);
     if (f->second.descr != want) {
-      error = fmt::format("--input {}: the file holds '{}' data, but '{}' is {} (numpy '{}')", p.name, f->second.descr,
-                          p.name, dtypeName(p.buffer->dtype), want);
+      error = fmt::format("--input {}: the file holds '{}' data, but '{}' is {} (numpy '{}')",
+                          p.name, f->second.descr, p.name, dtypeName(p.buffer->dtype), want);
       return false;
     }
     int64_t have = 1;
     for (int64_t d : f->second.shape) have *= d;
     if (have != elements || static_cast<int64_t>(f->second.data.size()) < bytes) {
-      error = fmt::format("--input {}: the file holds {} elements, but '{}' has {}", p.name, have, p.name, elements);
+      error = fmt::format("--input {}: the file holds {} elements, but '{}' has {}", p.name, have,
+                          p.name, elements);
       return false;
     }
     std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
@@ -155,19 +161,25 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
 void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
   uint64_t state = seed ^ hashName(name);
   int eb = dtypeBytes(t);
-  for (size_t off = 0; off + static_cast<size_t>(eb) <= bytes.size(); off += static_cast<size_t>(eb)) {
+  for (size_t off = 0; off + static_cast<size_t>(eb) <= bytes.size();
+       off += static_cast<size_t>(eb)) {
     uint64_t r = splitmix(state);
     Scalar v;
-    if (isFloat(t)) v = Scalar::ofFloat(static_cast<double>(static_cast<int64_t>(r % 512) - 256) / 128.0);
-    else if (t == DType::Bool) v = Scalar::ofInt(static_cast<int64_t>(r & 1));
-    else if (isSigned(t)) v = Scalar::ofInt(static_cast<int64_t>(r % 16) - 8);
-    else v = Scalar::ofInt(static_cast<int64_t>(r % 16));
+    if (isFloat(t))
+      v = Scalar::ofFloat(static_cast<double>(static_cast<int64_t>(r % 512) - 256) / 128.0);
+    else if (t == DType::Bool)
+      v = Scalar::ofInt(static_cast<int64_t>(r & 1));
+    else if (isSigned(t))
+      v = Scalar::ofInt(static_cast<int64_t>(r % 16) - 8);
+    else
+      v = Scalar::ofInt(static_cast<int64_t>(r % 16));
     storeElement(bytes.data() + off, t, v);
   }
 }
 
-std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered, const Target& target,
-                                   const RunOptions& options, std::string& error) {
+std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
+                                   const Target& target, const RunOptions& options,
+                                   std::string& error) {
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
@@ -182,7 +194,8 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
     for (const auto& q : reference.params)
       if (q.name == p.name && q.buffer) rp = &q;
     if (!rp) {
-      error = fmt::format("internal: lowered kernel parameter '{}' is not in the reference kernel", p.name);
+      error = fmt::format("internal: lowered kernel parameter '{}' is not in the reference kernel",
+                          p.name);
       return std::nullopt;
     }
     simMem.raw(simMem.index(p.buffer->storage)) = refMem.raw(refMem.index(rp->buffer->storage));
@@ -238,8 +251,9 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
       const uint8_t* b = simMem.data(si) + e * eb;
       if (std::memcmp(a, b, static_cast<size_t>(eb)) == 0) continue;
       if (check.mismatches++ < 5)
-        check.firstMismatches.push_back(fmt::format("{}[{}]: reference {}, simulated {}", p.name, indexText(e, shape),
-                                                    valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
+        check.firstMismatches.push_back(
+            fmt::format("{}[{}]: reference {}, simulated {}", p.name, indexText(e, shape),
+                        valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
     }
     if (check.mismatches) run.outputsMatch = false;
     if (check.written) {

@@ -31,10 +31,11 @@ struct RunOptions {
 
 struct TensorCheck {
   std::string name;
-  bool written = false;   // the reference run stored to it (an output)
+  bool written = false;  // the reference run stored to it (an output)
   int64_t elements = 0;
   int64_t mismatches = 0;
-  std::vector<std::string> firstMismatches;  // "C[3, 7]: reference 1.5 (0x3fc00000), simulated 0 (0x0)"
+  std::vector<std::string>
+      firstMismatches;  // "C[3, 7]: reference 1.5 (0x3fc00000), simulated 0 (0x0)"
 };
 
 struct KernelRun {
@@ -55,11 +56,13 @@ struct KernelRun {
 // Fills `bytes` with the seeded input pattern of dtype `t`: floats are
 // multiples of 1/128 in [-2, 2) (exact in fp16 and bf16, small enough to keep
 // fp16 kernels finite), signed ints in [-8, 8), unsigned in [0, 16), bools 0/1.
-void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed, const std::string& name);
+void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed,
+                   const std::string& name);
 
 // Returns nullopt with `error` set for problems of the options (unreadable or
 // mismatching --input files): those are usage errors, not kernel errors.
-std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered, const Target& target,
-                                   const RunOptions& options, std::string& error);
+std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered,
+                                   const Target& target, const RunOptions& options,
+                                   std::string& error);
 
 }  // namespace tilesched::sim

@@ -24,9 +24,12 @@ namespace tilesched::sim {
 using namespace ir;
 
 const char* opKindName(OpKind k) {
-  static const char* kNames[kNumOpKinds] = {"load (GM->UB/L1)", "store (UB->GM/L1)", "L1->L0",  "fixpipe",
-                                            "cube gemm",        "vector",            "reduce",  "fill",
-                                            "VF region",        "scalar",            "set_flag", "wait_flag",
+  static const char* kNames[kNumOpKinds] = {"load (GM->UB/L1)", "store (UB->GM/L1)",
+                                            "L1->L0",           "fixpipe",
+                                            "cube gemm",        "vector",
+                                            "reduce",           "fill",
+                                            "VF region",        "scalar",
+                                            "set_flag",         "wait_flag",
                                             "barrier"};
   return kNames[static_cast<size_t>(k)];
 }
@@ -37,7 +40,8 @@ int64_t SimResult::count(SimIssue::Kind k) const {
   return n;
 }
 
-std::vector<Allocation> allocate(const Kernel& kernel, const Target& target, std::vector<SimIssue>& issues,
+std::vector<Allocation> allocate(const Kernel& kernel, const Target& target,
+                                 std::vector<SimIssue>& issues,
                                  std::array<int64_t, kNumMemScopes>& used) {
   std::vector<Allocation> out;
   used.fill(0);
@@ -45,8 +49,9 @@ std::vector<Allocation> allocate(const Kernel& kernel, const Target& target, std
     int64_t cursor = 0;
     int64_t align = std::max<int64_t>(1, target.alignment(scope));
     auto cap = target.capacity(scope, kernel.hasSimtVF);
-    bool unlimited = std::find(kernel.annotations.unlimited.begin(), kernel.annotations.unlimited.end(), scope) !=
-                     kernel.annotations.unlimited.end();
+    bool unlimited =
+        std::find(kernel.annotations.unlimited.begin(), kernel.annotations.unlimited.end(),
+                  scope) != kernel.annotations.unlimited.end();
     for (const auto& st : kernel.storages) {
       if (st->scope != scope) continue;
       int64_t offset = (cursor + align - 1) / align * align;
@@ -57,12 +62,14 @@ std::vector<Allocation> allocate(const Kernel& kernel, const Target& target, std
         issue.kind = SimIssue::Capacity;
         issue.loc = st->loc;
         issue.message = fmt::format(
-            "'{}' ({} bytes at offset {}, {}-byte aligned) ends at byte {}, beyond the {} bytes of {} on {}",
+            "'{}' ({} bytes at offset {}, {}-byte aligned) ends at byte {}, beyond the {} bytes of "
+            "{} on {}",
             st->name, st->bytes, offset, align, cursor, *cap, memScopeName(scope), target.name);
         if (unlimited)
-          issue.notes.push_back({kernel.loc, fmt::format("T.annotate_unlimit_memory(\"{}\") lifts the limit for the "
-                                                         "scheduler only; the hardware keeps its capacity",
-                                                         memScopeName(scope))});
+          issue.notes.push_back(
+              {kernel.loc, fmt::format("T.annotate_unlimit_memory(\"{}\") lifts the limit for the "
+                                       "scheduler only; the hardware keeps its capacity",
+                                       memScopeName(scope))});
         issues.push_back(std::move(issue));
       }
     }
@@ -119,12 +126,15 @@ std::string instructionName(const StmtNode* s) {
     }
     case StmtKind::Gemm: {
       const auto* g = static_cast<const GemmStmt*>(s);
-      return fmt::format("T.gemm {}, {} -> {}", regionName(g->a), regionName(g->b), regionName(g->c));
+      return fmt::format("T.gemm {}, {} -> {}", regionName(g->a), regionName(g->b),
+                         regionName(g->c));
     }
-    case StmtKind::Fill: return "T.fill " + regionName(static_cast<const FillStmt*>(s)->dst);
+    case StmtKind::Fill:
+      return "T.fill " + regionName(static_cast<const FillStmt*>(s)->dst);
     case StmtKind::Reduce: {
       const auto* r = static_cast<const ReduceStmt*>(s);
-      return fmt::format("T.reduce_{} {} -> {}", reduceKindName(r->reduceKind), regionName(r->src), regionName(r->dst));
+      return fmt::format("T.reduce_{} {} -> {}", reduceKindName(r->reduceKind), regionName(r->src),
+                         regionName(r->dst));
     }
     case StmtKind::Parallel: {
       std::string target;
@@ -133,15 +143,24 @@ std::string instructionName(const StmtNode* s) {
       });
       return "T.Parallel -> " + (target.empty() ? std::string("?") : target);
     }
-    case StmtKind::VFRegion: return static_cast<const VFRegionStmt*>(s)->simt ? "T.SimtVF" : "T.SimdVF";
-    case StmtKind::Store: return "store " + static_cast<const StoreStmt*>(s)->buffer->name;
-    case StmtKind::Assign: return "assign " + static_cast<const AssignStmt*>(s)->var->name;
-    case StmtKind::For: return "for " + static_cast<const ForStmt*>(s)->var->name;
-    case StmtKind::If: return "if";
-    case StmtKind::SetFlag: return "T.set_flag";
-    case StmtKind::WaitFlag: return "T.wait_flag";
-    case StmtKind::Barrier: return "T.pipe_barrier";
-    default: return "?";
+    case StmtKind::VFRegion:
+      return static_cast<const VFRegionStmt*>(s)->simt ? "T.SimtVF" : "T.SimdVF";
+    case StmtKind::Store:
+      return "store " + static_cast<const StoreStmt*>(s)->buffer->name;
+    case StmtKind::Assign:
+      return "assign " + static_cast<const AssignStmt*>(s)->var->name;
+    case StmtKind::For:
+      return "for " + static_cast<const ForStmt*>(s)->var->name;
+    case StmtKind::If:
+      return "if";
+    case StmtKind::SetFlag:
+      return "T.set_flag";
+    case StmtKind::WaitFlag:
+      return "T.wait_flag";
+    case StmtKind::Barrier:
+      return "T.pipe_barrier";
+    default:
+      return "?";
   }
 }
 
@@ -154,21 +173,31 @@ OpKind kindOf(const Stmt& s, const cost::InstructionCost& c) {
     case StmtKind::Copy:
       switch (c.copyPath.value_or(CopyPath::VectorMove)) {
         case CopyPath::GmToUb:
-        case CopyPath::GmToL1: return OpKind::Load;
+        case CopyPath::GmToL1:
+          return OpKind::Load;
         case CopyPath::UbToGm:
-        case CopyPath::UbToL1: return OpKind::Store;
+        case CopyPath::UbToL1:
+          return OpKind::Store;
         case CopyPath::L1ToL0A:
-        case CopyPath::L1ToL0B: return OpKind::L1ToL0;
+        case CopyPath::L1ToL0B:
+          return OpKind::L1ToL0;
         case CopyPath::L0cToUb:
-        case CopyPath::L0cToGm: return OpKind::Fixpipe;
-        case CopyPath::VectorMove: return OpKind::Vector;
+        case CopyPath::L0cToGm:
+          return OpKind::Fixpipe;
+        case CopyPath::VectorMove:
+          return OpKind::Vector;
       }
       return OpKind::Vector;
-    case StmtKind::Gemm: return OpKind::Gemm;
-    case StmtKind::Fill: return OpKind::Fill;
-    case StmtKind::Reduce: return OpKind::Reduce;
-    case StmtKind::VFRegion: return OpKind::VFRegion;
-    default: return OpKind::Vector;
+    case StmtKind::Gemm:
+      return OpKind::Gemm;
+    case StmtKind::Fill:
+      return OpKind::Fill;
+    case StmtKind::Reduce:
+      return OpKind::Reduce;
+    case StmtKind::VFRegion:
+      return OpKind::VFRegion;
+    default:
+      return OpKind::Vector;
   }
 }
 
@@ -178,11 +207,18 @@ std::string flagText(const char* what, Pipe src, Pipe dst, int64_t id) {
 
 class BlockSim {
  public:
-  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races, SimResult& result,
-           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, int64_t block, bool trace,
-           int64_t& traceBudget)
-      : kernel_(kernel), target_(target), machine_(machine), races_(races), result_(result), costs_(costs),
-        block_(block), trace_(trace), traceBudget_(traceBudget) {
+  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
+           SimResult& result, std::unordered_map<const StmtNode*, cost::InstructionCost>& costs,
+           int64_t block, bool trace, int64_t& traceBudget)
+      : kernel_(kernel),
+        target_(target),
+        machine_(machine),
+        races_(races),
+        result_(result),
+        costs_(costs),
+        block_(block),
+        trace_(trace),
+        traceBudget_(traceBudget) {
     stats_.block = block;
     for (auto& vc : issueVC_) vc.fill(0);
     scalarEnv_ = machine_.env;
@@ -273,7 +309,8 @@ void BlockSim::addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, s
     return;
   }
   --traceBudget_;
-  result_.trace.back().push_back(TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name)});
+  result_.trace.back().push_back(
+      TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name)});
 }
 
 void BlockSim::chargeScalar(int64_t t, int64_t cycles) {
@@ -284,7 +321,8 @@ void BlockSim::chargeScalar(int64_t t, int64_t cycles) {
     scalarEventEnd_ = t + cycles;
     return;
   }
-  if (scalarEventStart_ >= 0) addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+  if (scalarEventStart_ >= 0)
+    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
   scalarEventStart_ = t;
   scalarEventEnd_ = t + cycles;
 }
@@ -320,18 +358,22 @@ int64_t BlockSim::evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const
   }
   std::swap(machine_.env, scalarEnv_);
   if (id < 0 || id >= target_.eventIdsPerHardEvent) {
-    flagError(loc, fmt::format("{} uses event id {}, but hard event {} has ids 0 to {}", flagText(what, src, dst, id),
-                               id, hardEventName(src, dst), target_.eventIdsPerHardEvent - 1));
+    flagError(loc, fmt::format("{} uses event id {}, but hard event {} has ids 0 to {}",
+                               flagText(what, src, dst, id), id, hardEventName(src, dst),
+                               target_.eventIdsPerHardEvent - 1));
     return -1;
   }
   return id;
 }
 
-void BlockSim::setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc) {
+void BlockSim::setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t,
+                       SourceLoc loc) {
   FlagState& f = flag(src, dst, id);
   if (f.set) {
-    flagError(loc, fmt::format("{} sets a flag that is already set (set at line {} and not waited for since)",
-                               flagText("set_flag", src, dst, id), f.setter.line));
+    flagError(
+        loc,
+        fmt::format("{} sets a flag that is already set (set at line {} and not waited for since)",
+                    flagText("set_flag", src, dst, id), f.setter.line));
     f.clock = join(f.clock, clock);
     return;
   }
@@ -482,7 +524,8 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         clock[pipeIndex(Pipe::S)] = ++sIndex_;
         issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
         setFlag(sf->src, sf->dst, id, clock, t, sf->loc);
-        addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc, flagText("set_flag", sf->src, sf->dst, id));
+        addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc,
+                 flagText("set_flag", sf->src, sf->dst, id));
         chargeScalar(t, 1);
         return true;
       }
@@ -513,7 +556,8 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         }
         if (scalarBlockedSince_ >= 0) {
           stats_.pipes[pipeIndex(Pipe::S)].flagStall += t - scalarBlockedSince_;
-          addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc, flagText("wait_flag", wf->src, wf->dst, id));
+          addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc,
+                   flagText("wait_flag", wf->src, wf->dst, id));
         }
         scalarBlockedSince_ = -1;
         scalarBlockedOnFlag_ = false;
@@ -584,7 +628,9 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   const cost::InstructionCost& c = it->second;
   bool l1Gemm = c.secondPipe.has_value();
   if (static_cast<int64_t>(ps(c.pipe).queue.size()) >= target_.queueDepth(c.pipe)) return false;
-  if (l1Gemm && static_cast<int64_t>(ps(*c.secondPipe).queue.size()) >= target_.queueDepth(*c.secondPipe)) return false;
+  if (l1Gemm &&
+      static_cast<int64_t>(ps(*c.secondPipe).queue.size()) >= target_.queueDepth(*c.secondPipe))
+    return false;
 
   // Address arithmetic and scalar operands: evaluated by the scalar unit now.
   AccessSet acc;
@@ -602,7 +648,8 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
       }
       case StmtKind::Gemm: {
         const auto* g = as<GemmStmt>(s);
-        regions = {machine_.resolve(g->a, g->loc), machine_.resolve(g->b, g->loc), machine_.resolve(g->c, g->loc)};
+        regions = {machine_.resolve(g->a, g->loc), machine_.resolve(g->b, g->loc),
+                   machine_.resolve(g->c, g->loc)};
         machine_.loc = g->loc;
         clear = g->clearAccum && machine_.eval(g->clearAccum).truthy();
         break;
@@ -642,7 +689,8 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
     loadPart->gemm = std::make_shared<GemmOperands>();
     ps(*c.secondPipe).queue.push_back(loadPart);
   }
-  Instr* in = newInstr(s, s->kind == StmtKind::Gemm ? InstrType::GemmCompute : InstrType::Work, c.pipe);
+  Instr* in =
+      newInstr(s, s->kind == StmtKind::Gemm ? InstrType::GemmCompute : InstrType::Work, c.pipe);
   if (loadPart) in->id = loadPart->id;  // one instruction, two parts
   in->kind = kind;
   in->latency = c.latency;
@@ -681,15 +729,24 @@ void BlockSim::execute(Instr* in, bool deferred) {
         break;
       case InstrType::GemmCompute:
         if (!in->gemm) in->gemm = std::make_shared<GemmOperands>();
-        if (!in->partner) *in->gemm = machine_.readGemmOperands(*as<GemmStmt>(s), in->regions[0], in->regions[1]);
+        if (!in->partner)
+          *in->gemm = machine_.readGemmOperands(*as<GemmStmt>(s), in->regions[0], in->regions[1]);
         machine_.finishGemm(*in->gemm, in->regions[2], in->clear, s->loc);
         break;
       default:
         switch (s->kind) {
-          case StmtKind::Copy: machine_.copy(in->regions[0], in->regions[1], s->loc); break;
-          case StmtKind::Fill: machine_.fill(in->regions[0], in->value); break;
-          case StmtKind::Reduce: machine_.reduce(*as<ReduceStmt>(s), in->regions[0], in->regions[1]); break;
-          default: machine_.exec(s); break;
+          case StmtKind::Copy:
+            machine_.copy(in->regions[0], in->regions[1], s->loc);
+            break;
+          case StmtKind::Fill:
+            machine_.fill(in->regions[0], in->value);
+            break;
+          case StmtKind::Reduce:
+            machine_.reduce(*as<ReduceStmt>(s), in->regions[0], in->regions[1]);
+            break;
+          default:
+            machine_.exec(s);
+            break;
         }
     }
   } catch (...) {
@@ -760,7 +817,8 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       if (target_.completesInOrder(pipe)) issueVC_[pi][pi] = in->pipeIndex + 1;
       p.freeAt = t + 1;
       p.lastComplete = std::max(p.lastComplete, t + 1);
-      addEvent(pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc, flagText("wait_flag", in->fsrc, in->fdst, in->fid));
+      addEvent(pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc,
+               flagText("wait_flag", in->fsrc, in->fdst, in->fid));
       return true;
     }
     case InstrType::Barrier: {
@@ -774,7 +832,8 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       issueVC_[pi][pi] = in->pipeIndex + 1;
       in->done = true;
       p.freeAt = t + 1;
-      addEvent(pipe, OpKind::Barrier, since, t + 1, in->stmt->loc, fmt::format("pipe_barrier({})", pipeName(pipe)));
+      addEvent(pipe, OpKind::Barrier, since, t + 1, in->stmt->loc,
+               fmt::format("pipe_barrier({})", pipeName(pipe)));
       return true;
     }
   }
@@ -795,8 +854,10 @@ bool BlockSim::processCompletions(int64_t t) {
     return a->pipeIndex < b->pipeIndex;
   });
   for (Instr* in : due) {
-    if (target_.completesInOrder(in->pipe)) execute(in, /*deferred=*/false);
-    else machine_.applyPatches(in->pending);
+    if (target_.completesInOrder(in->pipe))
+      execute(in, /*deferred=*/false);
+    else
+      machine_.applyPatches(in->pending);
     in->pending.clear();
     in->pending.shrink_to_fit();
     in->done = true;
@@ -829,7 +890,8 @@ bool BlockSim::fireFlags(int64_t t) {
       setFlag(f->fsrc, f->fdst, f->fid, clock, t, f->stmt->loc);
       f->done = true;
       f->complete = t;
-      addEvent(pipe, OpKind::SetFlag, f->start, t + 1, f->stmt->loc, flagText("set_flag", f->fsrc, f->fdst, f->fid));
+      addEvent(pipe, OpKind::SetFlag, f->start, t + 1, f->stmt->loc,
+               flagText("set_flag", f->fsrc, f->fdst, f->fid));
       fl.erase(fl.begin() + static_cast<long>(i));
       progress = true;
     }
@@ -841,7 +903,8 @@ void BlockSim::deadlock(int64_t t) {
   SimIssue issue;
   issue.kind = SimIssue::Deadlock;
   issue.block = block_;
-  issue.message = fmt::format("deadlock in block {} at cycle {}: no pipe can make progress", block_, t);
+  issue.message =
+      fmt::format("deadlock in block {} at cycle {}: no pipe can make progress", block_, t);
   // Why a wait can never be satisfied: its set_flag is stuck in SRC's queue
   // behind SRC's own blocked head, or it was never issued. A wait with no
   // set_flag anywhere is the root cause, so the error points at it.
@@ -851,12 +914,18 @@ void BlockSim::deadlock(int64_t t) {
     if (src != Pipe::S)
       for (const Instr* q : ps(src).queue)
         if (q->type == InstrType::SetFlag && q->fsrc == src && q->fdst == dst && q->fid == id)
-          return fmt::format("{} waits for the set_flag at line {}, which is queued on {} behind {}'s blocked head", text,
-                             q->stmt->loc.line, pipeName(src), pipeName(src));
+          return fmt::format(
+              "{} waits for the set_flag at line {}, which is queued on {} behind {}'s blocked "
+              "head",
+              text, q->stmt->loc.line, pipeName(src), pipeName(src));
     if (!rootCause.valid()) rootCause = at;
-    if (scalarDone_) return fmt::format("{} waits for a flag that is never set (no matching set_flag was issued)", text);
-    return fmt::format("{} waits for a flag that no issued set_flag sets, and the scalar unit is stuck before issuing more",
-                       text);
+    if (scalarDone_)
+      return fmt::format("{} waits for a flag that is never set (no matching set_flag was issued)",
+                         text);
+    return fmt::format(
+        "{} waits for a flag that no issued set_flag sets, and the scalar unit is stuck before "
+        "issuing more",
+        text);
   };
   if (pendingLeaf_ && *pendingLeaf_) {
     const Stmt& s = *pendingLeaf_;
@@ -879,9 +948,12 @@ void BlockSim::deadlock(int64_t t) {
     if (st.queue.empty()) continue;
     Instr* in = st.queue.front();
     std::string what;
-    if (in->type == InstrType::WaitFlag) what = describeWait(in->fsrc, in->fdst, in->fid, in->stmt->loc);
-    else if (in->type == InstrType::Barrier) what = fmt::format("pipe_barrier({}) waits for earlier instructions", pipeName(p));
-    else what = instrName(in->stmt) + " waits behind its pipe's blocked head";
+    if (in->type == InstrType::WaitFlag)
+      what = describeWait(in->fsrc, in->fdst, in->fid, in->stmt->loc);
+    else if (in->type == InstrType::Barrier)
+      what = fmt::format("pipe_barrier({}) waits for earlier instructions", pipeName(p));
+    else
+      what = instrName(in->stmt) + " waits behind its pipe's blocked head";
     if (!issue.loc.valid()) issue.loc = in->stmt->loc;
     issue.notes.push_back({in->stmt->loc, fmt::format("pipe {}: {}", pipeName(p), what)});
   }
@@ -917,7 +989,8 @@ void BlockSim::run() {
     }
     t = next;
   }
-  if (scalarEventStart_ >= 0) addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+  if (scalarEventStart_ >= 0)
+    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
   if (!result_.aborted) {
     int64_t end = std::max(t, scalarFree_);
     for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
@@ -926,9 +999,11 @@ void BlockSim::run() {
     for (const auto& [key, f] : flags_) {
       auto [src, dst, id] = key;
       if (f.set)
-        flagError(f.setter, fmt::format("{} is still set at the end of the kernel: every set needs exactly one "
-                                        "wait_flag",
-                                        flagText("set_flag", src, dst, id)));
+        flagError(
+            f.setter,
+            fmt::format("{} is still set at the end of the kernel: every set needs exactly one "
+                        "wait_flag",
+                        flagText("set_flag", src, dst, id)));
     }
   }
   Pipe best = Pipe::S;
@@ -956,7 +1031,8 @@ void dedupeIssues(std::vector<SimIssue>& issues) {
 
 }  // namespace
 
-SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory, const SimOptions& options) {
+SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
+                   const SimOptions& options) {
   SimResult result;
   result.allocations = allocate(kernel, target, result.issues, result.used);
   Machine machine(kernel, memory);
@@ -978,7 +1054,8 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory, c
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace, traceBudget);
+    BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace,
+                 traceBudget);
     try {
       sim.run();
     } catch (const ExecError& e) {
@@ -1002,7 +1079,8 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory, c
     ++result.waves;
     int64_t cycles = 0, bound = 0;
     std::array<int64_t, kNumPipes> busy{};
-    for (size_t b = w; b < std::min(result.blocks.size(), w + static_cast<size_t>(result.cores)); ++b) {
+    for (size_t b = w; b < std::min(result.blocks.size(), w + static_cast<size_t>(result.cores));
+         ++b) {
       const BlockStats& s = result.blocks[b];
       cycles = std::max(cycles, s.cycles);
       bound = std::max(bound, s.lowerBound);
@@ -1014,7 +1092,9 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory, c
     result.lowerBound += bound;
     for (size_t p = 0; p < kNumPipes; ++p) result.busy[p] += busy[p];
   }
-  result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) / static_cast<double>(result.cycles) : 0;
+  result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) /
+                                              static_cast<double>(result.cycles)
+                                        : 0;
   return result;
 }
 

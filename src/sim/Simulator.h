@@ -39,16 +39,16 @@ namespace tilesched::sim {
 
 // What an instruction does, for colours, legends and trace names.
 enum class OpKind : uint8_t {
-  Load,        // GM -> UB / L1 (MTE2)
-  Store,       // UB -> GM / L1 (MTE3)
-  L1ToL0,      // L1 -> L0A / L0B (MTE1), incl. the MTE1 part of an L1 gemm
-  Fixpipe,     // L0C -> UB / GM (FIX)
-  Gemm,        // Cube
-  Vector,      // T.Parallel, vector moves
+  Load,     // GM -> UB / L1 (MTE2)
+  Store,    // UB -> GM / L1 (MTE3)
+  L1ToL0,   // L1 -> L0A / L0B (MTE1), incl. the MTE1 part of an L1 gemm
+  Fixpipe,  // L0C -> UB / GM (FIX)
+  Gemm,     // Cube
+  Vector,   // T.Parallel, vector moves
   Reduce,
   Fill,
   VFRegion,
-  Scalar,      // statements run by the scalar unit
+  Scalar,  // statements run by the scalar unit
   SetFlag,
   WaitFlag,
   Barrier,
@@ -85,7 +85,7 @@ struct BlockStats {
   std::array<PipeStats, kNumPipes> pipes{};
   int64_t lowerBound = 0;  // the busiest pipe's busy cycles
   Pipe bottleneck = Pipe::S;
-  int64_t flagStall = 0;   // summed over pipes
+  int64_t flagStall = 0;  // summed over pipes
   int64_t instructions = 0;
 };
 
@@ -106,7 +106,7 @@ struct Allocation {
 };
 
 struct SimOptions {
-  int64_t cores = 0;          // 0: one core per block
+  int64_t cores = 0;  // 0: one core per block
   bool recordTrace = true;
   int64_t maxTraceEvents = 200000;
   // Values of scalar parameters and dynamic sizes, by name.
@@ -116,8 +116,8 @@ struct SimOptions {
 struct SimResult {
   std::vector<BlockStats> blocks;
   int64_t cores = 1, waves = 1;
-  int64_t cycles = 0;       // sum over waves of the longest block of the wave
-  int64_t lowerBound = 0;   // sum over waves of the largest block lower bound
+  int64_t cycles = 0;      // sum over waves of the longest block of the wave
+  int64_t lowerBound = 0;  // sum over waves of the largest block lower bound
   double efficiency = 0;
   std::array<int64_t, kNumPipes> busy{};  // sum over waves of the wave's largest busy
   int64_t flagStall = 0;
@@ -141,11 +141,13 @@ std::string instructionName(const ir::StmtNode* s);
 
 // Runs every block of `kernel` on `memory` (GM holds the inputs; on-chip
 // storages are reset per block). `memory` must have been built for `kernel`.
-SimResult simulate(const ir::Kernel& kernel, const Target& target, Memory& memory, const SimOptions& options);
+SimResult simulate(const ir::Kernel& kernel, const Target& target, Memory& memory,
+                   const SimOptions& options);
 
 // Places the kernel's on-chip storages per scope with the target's alignment
 // and reports every one that ends beyond the real capacity.
-std::vector<Allocation> allocate(const ir::Kernel& kernel, const Target& target, std::vector<SimIssue>& issues,
+std::vector<Allocation> allocate(const ir::Kernel& kernel, const Target& target,
+                                 std::vector<SimIssue>& issues,
                                  std::array<int64_t, kNumMemScopes>& used);
 
 }  // namespace tilesched::sim

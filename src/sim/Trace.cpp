@@ -13,12 +13,20 @@ std::string jsonEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else
+          out += c;
     }
   }
   return out;
@@ -30,11 +38,20 @@ std::string xmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -53,7 +70,9 @@ const char* kindColour(OpKind k) {
 // instructions of its pipe to complete: the pipe does no work then (later
 // instructions may even run under a pending set_flag), so the bar is a thin
 // strip in the middle of the lane rather than a full-height "busy" bar.
-bool isStall(OpKind k) { return k == OpKind::WaitFlag || k == OpKind::Barrier || k == OpKind::SetFlag; }
+bool isStall(OpKind k) {
+  return k == OpKind::WaitFlag || k == OpKind::Barrier || k == OpKind::SetFlag;
+}
 
 std::string legendName(OpKind k) {
   if (k == OpKind::WaitFlag) return "waiting on wait_flag";
@@ -63,7 +82,8 @@ std::string legendName(OpKind k) {
 }
 
 // Pipes in the order a reader expects them: data in, cube side, vector, out.
-constexpr Pipe kLaneOrder[kNumPipes] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX, Pipe::V, Pipe::MTE3};
+constexpr Pipe kLaneOrder[kNumPipes] = {Pipe::S,   Pipe::MTE2, Pipe::MTE1, Pipe::M,
+                                        Pipe::FIX, Pipe::V,    Pipe::MTE3};
 
 int64_t niceStep(int64_t span, int ticks) {
   double raw = static_cast<double>(std::max<int64_t>(span, 1)) / ticks;
@@ -76,7 +96,8 @@ int64_t niceStep(int64_t span, int ticks) {
 }  // namespace
 
 void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels) {
-  out << "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"time_unit\": \"1 us = 1 cycle\"}, \"traceEvents\": [\n";
+  out << "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"time_unit\": \"1 us = 1 cycle\"}, "
+         "\"traceEvents\": [\n";
   bool first = true;
   auto emit = [&](const std::string& e) {
     out << (first ? "" : ",\n") << e;
@@ -86,30 +107,38 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
   int64_t flowId = 0;
   for (const auto& k : kernels) {
     for (size_t b = 0; b < k.result->trace.size(); ++b, ++pid) {
-      emit(fmt::format(R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": "{} block {}"}}}})", pid,
-                       jsonEscape(k.kernelName), b));
-      emit(fmt::format(R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})", pid, pid));
+      emit(fmt::format(
+          R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": "{} block {}"}}}})",
+          pid, jsonEscape(k.kernelName), b));
+      emit(fmt::format(
+          R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})",
+          pid, pid));
       for (size_t lane = 0; lane < kNumPipes; ++lane) {
         Pipe p = kLaneOrder[lane];
-        emit(fmt::format(R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})", pid,
-                         pipeIndex(p), pipeName(p)));
-        emit(fmt::format(R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})",
-                         pid, pipeIndex(p), lane));
+        emit(fmt::format(
+            R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})",
+            pid, pipeIndex(p), pipeName(p)));
+        emit(fmt::format(
+            R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})",
+            pid, pipeIndex(p), lane));
       }
       for (const TraceEvent& e : k.result->trace[b]) {
-        emit(fmt::format(R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
-                         R"("args": {{"line": {}, "pipe": "{}"}}}})",
-                         jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), e.start,
-                         e.end - e.start, e.line, pipeName(e.pipe)));
+        emit(fmt::format(
+            R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
+            R"("args": {{"line": {}, "pipe": "{}"}}}})",
+            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), e.start,
+            e.end - e.start, e.line, pipeName(e.pipe)));
       }
       if (b < k.result->arrows.size()) {
         for (const FlagArrow& a : k.result->arrows[b]) {
           ++flowId;
           std::string name = fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
-          emit(fmt::format(R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})", name,
-                           flowId, pid, pipeIndex(a.src), a.setTime));
-          emit(fmt::format(R"({{"name": "{}", "cat": "flag", "ph": "f", "bp": "e", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-                           name, flowId, pid, pipeIndex(a.dst), a.waitTime));
+          emit(fmt::format(
+              R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
+              name, flowId, pid, pipeIndex(a.src), a.setTime));
+          emit(fmt::format(
+              R"({{"name": "{}", "cat": "flag", "ph": "f", "bp": "e", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
+              name, flowId, pid, pipeIndex(a.dst), a.waitTime));
         }
       }
     }
@@ -117,8 +146,8 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
   out << "\n]}\n";
 }
 
-void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels, const std::string& title,
-                      int maxBlocks) {
+void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
+                      const std::string& title, int maxBlocks) {
   struct Section {
     std::string label;
     const std::vector<TraceEvent>* events;
@@ -135,7 +164,8 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       }
       int64_t cycles = b < k.result->blocks.size() ? k.result->blocks[b].cycles : 0;
       for (const auto& e : k.result->trace[b]) cycles = std::max(cycles, e.end);
-      sections.push_back({fmt::format("{} block {}", k.kernelName, b), &k.result->trace[b], cycles});
+      sections.push_back(
+          {fmt::format("{} block {}", k.kernelName, b), &k.result->trace[b], cycles});
       span = std::max(span, cycles);
     }
   }
@@ -157,44 +187,58 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       for (const auto& e : *s.events) used |= e.kind == static_cast<OpKind>(k);
     if (used) kinds.push_back(static_cast<OpKind>(k));
   }
-  const int left = 110, right = 30, top = 56, laneH = 18, laneGap = 4, sectionGap = 30, plotW = 1100;
+  const int left = 110, right = 30, top = 56, laneH = 18, laneGap = 4, sectionGap = 30,
+            plotW = 1100;
   const int legendH = 30 + 20 * static_cast<int>((kinds.size() + 4) / 5);
   int height = top;
-  for (size_t i = 0; i < sections.size(); ++i) height += 18 + static_cast<int>(numLanes) * (laneH + laneGap) + sectionGap;
+  for (size_t i = 0; i < sections.size(); ++i)
+    height += 18 + static_cast<int>(numLanes) * (laneH + laneGap) + sectionGap;
   height += 30 + legendH;
   int width = left + plotW + right;
-  auto x = [&](int64_t c) { return left + static_cast<double>(c) * plotW / static_cast<double>(span); };
+  auto x = [&](int64_t c) {
+    return left + static_cast<double>(c) * plotW / static_cast<double>(span);
+  };
 
-  out << fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )"
-                     R"(font-family="Helvetica, Arial, sans-serif" font-size="12">)",
-                     width, height, width, height)
+  out << fmt::format(
+             R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )"
+             R"(font-family="Helvetica, Arial, sans-serif" font-size="12">)",
+             width, height, width, height)
       << "\n";
   out << fmt::format(R"(<rect width="{}" height="{}" fill="#ffffff"/>)", width, height) << "\n";
-  out << fmt::format(R"(<text x="{}" y="24" font-size="16" font-weight="bold">{}</text>)", left, xmlEscape(title)) << "\n";
-  out << fmt::format(R"(<text x="{}" y="42" fill="#555">time in cycles; hover a bar for the instruction and its source line{}</text>)",
-                     left, hidden ? fmt::format(" ({} more blocks not shown)", hidden) : "")
+  out << fmt::format(R"(<text x="{}" y="24" font-size="16" font-weight="bold">{}</text>)", left,
+                     xmlEscape(title))
+      << "\n";
+  out << fmt::format(
+             R"(<text x="{}" y="42" fill="#555">time in cycles; hover a bar for the instruction and its source line{}</text>)",
+             left, hidden ? fmt::format(" ({} more blocks not shown)", hidden) : "")
       << "\n";
   int y = top;
   int64_t step = niceStep(span, 10);
   for (const auto& s : sections) {
     int sectionTop = y;
-    out << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">{}</text>)", 8, y + 12, xmlEscape(s.label)) << "\n";
+    out << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">{}</text>)", 8, y + 12,
+                       xmlEscape(s.label))
+        << "\n";
     y += 18;
     int lanesTop = y;
     int lanesH = static_cast<int>(numLanes) * (laneH + laneGap);
     // Grid lines and tick labels.
     for (int64_t c = 0; c <= span; c += step) {
-      out << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#e5e5e5"/>)", x(c), lanesTop, x(c),
-                         lanesTop + lanesH)
+      out << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#e5e5e5"/>)",
+                         x(c), lanesTop, x(c), lanesTop + lanesH)
           << "\n";
-      out << fmt::format(R"(<text x="{:.1f}" y="{}" fill="#555" font-size="10" text-anchor="middle">{}</text>)", x(c),
-                         lanesTop + lanesH + 12, c)
+      out << fmt::format(
+                 R"(<text x="{:.1f}" y="{}" fill="#555" font-size="10" text-anchor="middle">{}</text>)",
+                 x(c), lanesTop + lanesH + 12, c)
           << "\n";
     }
     for (size_t lane = 0; lane < numLanes; ++lane) {
       int ly = lanesTop + static_cast<int>(lane) * (laneH + laneGap);
-      out << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>)", left, ly, plotW, laneH) << "\n";
-      out << fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 8, ly + 13, pipeName(lanes[lane]))
+      out << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>)", left, ly,
+                         plotW, laneH)
+          << "\n";
+      out << fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 8, ly + 13,
+                         pipeName(lanes[lane]))
           << "\n";
     }
     for (const TraceEvent& e : *s.events) {
@@ -203,32 +247,40 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       int ly = lanesTop + static_cast<int>(lane) * (laneH + laneGap);
       double x0 = x(e.start), w = std::max(0.8, x(e.end) - x0);
       bool stall = isStall(e.kind);
-      out << fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
-                         R"(<title>{}{} [{}, {}) line {}</title></rect>)",
-                         x0, stall ? ly + laneH / 2 - 2 : ly + 1, w, stall ? 4 : laneH - 2, kindColour(e.kind),
-                         stall && e.kind != OpKind::SetFlag ? "waiting: " : "", xmlEscape(e.name), e.start, e.end, e.line)
+      out << fmt::format(
+                 R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
+                 R"(<title>{}{} [{}, {}) line {}</title></rect>)",
+                 x0, stall ? ly + laneH / 2 - 2 : ly + 1, w, stall ? 4 : laneH - 2,
+                 kindColour(e.kind), stall && e.kind != OpKind::SetFlag ? "waiting: " : "",
+                 xmlEscape(e.name), e.start, e.end, e.line)
           << "\n";
     }
-    out << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#333" stroke-dasharray="3,2"/>)", x(s.cycles),
-                       sectionTop + 14, x(s.cycles), lanesTop + lanesH)
+    out << fmt::format(
+               R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#333" stroke-dasharray="3,2"/>)",
+               x(s.cycles), sectionTop + 14, x(s.cycles), lanesTop + lanesH)
         << "\n";
     // Right-aligned to the end marker, so it stays inside the picture.
     bool roomLeft = x(s.cycles) - left > 200;
-    out << fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{} cycles</text>)",
-                       roomLeft ? x(s.cycles) - 3 : x(s.cycles) + 3, sectionTop + 12, roomLeft ? "end" : "start", s.cycles)
+    out << fmt::format(
+               R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{} cycles</text>)",
+               roomLeft ? x(s.cycles) - 3 : x(s.cycles) + 3, sectionTop + 12,
+               roomLeft ? "end" : "start", s.cycles)
         << "\n";
     y = lanesTop + lanesH + sectionGap;
   }
   // Legend.
-  out << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">Legend</text>)", left, y + 4) << "\n";
+  out << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">Legend</text>)", left, y + 4)
+      << "\n";
   for (size_t i = 0; i < kinds.size(); ++i) {
     int col = static_cast<int>(i % 5), row = static_cast<int>(i / 5);
     int lx = left + col * 200, ly = y + 14 + row * 20;
     bool stall = isStall(kinds[i]);
-    out << fmt::format(R"(<rect x="{}" y="{}" width="14" height="{}" fill="{}"/>)", lx, stall ? ly + 4 : ly, stall ? 4 : 12,
-                       kindColour(kinds[i]))
+    out << fmt::format(R"(<rect x="{}" y="{}" width="14" height="{}" fill="{}"/>)", lx,
+                       stall ? ly + 4 : ly, stall ? 4 : 12, kindColour(kinds[i]))
         << "\n";
-    out << fmt::format(R"(<text x="{}" y="{}">{}</text>)", lx + 20, ly + 10, xmlEscape(legendName(kinds[i]))) << "\n";
+    out << fmt::format(R"(<text x="{}" y="{}">{}</text>)", lx + 20, ly + 10,
+                       xmlEscape(legendName(kinds[i])))
+        << "\n";
   }
   out << "</svg>\n";
 }

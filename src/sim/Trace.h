@@ -24,8 +24,8 @@ struct TraceInput {
 };
 
 void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels);
-void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels, const std::string& title,
-                      int maxBlocks = 4);
+void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
+                      const std::string& title, int maxBlocks = 4);
 
 // JSON string escaping (shared by both writers).
 std::string jsonEscape(const std::string& s);

@@ -43,9 +43,12 @@ void DiagnosticEngine::warningOnce(const std::string& key, SourceLoc loc, std::s
 
 static const char* severityName(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -87,8 +90,8 @@ std::string DiagnosticEngine::renderAll() const {
 }
 
 void internalError(const char* file, int line, const std::string& msg) {
-  throw InternalError(std::string("internal error at ") + file + ":" + std::to_string(line) +
-                      ": " + msg);
+  throw InternalError(std::string("internal error at ") + file + ":" + std::to_string(line) + ": " +
+                      msg);
 }
 
 }  // namespace tilesched

@@ -94,7 +94,7 @@ struct InternalError : std::logic_error {
 
 }  // namespace tilesched
 
-#define TS_INTERNAL(cond, msg)                                 \
-  do {                                                         \
+#define TS_INTERNAL(cond, msg)                                          \
+  do {                                                                  \
     if (!(cond)) ::tilesched::internalError(__FILE__, __LINE__, (msg)); \
   } while (0)

@@ -122,13 +122,11 @@ std::optional<VectorOpClass> parseVectorOpClass(std::string_view name) {
 
 VectorOpClass classifyVectorOp(std::string_view op) {
   if (op.starts_with("T.")) op.remove_prefix(2);
-  constexpr std::array<std::string_view, 9> kDivMod = {"div",      "/",  "truediv", "floordiv",
-                                                       "//",       "mod", "%",      "floormod",
-                                                       "truncdiv"};
+  constexpr std::array<std::string_view, 9> kDivMod = {"div", "/", "truediv",  "floordiv", "//",
+                                                       "mod", "%", "floormod", "truncdiv"};
   constexpr std::array<std::string_view, 9> kTranscendental = {
       "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "pow"};
-  if (std::find(kDivMod.begin(), kDivMod.end(), op) != kDivMod.end())
-    return VectorOpClass::DivMod;
+  if (std::find(kDivMod.begin(), kDivMod.end(), op) != kDivMod.end()) return VectorOpClass::DivMod;
   if (std::find(kTranscendental.begin(), kTranscendental.end(), op) != kTranscendental.end())
     return VectorOpClass::Transcendental;
   return VectorOpClass::Simple;
@@ -184,8 +182,8 @@ int64_t elementwiseCycles(const CostModelParams& params, VectorOpClass cls, int6
 
 Cost vectorCost(const CostModelParams& params, int64_t opCycles, int64_t bytesTouched) {
   TS_INTERNAL(opCycles >= 0, "vectorCost: negative op cycles");
-  int64_t cycles = std::max({params.vector.minCycles, opCycles,
-                             cyclesFor(bytesTouched, params.vector.bytesPerCycle)});
+  int64_t cycles = std::max(
+      {params.vector.minCycles, opCycles, cyclesFor(bytesTouched, params.vector.bytesPerCycle)});
   return normalized(cycles, cycles);
 }
 

@@ -23,9 +23,8 @@ namespace tilesched {
 enum class Pipe : uint8_t { MTE1, MTE2, MTE3, M, V, FIX, S };
 
 inline constexpr size_t kNumPipes = 7;
-inline constexpr std::array<Pipe, kNumPipes> kAllPipes = {Pipe::MTE1, Pipe::MTE2, Pipe::MTE3,
-                                                           Pipe::M,    Pipe::V,    Pipe::FIX,
-                                                           Pipe::S};
+inline constexpr std::array<Pipe, kNumPipes> kAllPipes = {
+    Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::M, Pipe::V, Pipe::FIX, Pipe::S};
 
 constexpr size_t pipeIndex(Pipe p) { return static_cast<size_t>(p); }
 
@@ -73,9 +72,8 @@ inline constexpr std::array<MemScope, kNumMemScopes> kAllMemScopes = {
 
 // The on-chip scopes whose capacity the scheduler and simulator check, in the
 // order the report lists them.
-inline constexpr std::array<MemScope, 5> kCapacityScopes = {MemScope::UB, MemScope::L1,
-                                                            MemScope::L0A, MemScope::L0B,
-                                                            MemScope::L0C};
+inline constexpr std::array<MemScope, 5> kCapacityScopes = {
+    MemScope::UB, MemScope::L1, MemScope::L0A, MemScope::L0B, MemScope::L0C};
 
 constexpr size_t memScopeIndex(MemScope s) { return static_cast<size_t>(s); }
 

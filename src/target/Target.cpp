@@ -86,7 +86,7 @@ class Reader {
   }
 
   std::optional<std::string> string(const json& obj, const std::string& objPath,
-                                     std::string_view key, bool nonEmpty) {
+                                    std::string_view key, bool nonEmpty) {
     const json* v = member(obj, objPath, key);
     if (!v) return std::nullopt;
     if (!v->is_string()) {
@@ -132,8 +132,8 @@ class Reader {
     return x;
   }
 
-  std::optional<int64_t> integer(const json& obj, const std::string& objPath,
-                                 std::string_view key, Bound bound) {
+  std::optional<int64_t> integer(const json& obj, const std::string& objPath, std::string_view key,
+                                 Bound bound) {
     const json* v = member(obj, objPath, key);
     if (!v) return std::nullopt;
     return integerValue(*v, joinPath(objPath, key), bound);
@@ -151,8 +151,8 @@ class Reader {
     }
     double x = v->get<double>();
     if (!(x > 0) || !std::isfinite(x) || x > kMaxRate) {
-      fieldError(path, fmt::format("must be {} (at most {:g}), got {}", expected, kMaxRate,
-                                   v->dump()));
+      fieldError(path,
+                 fmt::format("must be {} (at most {:g}), got {}", expected, kMaxRate, v->dump()));
       return std::nullopt;
     }
     double milli = x * 1000.0;
@@ -196,9 +196,9 @@ void readPipes(Reader& r, const json& root, Target& t) {
   if (!pipes) return;
   for (auto it = pipes->begin(); it != pipes->end(); ++it) {
     if (Reader::isComment(it.key()) || parsePipe(it.key())) continue;
-    r.fieldError(joinPath("pipes", it.key()),
-                 fmt::format("names an unknown pipe '{}'; expected one of: {}", it.key(),
-                             allPipeNames()));
+    r.fieldError(
+        joinPath("pipes", it.key()),
+        fmt::format("names an unknown pipe '{}'; expected one of: {}", it.key(), allPipeNames()));
   }
   for (Pipe p : kAllPipes) {
     std::string path = joinPath("pipes", pipeName(p));
@@ -365,8 +365,7 @@ void readScalar(Reader& r, const json& cost, CostModelParams& out) {
     out.scalar.cyclesPerStatement = *v;
   if (auto v = r.integer(*s, path, "loop_overhead_cycles", Bound::NonNegative))
     out.scalar.loopOverheadCycles = *v;
-  if (auto v = r.integer(*s, path, "issue_cycles", Bound::NonNegative))
-    out.scalar.issueCycles = *v;
+  if (auto v = r.integer(*s, path, "issue_cycles", Bound::NonNegative)) out.scalar.issueCycles = *v;
 }
 
 void readCostModel(Reader& r, const json& root, Target& t) {
@@ -379,9 +378,9 @@ void readCostModel(Reader& r, const json& root, Target& t) {
       std::string list;
       for (CopyPath p : kAllCopyPaths)
         list += (list.empty() ? "" : ", ") + std::string(copyPathName(p));
-      r.fieldError(joinPath("cost_model.copy", it.key()),
-                   fmt::format("names an unknown copy path '{}'; expected one of: {}", it.key(),
-                               list));
+      r.fieldError(
+          joinPath("cost_model.copy", it.key()),
+          fmt::format("names an unknown copy path '{}'; expected one of: {}", it.key(), list));
     }
     for (CopyPath p : kAllCopyPaths) readCopyPath(r, *copy, p, t.cost.copy[copyPathIndex(p)]);
   }
@@ -412,8 +411,7 @@ Target readTarget(Reader& r, const json& root) {
     size_t i = memScopeIndex(s);
     t.capacityWithSimtVFBytes[i] = simt[i] != 0 ? simt[i] : t.capacityBytes[i];
   }
-  readScopeTable(r, root, "alignment", /*requireAll=*/true, /*powerOfTwo=*/true,
-                 t.alignmentBytes);
+  readScopeTable(r, root, "alignment", /*requireAll=*/true, /*powerOfTwo=*/true, t.alignmentBytes);
 
   if (const json* sync = r.object(root, "", "sync")) {
     r.knownKeys(*sync, "sync", {"event_ids_per_hard_event"});
@@ -503,9 +501,10 @@ std::optional<Target> loadTarget(const std::string& nameOrPath, std::string& err
   if (!in) {
     std::string names = builtinNameList();
     if (bareName)
-      error = fmt::format("unknown target '{}' (no file {}); built-in targets: {}, or a path to "
-                          "a target .json file",
-                          nameOrPath, path, names);
+      error = fmt::format(
+          "unknown target '{}' (no file {}); built-in targets: {}, or a path to "
+          "a target .json file",
+          nameOrPath, path, names);
     else
       error = fmt::format("{}: cannot open target file; built-in targets: {}", path, names);
     return std::nullopt;

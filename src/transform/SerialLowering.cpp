@@ -41,8 +41,10 @@ bool needsBarrierAfter(const Stmt& s) {
 
 Stmt prependBarrier(const Stmt& body, SourceLoc loc) {
   std::vector<Stmt> stmts{barrierAll(loc)};
-  if (const auto* seq = as<SeqStmt>(body)) stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-  else if (body) stmts.push_back(body);
+  if (const auto* seq = as<SeqStmt>(body))
+    stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
+  else if (body)
+    stmts.push_back(body);
   return std::make_shared<SeqStmt>(std::move(stmts), loc);
 }
 
@@ -50,7 +52,8 @@ class Serialize : public IRMutator {
  public:
   Stmt mutateStmt(const Stmt& s) override {
     if (!s) return s;
-    if (needsBarrierAfter(s)) return std::make_shared<SeqStmt>(std::vector<Stmt>{s, barrierAll(s->loc)}, s->loc);
+    if (needsBarrierAfter(s))
+      return std::make_shared<SeqStmt>(std::vector<Stmt>{s, barrierAll(s->loc)}, s->loc);
     return IRMutator::mutateStmt(s);
   }
 
@@ -59,8 +62,10 @@ class Serialize : public IRMutator {
     std::vector<Stmt> out;
     for (const auto& c : s.stmts) {
       Stmt m = mutateStmt(c);
-      if (const auto* seq = as<SeqStmt>(m); seq && m != c) out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
-      else out.push_back(m);
+      if (const auto* seq = as<SeqStmt>(m); seq && m != c)
+        out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
+      else
+        out.push_back(m);
     }
     return std::make_shared<SeqStmt>(std::move(out), s.loc);
   }

@@ -25,9 +25,11 @@ std::vector<std::string> ownerVars(const StorageOwnership& s) {
   return out;
 }
 
-const Dependency* findDep(const UnitList& list, DepKind kind, int from, int to, const std::string& storage) {
+const Dependency* findDep(const UnitList& list, DepKind kind, int from, int to,
+                          const std::string& storage) {
   for (const auto& d : list.deps)
-    if (d.kind == kind && d.from == from && d.to == to && d.storage && d.storage->name == storage) return &d;
+    if (d.kind == kind && d.from == from && d.to == to && d.storage && d.storage->name == storage)
+      return &d;
   return nullptr;
 }
 
@@ -68,7 +70,8 @@ TEST(Eligibility, ReadThenWriteIsNotEligible) {
                                           "    T.copy(b, B[s * 64:s * 64 + 64])\n"
                                           "    T.copy(A[s * 64:s * 64 + 64], b)\n");
   EXPECT_FALSE(a.storage("b").eligible);
-  EXPECT_NE(a.storage("b").reason.find("read before it is written"), std::string::npos) << a.storage("b").reason;
+  EXPECT_NE(a.storage("b").reason.find("read before it is written"), std::string::npos)
+      << a.storage("b").reason;
   // Its cross-iteration dependencies are ordinary ("carried", distance 1).
   const auto* raw = findDep(a.loop(), DepKind::RAW, 1, 0, "b");
   ASSERT_NE(raw, nullptr);
@@ -118,25 +121,27 @@ TEST(Eligibility, UnguardedWriteCoversAGuardedRead) {
 
 TEST(Eligibility, InnerLoopWritingRowsMakesTheOuterLoopTheOwner) {
   for (const char* inner : {"T.serial(4)", "T.Pipelined(4, num_stages=2)"}) {
-    auto a = analyzeKernelBody("A: T.Tensor((16, 64), \"float32\"), B: T.Tensor((16, 64), \"float32\")",
-                               std::string("t = T.alloc_ub((4, 64), \"float32\")\n"
-                                           "for s in T.Pipelined(4, num_stages=2):\n"
-                                           "    for r in ") +
-                                   inner +
-                                   ":\n"
-                                   "        T.copy(A[s * 4 + r, :], t[r, :])\n"
-                                   "    T.copy(t, B[s * 4:s * 4 + 4, :])\n");
+    auto a =
+        analyzeKernelBody("A: T.Tensor((16, 64), \"float32\"), B: T.Tensor((16, 64), \"float32\")",
+                          std::string("t = T.alloc_ub((4, 64), \"float32\")\n"
+                                      "for s in T.Pipelined(4, num_stages=2):\n"
+                                      "    for r in ") +
+                              inner +
+                              ":\n"
+                              "        T.copy(A[s * 4 + r, :], t[r, :])\n"
+                              "    T.copy(t, B[s * 4:s * 4 + 4, :])\n");
     EXPECT_TRUE(a.storage("t").eligible) << inner;
     EXPECT_EQ(ownerVars(a.storage("t")), std::vector<std::string>{"s"}) << inner;
   }
 }
 
 TEST(Eligibility, DeepestWriteFirstLoopOwns) {
-  auto a = analyzeKernelBody(kParams, std::string(kAlloc) +
-                                          "for s in T.Pipelined(2, num_stages=2):\n"
-                                          "    for k in T.Pipelined(2, num_stages=2):\n"
-                                          "        T.copy(A[s * 128 + k * 64:s * 128 + k * 64 + 64], a)\n"
-                                          "        T.copy(a, B[s * 128 + k * 64:s * 128 + k * 64 + 64])\n");
+  auto a = analyzeKernelBody(kParams,
+                             std::string(kAlloc) +
+                                 "for s in T.Pipelined(2, num_stages=2):\n"
+                                 "    for k in T.Pipelined(2, num_stages=2):\n"
+                                 "        T.copy(A[s * 128 + k * 64:s * 128 + k * 64 + 64], a)\n"
+                                 "        T.copy(a, B[s * 128 + k * 64:s * 128 + k * 64 + 64])\n");
   EXPECT_EQ(ownerVars(a.storage("a")), std::vector<std::string>{"k"});
   // In the outer loop, `a` is owned by an inner loop: ordinary distance.
   const UnitList& outer = a.loop(0);
@@ -169,14 +174,16 @@ TEST(Eligibility, TwoSiblingOwnersExcludeEachOther) {
 }
 
 TEST(Eligibility, ExplicitClaimOnOptedOutStorageWarnsOnce) {
-  auto a = analyzeKernelBody(kParams, std::string(kAlloc) +
-                                          "T.annotate_buffer_versions({a: 1})\n"
-                                          "for s in T.Pipelined(2, num_stages=2, annotations={\"multi_buffer_eligible\": [a]}):\n"
-                                          "    T.copy(A[s * 64:s * 64 + 64], a)\n"
-                                          "    T.copy(a, B[s * 64:s * 64 + 64])\n"
-                                          "for t in T.Pipelined(2, num_stages=2, annotations={\"multi_buffer_eligible\": [a]}):\n"
-                                          "    T.copy(A[t * 64:t * 64 + 64], a)\n"
-                                          "    T.copy(a, B[t * 64:t * 64 + 64])\n");
+  auto a = analyzeKernelBody(
+      kParams,
+      std::string(kAlloc) +
+          "T.annotate_buffer_versions({a: 1})\n"
+          "for s in T.Pipelined(2, num_stages=2, annotations={\"multi_buffer_eligible\": [a]}):\n"
+          "    T.copy(A[s * 64:s * 64 + 64], a)\n"
+          "    T.copy(a, B[s * 64:s * 64 + 64])\n"
+          "for t in T.Pipelined(2, num_stages=2, annotations={\"multi_buffer_eligible\": [a]}):\n"
+          "    T.copy(A[t * 64:t * 64 + 64], a)\n"
+          "    T.copy(a, B[t * 64:t * 64 + 64])\n");
   EXPECT_FALSE(a.storage("a").eligible);
   EXPECT_TRUE(a.storage("a").optOut);
   auto w = a.warnings();
@@ -189,12 +196,13 @@ TEST(Eligibility, ExplicitClaimOnOptedOutStorageWarnsOnce) {
 }
 
 TEST(Eligibility, ExplicitClaimOnManualStorageWarns) {
-  auto a = analyzeKernelBody(kParams,
-                             "m = T.alloc_ub((2, 64), \"float32\")\n"
-                             "T.annotate_manual_multi_buffer(m)\n"
-                             "for s in T.Pipelined(4, num_stages=2, annotations={\"multi_buffer_eligible\": [m]}):\n"
-                             "    T.copy(A[s * 64:s * 64 + 64], m[s % 2, :])\n"
-                             "    T.copy(m[s % 2, :], B[s * 64:s * 64 + 64])\n");
+  auto a = analyzeKernelBody(
+      kParams,
+      "m = T.alloc_ub((2, 64), \"float32\")\n"
+      "T.annotate_manual_multi_buffer(m)\n"
+      "for s in T.Pipelined(4, num_stages=2, annotations={\"multi_buffer_eligible\": [m]}):\n"
+      "    T.copy(A[s * 64:s * 64 + 64], m[s % 2, :])\n"
+      "    T.copy(m[s % 2, :], B[s * 64:s * 64 + 64])\n");
   EXPECT_FALSE(a.storage("m").eligible);
   EXPECT_TRUE(a.storage("m").manual);
   EXPECT_EQ(a.storage("m").ring, 2);
@@ -214,12 +222,14 @@ TEST(Eligibility, OneVersionAutoStaysEligible) {
 }
 
 TEST(Eligibility, ExplicitClaimIsTrustedAndStopsInference) {
-  auto a = analyzeKernelBody(kParams, std::string(kAlloc) +
-                                          "for s in T.Pipelined(4, num_stages=2, annotations={\"multi_buffer_eligible\": [b]}):\n"
-                                          "    T.copy(b, B[s * 64:s * 64 + 64])\n"
-                                          "    T.copy(A[s * 64:s * 64 + 64], b)\n"
-                                          "    T.copy(A[s * 64:s * 64 + 64], a)\n"
-                                          "    T.copy(a, B[s * 64:s * 64 + 64])\n");
+  auto a = analyzeKernelBody(
+      kParams,
+      std::string(kAlloc) +
+          "for s in T.Pipelined(4, num_stages=2, annotations={\"multi_buffer_eligible\": [b]}):\n"
+          "    T.copy(b, B[s * 64:s * 64 + 64])\n"
+          "    T.copy(A[s * 64:s * 64 + 64], b)\n"
+          "    T.copy(A[s * 64:s * 64 + 64], a)\n"
+          "    T.copy(a, B[s * 64:s * 64 + 64])\n");
   // b is read first, but the claim is trusted.
   EXPECT_TRUE(a.storage("b").eligible);
   EXPECT_TRUE(a.storage("b").explicitClaim);
@@ -295,19 +305,21 @@ TEST(ManualRing, PingPongGivesDistanceOne) {
   const auto* waw = findDep(l, DepKind::WAW, 0, 0, "buf");
   ASSERT_NE(waw, nullptr);
   EXPECT_EQ(waw->distance, 2);
-  for (const auto& d : l.deps) EXPECT_NE(d.distanceKind, DistanceKind::Same) << "slots differ in one iteration";
+  for (const auto& d : l.deps)
+    EXPECT_NE(d.distanceKind, DistanceKind::Same) << "slots differ in one iteration";
 }
 
 TEST(ManualRing, ThreeSlotFlatRingBySubRanges) {
-  auto a = analyzeKernelBody("X: T.Tensor((16, 64), \"float32\"), Y: T.Tensor((16, 64), \"float32\")",
-                             "flat = T.alloc_ub((192,), \"float32\")\n"
-                             "y = T.alloc_ub((64,), \"float32\")\n"
-                             "T.annotate_manual_multi_buffer({flat: 3})\n"
-                             "for l in T.Pipelined(16, num_stages=2):\n"
-                             "    T.copy(X[l, :], flat[(l % 3) * 64 : (l % 3) * 64 + 64])\n"
-                             "    for j in T.Parallel(64):\n"
-                             "        y[j] = flat[(l % 3) * 64 + j] + flat[((l + 2) % 3) * 64 + j]\n"
-                             "    T.copy(y, Y[l, :])\n");
+  auto a =
+      analyzeKernelBody("X: T.Tensor((16, 64), \"float32\"), Y: T.Tensor((16, 64), \"float32\")",
+                        "flat = T.alloc_ub((192,), \"float32\")\n"
+                        "y = T.alloc_ub((64,), \"float32\")\n"
+                        "T.annotate_manual_multi_buffer({flat: 3})\n"
+                        "for l in T.Pipelined(16, num_stages=2):\n"
+                        "    T.copy(X[l, :], flat[(l % 3) * 64 : (l % 3) * 64 + 64])\n"
+                        "    for j in T.Parallel(64):\n"
+                        "        y[j] = flat[(l % 3) * 64 + j] + flat[((l + 2) % 3) * 64 + j]\n"
+                        "    T.copy(y, Y[l, :])\n");
   const UnitList& l = a.loop();
   const auto* raw = findDep(l, DepKind::RAW, 0, 1, "flat");
   ASSERT_NE(raw, nullptr);
@@ -329,7 +341,8 @@ TEST(ManualRing, NoOverlapUpToTheRingSizeGivesNoDependency) {
   auto withRing = [&](int ring) {
     std::string b = body;
     b.replace(b.find("RING"), 4, std::to_string(ring));
-    return analyzeKernelBody("A: T.Tensor((512,), \"float32\"), B: T.Tensor((512,), \"float32\")", b);
+    return analyzeKernelBody("A: T.Tensor((512,), \"float32\"), B: T.Tensor((512,), \"float32\")",
+                             b);
   };
   auto two = withRing(2);
   // The reader of slot (p + 3) % 4 is overwritten 3 iterations later: beyond a ring of 2.
@@ -393,8 +406,10 @@ TEST(Dependencies, ScalarVariables) {
   bool raw = false, war = false;
   for (const auto& d : l.deps) {
     if (!d.var || d.var->name != "off") continue;
-    raw |= d.kind == DepKind::RAW && d.from == 0 && d.to == 1 && d.distanceKind == DistanceKind::Same;
-    war |= d.kind == DepKind::WAR && d.from == 2 && d.to == 0 && d.distanceKind == DistanceKind::Carried;
+    raw |=
+        d.kind == DepKind::RAW && d.from == 0 && d.to == 1 && d.distanceKind == DistanceKind::Same;
+    war |= d.kind == DepKind::WAR && d.from == 2 && d.to == 0 &&
+           d.distanceKind == DistanceKind::Carried;
   }
   EXPECT_TRUE(raw);
   EXPECT_TRUE(war);
@@ -416,7 +431,8 @@ TEST(Dependencies, ScalarsReadByConditions) {
   // ... but evaluating it reads x.
   int reads = 0;
   for (const auto& d : l.deps)
-    reads += d.var && d.var->name == "x" && d.kind == DepKind::RAW && d.from == 0 && d.distanceKind == DistanceKind::Same;
+    reads += d.var && d.var->name == "x" && d.kind == DepKind::RAW && d.from == 0 &&
+             d.distanceKind == DistanceKind::Same;
   EXPECT_EQ(reads, 2);
 }
 
@@ -444,7 +460,8 @@ TEST(Dependencies, LatencyThroughNestedLoops) {
   // to the next write: (trips - 1)·II + start + latency.
   const auto* war = findDep(k, DepKind::WAR, 2, 0, "a_l1");
   ASSERT_NE(war, nullptr);
-  int64_t expected = (sk.timing.trips - 1) * sk.timing.ii + sk.timing.start[0] + sk.units[0].latency;
+  int64_t expected =
+      (sk.timing.trips - 1) * sk.timing.ii + sk.timing.start[0] + sk.units[0].latency;
   EXPECT_EQ(war->latency, expected);
   EXPECT_EQ(war->latency, 101);
   // RAW b_l1: the copy's finish minus the start of its first reader inside sk.
@@ -457,7 +474,8 @@ TEST(Dependencies, LatencyThroughNestedLoops) {
   mutableSk.timing.estimated = false;
   auto& mutableK = *a.ka.findLoop(k.loop());
   recomputeDependencyLatencies(mutableK);
-  EXPECT_EQ(findDep(k, DepKind::WAR, 2, 0, "a_l1")->latency, 40 + sk.timing.start[0] + sk.units[0].latency);
+  EXPECT_EQ(findDep(k, DepKind::WAR, 2, 0, "a_l1")->latency,
+            40 + sk.timing.start[0] + sk.units[0].latency);
   EXPECT_EQ(k.units[2].latency, mutableSk.timing.totalTime());
 }
 
@@ -478,15 +496,17 @@ TEST(Dependencies, UnknownIndicesConflict) {
 namespace {
 
 struct OracleFixture {
-  ir::Storage storage = std::make_shared<ir::StorageNode>(ir::StorageNode{1, "buf", MemScope::UB, 1024, {}});
+  ir::Storage storage =
+      std::make_shared<ir::StorageNode>(ir::StorageNode{1, "buf", MemScope::UB, 1024, {}});
   ir::Buffer buffer;
   ir::Buffer flatView;
-  ir::Var l = std::make_shared<ir::VarNode>(ir::VarNode{7, "l", ir::DType::Int32, ir::VarKind::Loop});
+  ir::Var l =
+      std::make_shared<ir::VarNode>(ir::VarNode{7, "l", ir::DType::Int32, ir::VarKind::Loop});
   std::shared_ptr<ir::ForStmt> loop = std::make_shared<ir::ForStmt>(SourceLoc{});
 
   OracleFixture() {
-    buffer = std::make_shared<ir::BufferNode>(ir::BufferNode{1, "buf", storage, ir::DType::Float32,
-                                                             {ir::intImm(4), ir::intImm(64)}, {}, false});
+    buffer = std::make_shared<ir::BufferNode>(ir::BufferNode{
+        1, "buf", storage, ir::DType::Float32, {ir::intImm(4), ir::intImm(64)}, {}, false});
     flatView = std::make_shared<ir::BufferNode>(
         ir::BufferNode{2, "flat", storage, ir::DType::Float32, {ir::intImm(256)}, {}, true});
     loop->var = l;
@@ -536,8 +556,10 @@ TEST(Overlap, LoopBoundsAndGuards) {
   EXPECT_FALSE(oracle.mayOverlap(w, w, f.loop.get(), 8));
   // A write under (l < 3) and a read under (l == 0) one iteration later: the
   // reader would need iteration p + 1 == 0.
-  Access gw = f.row(ir::intImm(0), AccessKind::Write, {{ir::binary(ir::BinOp::LT, f.lv(), ir::intImm(3)), false, nullptr}});
-  Access gr = f.row(ir::intImm(0), AccessKind::Read, {{ir::binary(ir::BinOp::EQ, f.lv(), ir::intImm(0)), false, nullptr}});
+  Access gw = f.row(ir::intImm(0), AccessKind::Write,
+                    {{ir::binary(ir::BinOp::LT, f.lv(), ir::intImm(3)), false, nullptr}});
+  Access gr = f.row(ir::intImm(0), AccessKind::Read,
+                    {{ir::binary(ir::BinOp::EQ, f.lv(), ir::intImm(0)), false, nullptr}});
   EXPECT_FALSE(oracle.mayOverlap(gw, gr, f.loop.get(), 1));
   EXPECT_TRUE(oracle.mayOverlap(gr, gw, f.loop.get(), 1));
 }
@@ -559,7 +581,8 @@ TEST(Overlap, AliasesCompareFlattenedBytes) {
 TEST(Overlap, LoadsInIndicesAreUnknown) {
   OracleFixture f;
   OverlapOracle oracle;
-  auto idxStorage = std::make_shared<ir::StorageNode>(ir::StorageNode{2, "idx", MemScope::UB, 32, {}});
+  auto idxStorage =
+      std::make_shared<ir::StorageNode>(ir::StorageNode{2, "idx", MemScope::UB, 32, {}});
   auto idx = std::make_shared<ir::BufferNode>(
       ir::BufferNode{3, "idx", idxStorage, ir::DType::Int32, {ir::intImm(8)}, {}, false});
   Access a = f.row(ir::load(idx, {ir::intImm(0)}), AccessKind::Write);
@@ -590,7 +613,8 @@ TEST(Report, BuffersAndLoopsGetAnalysisFields) {
   EXPECT_EQ(tasks[0]["guard"], "(l < 8)");
   bool ringRaw = false;
   for (const auto& d : entry["loops"][0]["deps"])
-    ringRaw |= d["kind"] == "RAW" && d["storage"] == "buf" && d["distance_kind"] == "exact" && d["distance"] == 1;
+    ringRaw |= d["kind"] == "RAW" && d["storage"] == "buf" && d["distance_kind"] == "exact" &&
+               d["distance"] == 1;
   EXPECT_TRUE(ringRaw) << entry["loops"][0]["deps"].dump();
   EXPECT_TRUE(entry.contains("root"));
 }
@@ -613,7 +637,10 @@ TEST(Report, LoopsCarryTheTimingThatEmitTasksPrints) {
   EXPECT_EQ(timing["total"], t.totalTime());
   EXPECT_EQ(timing["starts"].size(), a.loop().units.size());
   std::string text = printTaskGraph(a.ka);
-  EXPECT_NE(text.find("estimated II " + std::to_string(t.ii) + ", iteration " + std::to_string(t.makespan) + " cycles"), std::string::npos) << text;
+  EXPECT_NE(text.find("estimated II " + std::to_string(t.ii) + ", iteration " +
+                      std::to_string(t.makespan) + " cycles"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Report, RegionsPrintWithTheIRPrintersSpacing) {

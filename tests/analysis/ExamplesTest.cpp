@@ -23,9 +23,11 @@ std::vector<std::string> owners(const Analyzed& a, const std::string& storage) {
   return out;
 }
 
-const Dependency* dep(const UnitList& list, DepKind kind, int from, int to, const std::string& storage) {
+const Dependency* dep(const UnitList& list, DepKind kind, int from, int to,
+                      const std::string& storage) {
   for (const auto& d : list.deps)
-    if (d.kind == kind && d.from == from && d.to == to && d.storage && d.storage->name == storage) return &d;
+    if (d.kind == kind && d.from == from && d.to == to && d.storage && d.storage->name == storage)
+      return &d;
   return nullptr;
 }
 
@@ -65,9 +67,9 @@ const uint32_t kMte2 = pipeMask(Pipe::MTE2), kMte3 = pipeMask(Pipe::MTE3), kV = 
 }  // namespace
 
 TEST(Examples, EveryExampleAnalysesAndPrints) {
-  for (const char* f : {"vec_add.py", "rms_norm.py", "softmax.py", "gemm_l1.py", "gemm_l0.py", "ring_buffer.py",
-                        "annotate_versions.py", "manual_flat_ring.py", "persistent_tiles.py", "vf_region.py",
-                        "unlimit_memory.py"}) {
+  for (const char* f : {"vec_add.py", "rms_norm.py", "softmax.py", "gemm_l1.py", "gemm_l0.py",
+                        "ring_buffer.py", "annotate_versions.py", "manual_flat_ring.py",
+                        "persistent_tiles.py", "vf_region.py", "unlimit_memory.py"}) {
     SCOPED_TRACE(f);
     auto a = analyzeExample(f);
     std::string text = printTaskGraph(a.ka);
@@ -82,7 +84,8 @@ TEST(Examples, EveryExampleAnalysesAndPrints) {
 
 TEST(Examples, VecAdd) {
   auto a = analyzeExample("vec_add.py");
-  for (const char* b : {"a_ub", "b_ub", "c_ub"}) EXPECT_EQ(owners(a, b), std::vector<std::string>{"s"}) << b;
+  for (const char* b : {"a_ub", "b_ub", "c_ub"})
+    EXPECT_EQ(owners(a, b), std::vector<std::string>{"s"}) << b;
   const UnitList& s = a.loop();
   ASSERT_EQ(s.units.size(), 4u);
   // 1024 fp32 = 4096 bytes per core, doubled: (90 + 82, 82); the add is

@@ -39,7 +39,8 @@ Program compile(const std::string& params, const std::string& body) {
   auto file = std::make_shared<SourceFile>("test.py", text);
   diags.setFile(file);
   auto program = frontend::compileSource(file, {}, diags);
-  if (!program) throw std::runtime_error("kernel does not compile:\n" + diags.renderAll() + "\n" + text);
+  if (!program)
+    throw std::runtime_error("kernel does not compile:\n" + diags.renderAll() + "\n" + text);
   return *program;
 }
 
@@ -60,11 +61,11 @@ cost::InstructionCost costOf(const std::string& params, const std::string& body,
   return cost::instructionCost(nth(p, kind, index), ascend950(), options);
 }
 
-#define EXPECT_COST(c, pipeV, lat, iiV)        \
-  do {                                         \
-    EXPECT_EQ((c).pipe, Pipe::pipeV);          \
-    EXPECT_EQ((c).latency, lat);               \
-    EXPECT_EQ((c).ii, iiV);                    \
+#define EXPECT_COST(c, pipeV, lat, iiV) \
+  do {                                  \
+    EXPECT_EQ((c).pipe, Pipe::pipeV);   \
+    EXPECT_EQ((c).latency, lat);        \
+    EXPECT_EQ((c).ii, iiV);             \
   } while (0)
 
 }  // namespace
@@ -72,8 +73,9 @@ cost::InstructionCost costOf(const std::string& params, const std::string& body,
 // ------------------------------------------------------- calibration points
 
 TEST(CopyCost, GmToL1Bf16_16x16) {
-  auto c = costOf("A: T.Tensor((64, 64), \"bfloat16\")",
-                  "a = T.alloc_l1((16, 16), \"bfloat16\")\nT.copy(A[0:16, 0:16], a)", StmtKind::Copy);
+  auto c =
+      costOf("A: T.Tensor((64, 64), \"bfloat16\")",
+             "a = T.alloc_l1((16, 16), \"bfloat16\")\nT.copy(A[0:16, 0:16], a)", StmtKind::Copy);
   EXPECT_COST(c, MTE2, 196, 64);
   ASSERT_TRUE(c.copyPath);
   EXPECT_EQ(*c.copyPath, CopyPath::GmToL1);
@@ -82,22 +84,25 @@ TEST(CopyCost, GmToL1Bf16_16x16) {
 
 TEST(CopyCost, GmToL1Bf16_128x128) {
   auto c = costOf("A: T.Tensor((256, 256), \"bfloat16\")",
-                  "a = T.alloc_l1((128, 128), \"bfloat16\")\nT.copy(A[0:128, 128:256], a)", StmtKind::Copy);
+                  "a = T.alloc_l1((128, 128), \"bfloat16\")\nT.copy(A[0:128, 128:256], a)",
+                  StmtKind::Copy);
   EXPECT_COST(c, MTE2, 518, 328);
 }
 
 TEST(CopyCost, L0cToUbFp32_128x128) {
-  auto c = costOf("A: T.Tensor((128, 128), \"float32\")",
-                  "c = T.alloc_l0c((128, 128), \"float32\")\nu = T.alloc_ub((128, 128), \"float32\")\n"
-                  "T.copy(c, u)",
-                  StmtKind::Copy);
+  auto c =
+      costOf("A: T.Tensor((128, 128), \"float32\")",
+             "c = T.alloc_l0c((128, 128), \"float32\")\nu = T.alloc_ub((128, 128), \"float32\")\n"
+             "T.copy(c, u)",
+             StmtKind::Copy);
   EXPECT_COST(c, FIX, 570, 514);
   EXPECT_EQ(*c.copyPath, CopyPath::L0cToUb);
 }
 
 TEST(CopyCost, L0cToGmFp32_128x128) {
   auto c = costOf("C: T.Tensor((256, 256), \"float32\")",
-                  "c = T.alloc_l0c((128, 128), \"float32\")\nT.copy(c, C[128:256, 0:128])", StmtKind::Copy);
+                  "c = T.alloc_l0c((128, 128), \"float32\")\nT.copy(c, C[128:256, 0:128])",
+                  StmtKind::Copy);
   EXPECT_COST(c, FIX, 712, 514);
   EXPECT_EQ(*c.copyPath, CopyPath::L0cToGm);
 }
@@ -135,12 +140,14 @@ TEST(GemmCost, Hf32_64x64x24) {
 TEST(CopyCost, RowStridedGmToUbUsesTheBandOfTheRowWidth) {
   // 16 rows of 16 bf16 = 32 bytes each out of a 64-wide tensor: band 32..63,
   // B = 2 x 512 = 1024 → (75 + 1024/64, max(13, 16)) = (91, 16).
-  auto c = costOf("A: T.Tensor((64, 64), \"bfloat16\")",
-                  "a = T.alloc_ub((16, 16), \"bfloat16\")\nT.copy(A[0:16, 16:32], a)", StmtKind::Copy);
+  auto c =
+      costOf("A: T.Tensor((64, 64), \"bfloat16\")",
+             "a = T.alloc_ub((16, 16), \"bfloat16\")\nT.copy(A[0:16, 16:32], a)", StmtKind::Copy);
   EXPECT_COST(c, MTE2, 91, 16);
   // The same 512 bytes contiguous (whole rows): 90 + 1024/100, max(13, 11).
-  auto contiguous = costOf("A: T.Tensor((64, 16), \"bfloat16\")",
-                           "a = T.alloc_ub((16, 16), \"bfloat16\")\nT.copy(A[16:32, :], a)", StmtKind::Copy);
+  auto contiguous =
+      costOf("A: T.Tensor((64, 16), \"bfloat16\")",
+             "a = T.alloc_ub((16, 16), \"bfloat16\")\nT.copy(A[16:32, :], a)", StmtKind::Copy);
   EXPECT_COST(contiguous, MTE2, 101, 13);
 }
 
@@ -163,20 +170,23 @@ TEST(CopyCost, NarrowStridedUbToGmRows) {
 }
 
 TEST(CopyCost, OnChipPaths) {
-  auto l0a = costOf("A: T.Tensor((64, 64), \"float16\")",
-                    "a = T.alloc_l1((64, 64), \"float16\")\nb = T.alloc_l0a((64, 32), \"float16\")\n"
-                    "T.copy(a[:, 0:32], b)",
-                    StmtKind::Copy);
+  auto l0a =
+      costOf("A: T.Tensor((64, 64), \"float16\")",
+             "a = T.alloc_l1((64, 64), \"float16\")\nb = T.alloc_l0a((64, 32), \"float16\")\n"
+             "T.copy(a[:, 0:32], b)",
+             StmtKind::Copy);
   // 4096 bytes: (5 + 16, 3 + 16)
   EXPECT_COST(l0a, MTE1, 21, 19);
-  auto ubl1 = costOf("A: T.Tensor((64, 64), \"float16\")",
-                     "a = T.alloc_ub((64, 64), \"float16\")\nb = T.alloc_l1((64, 64), \"float16\")\nT.copy(a, b)",
-                     StmtKind::Copy);
+  auto ubl1 = costOf(
+      "A: T.Tensor((64, 64), \"float16\")",
+      "a = T.alloc_ub((64, 64), \"float16\")\nb = T.alloc_l1((64, 64), \"float16\")\nT.copy(a, b)",
+      StmtKind::Copy);
   // 8192 bytes: (43 + 32, 32)
   EXPECT_COST(ubl1, MTE3, 75, 32);
-  auto move = costOf("A: T.Tensor((64, 64), \"float32\")",
-                     "a = T.alloc_ub((1024,), \"float32\")\nb = T.alloc_ub((1024,), \"float32\")\nT.copy(a, b)",
-                     StmtKind::Copy);
+  auto move = costOf(
+      "A: T.Tensor((64, 64), \"float32\")",
+      "a = T.alloc_ub((1024,), \"float32\")\nb = T.alloc_ub((1024,), \"float32\")\nT.copy(a, b)",
+      StmtKind::Copy);
   // vector move: B = 2 x 4096 → 32 cycles
   EXPECT_COST(move, V, 32, 32);
 }
@@ -255,8 +265,8 @@ TEST(VectorCost, FillAndReduce) {
 }
 
 TEST(VectorCost, FillOfL1IsAnMte2Transfer) {
-  auto c = costOf("A: T.Tensor((1024,), \"float32\")", "a = T.alloc_l1((128, 128), \"bfloat16\")\nT.clear(a)",
-                  StmtKind::Fill);
+  auto c = costOf("A: T.Tensor((1024,), \"float32\")",
+                  "a = T.alloc_l1((128, 128), \"bfloat16\")\nT.clear(a)", StmtKind::Fill);
   EXPECT_COST(c, MTE2, 518, 328);
 }
 
@@ -268,9 +278,11 @@ TEST(VectorCost, VFRegionLatencyOverrides) {
       "with T.SimdVF():\n"
       "    for i in T.Parallel(1024):\n        y[i] = x[i] * 2.0\n"
       "    for i in T.Parallel(1024):\n        x[i] = T.exp(y[i])\n";
-  EXPECT_COST(costOf("A: T.Tensor((1024,), \"float32\")", body, StmtKind::VFRegion, 0), V, 300, 300);
+  EXPECT_COST(costOf("A: T.Tensor((1024,), \"float32\")", body, StmtKind::VFRegion, 0), V, 300,
+              300);
   // Without latency=: the sum of its work: max(21, 32) + max(128, 32) = 160.
-  EXPECT_COST(costOf("A: T.Tensor((1024,), \"float32\")", body, StmtKind::VFRegion, 1), V, 160, 160);
+  EXPECT_COST(costOf("A: T.Tensor((1024,), \"float32\")", body, StmtKind::VFRegion, 1), V, 160,
+              160);
 }
 
 TEST(VectorCost, ElementwiseOpCyclesCountsValueOpsOnly) {
@@ -298,6 +310,7 @@ TEST(ScalarCost, StoresAssignsAndFlags) {
 
 TEST(InstructionCost, NonLeafStatementsAreInternalErrors) {
   auto p = compile("A: T.Tensor((1024,), \"float32\")",
-                   "a = T.alloc_ub((16,), \"float32\")\nfor i in T.serial(4):\n    T.copy(A[i * 16:i * 16 + 16], a)");
+                   "a = T.alloc_ub((16,), \"float32\")\nfor i in T.serial(4):\n    T.copy(A[i * "
+                   "16:i * 16 + 16], a)");
   EXPECT_THROW(cost::instructionCost(nth(p, StmtKind::For), ascend950()), InternalError);
 }

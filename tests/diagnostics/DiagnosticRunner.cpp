@@ -127,7 +127,9 @@ TestFile parseTestFile(const std::string& text) {
       continue;
     }
     Expected e;
-    e.severity = m[1] == "error" ? Severity::Error : m[1] == "warning" ? Severity::Warning : Severity::Note;
+    e.severity = m[1] == "error"     ? Severity::Error
+                 : m[1] == "warning" ? Severity::Warning
+                                     : Severity::Note;
     e.message = comment.substr(textStart, textEnd - textStart);
     e.writtenAt = lineNo;
     std::string where = m[3];
@@ -155,7 +157,8 @@ const char* severityText(Severity s) {
   return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
 }
 
-std::string describe(Severity s, std::optional<uint32_t> line, uint32_t col, const std::string& msg) {
+std::string describe(Severity s, std::optional<uint32_t> line, uint32_t col,
+                     const std::string& msg) {
   if (!line) return fmt::format("{} (no location): {}", severityText(s), msg);
   return fmt::format("{} at {}:{}: {}", severityText(s), *line, col, msg);
 }
@@ -223,10 +226,12 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
       ADD_FAILURE() << path.filename() << ": internal error reached from user input: " << d.message;
     if (used[i]) continue;
     ADD_FAILURE() << path.filename() << ": unexpected "
-                  << describe(d.severity, d.loc.valid() ? std::optional<uint32_t>(d.loc.line) : std::nullopt,
+                  << describe(d.severity,
+                              d.loc.valid() ? std::optional<uint32_t>(d.loc.line) : std::nullopt,
                               d.loc.col, d.message);
   }
-  EXPECT_EQ(program.has_value(), !diags.hasErrors()) << "a program must come back exactly when there are no errors";
+  EXPECT_EQ(program.has_value(), !diags.hasErrors())
+      << "a program must come back exactly when there are no errors";
 
   if (tf.checks.empty()) return;
   ASSERT_TRUE(program) << "CHECK lines need a successful compile";
@@ -235,7 +240,8 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
   for (const auto& c : tf.checks) {
     size_t at = ir.find(c, pos);
     if (at == std::string::npos) {
-      ADD_FAILURE() << path.filename() << ": CHECK not found (in order): " << c << "\n--- IR:\n" << ir;
+      ADD_FAILURE() << path.filename() << ": CHECK not found (in order): " << c << "\n--- IR:\n"
+                    << ir;
       return;
     }
     pos = at + c.size();

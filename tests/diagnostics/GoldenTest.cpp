@@ -56,13 +56,17 @@ TEST_P(Golden, PrintedIRMatches) {
     std::ofstream(golden, std::ios::binary) << actual;
     GTEST_SKIP() << "rewrote " << golden;
   }
-  ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run with TILESCHED_UPDATE_GOLDEN=1 and review it";
-  EXPECT_EQ(readText(golden), actual) << "printed IR of " << rel << " differs from " << golden
-                                      << "; if the change is intended, regenerate with TILESCHED_UPDATE_GOLDEN=1";
+  ASSERT_TRUE(fs::exists(golden))
+      << golden << " is missing; run with TILESCHED_UPDATE_GOLDEN=1 and review it";
+  EXPECT_EQ(readText(golden), actual)
+      << "printed IR of " << rel << " differs from " << golden
+      << "; if the change is intended, regenerate with TILESCHED_UPDATE_GOLDEN=1";
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, Golden, ::testing::ValuesIn(examples()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 // Every golden belongs to an example (a renamed example must not leave a stale golden).
 TEST(Golden, NoOrphans) {

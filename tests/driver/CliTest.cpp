@@ -2,11 +2,11 @@
 // --help/--version, usage errors, diagnostics and the JSON report fields.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "Version.h"
 #include "driver/Driver.h"
@@ -79,7 +79,8 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({}).code, 2);
   CliRun bogus = cli({"frobnicate"});
   EXPECT_EQ(bogus.code, 2);
-  EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile' and 'run'"), std::string::npos)
+  EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile' and 'run'"),
+            std::string::npos)
       << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
   EXPECT_EQ(unknown.code, 2);
@@ -87,7 +88,8 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({"compile"}).code, 2);
   CliRun missing = cli({"compile", "/nonexistent/kernel.py"});
   EXPECT_EQ(missing.code, 2);
-  EXPECT_NE(missing.err.find("cannot read '/nonexistent/kernel.py'"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("cannot read '/nonexistent/kernel.py'"), std::string::npos)
+      << missing.err;
   CliRun badD = cli({"compile", example("vec_add"), "-D", "N"});
   EXPECT_EQ(badD.code, 2);
   EXPECT_NE(badD.err.find("-D expects NAME=VALUE, got 'N'"), std::string::npos) << badD.err;
@@ -102,7 +104,8 @@ TEST(Cli, UsageErrorsExitWith2) {
 
 TEST(Cli, BareWordDefineThatIsNotADtypeWarns) {
   CliRun r = cli({"compile", example("vec_add"), "-D", "N=abc"});
-  EXPECT_NE(r.err.find("warning: -D N=abc is not a Python literal; using it as the string 'abc'"), std::string::npos)
+  EXPECT_NE(r.err.find("warning: -D N=abc is not a Python literal; using it as the string 'abc'"),
+            std::string::npos)
       << r.err;
   CliRun dtype = cli({"compile", example("vec_add"), "-D", "dtype=float16"});
   EXPECT_EQ(dtype.code, 0) << dtype.err;
@@ -132,7 +135,8 @@ TEST(Cli, BadTargetFileNamesTheField) {
   TempFile bad(j.dump(2), "bad_target.json");
   CliRun r = cli({"compile", example("vec_add"), "--target", bad.str()});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("shared"), std::string::npos) << "the message names the bad field: " << r.err;
+  EXPECT_NE(r.err.find("shared"), std::string::npos)
+      << "the message names the bad field: " << r.err;
 }
 
 TEST(Cli, DefinesAndFunc) {
@@ -149,18 +153,21 @@ TEST(Cli, DefinesAndFunc) {
   EXPECT_NE(f.err.find("error: no kernel named 'nope' in this file"), std::string::npos) << f.err;
   CliRun w = cli({"compile", example("vec_add"), "-D", "bogus=1", "--emit", "ir"});
   EXPECT_EQ(w.code, 0);
-  EXPECT_NE(w.err.find("warning: -D bogus does not name a parameter of any kernel factory"), std::string::npos);
+  EXPECT_NE(w.err.find("warning: -D bogus does not name a parameter of any kernel factory"),
+            std::string::npos);
 }
 
 TEST(Cli, CompileErrorsExitWith1AndRenderWithCaret) {
-  TempFile f("import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
-             "    with T.Kernel(1) as bx:\n        a = T.alloc_shared((8,), \"float32\")\n"
-             "        T.annotate_buffer_versions({a: (2, \"fast\")})\n        T.copy(A, a, mode=1)\n");
+  TempFile f(
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n        a = T.alloc_shared((8,), \"float32\")\n"
+      "        T.annotate_buffer_versions({a: (2, \"fast\")})\n        T.copy(A, a, mode=1)\n");
   CliRun r = cli({"compile", f.str()});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "");
   std::string want = f.str() +
-                     ":7:44: error: unknown mode 'fast' for buffer 'a'; expected 'auto', 'iteration' or 'counter'\n"
+                     ":7:44: error: unknown mode 'fast' for buffer 'a'; expected 'auto', "
+                     "'iteration' or 'counter'\n"
                      "        T.annotate_buffer_versions({a: (2, \"fast\")})\n"
                      "                                           ^\n";
   EXPECT_EQ(r.err.substr(0, want.size()), want) << r.err;
@@ -183,7 +190,8 @@ TEST(Cli, ReportJson) {
   ASSERT_TRUE(k["buffers"].is_array());
   bool sawFixed = false;
   for (const auto& b : k["buffers"]) {
-    for (const char* field : {"name", "scope", "dtype", "shape", "bytes"}) EXPECT_TRUE(b.contains(field)) << field;
+    for (const char* field : {"name", "scope", "dtype", "shape", "bytes"})
+      EXPECT_TRUE(b.contains(field)) << field;
     if (b["name"] == "fixed") {
       sawFixed = true;
       EXPECT_EQ(b["scope"], "shared");
@@ -202,8 +210,9 @@ TEST(Cli, ReportJson) {
 }
 
 TEST(Cli, ReportJsonCarriesDiagnosticsWithLineAndCol) {
-  TempFile f("import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
-             "    with T.Kernel(1) as bx:\n        while True:\n            pass\n");
+  TempFile f(
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n        while True:\n            pass\n");
   CliRun r = cli({"compile", f.str(), "--emit", "report-json"});
   EXPECT_EQ(r.code, 1);
   json j = json::parse(r.out);
@@ -232,7 +241,8 @@ TEST(Cli, EmptyAndBinaryFilesEndInDiagnostics) {
   TempFile empty("", "empty.py");
   CliRun e = cli({"compile", empty.str()});
   EXPECT_EQ(e.code, 1);
-  EXPECT_NE(e.err.find("error: no @T.prim_func kernel found in this file"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("error: no @T.prim_func kernel found in this file"), std::string::npos)
+      << e.err;
   std::string garbage;
   for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 256);
   TempFile bin(garbage, "garbage.py");

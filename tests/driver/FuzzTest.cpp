@@ -30,7 +30,8 @@ std::string readText(const fs::path& p) {
 std::vector<std::pair<std::string, std::string>> examples() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& e : fs::directory_iterator(fs::path(TILESCHED_SOURCE_DIR) / "examples"))
-    if (e.path().extension() == ".py") out.push_back({e.path().filename().string(), readText(e.path())});
+    if (e.path().extension() == ".py")
+      out.push_back({e.path().filename().string(), readText(e.path())});
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -41,7 +42,8 @@ std::string check(const std::string& text, const frontend::FrontendOptions& opti
   DiagnosticEngine diags(file);
   try {
     auto program = frontend::compileSource(file, options, diags);
-    if (program.has_value() == diags.hasErrors()) return "a program must come back exactly when there are no errors";
+    if (program.has_value() == diags.hasErrors())
+      return "a program must come back exactly when there are no errors";
     for (const auto& d : diags.all())
       if (d.message.find("internal error") != std::string::npos) return d.message;
     if (program) {
@@ -58,10 +60,10 @@ std::string check(const std::string& text, const frontend::FrontendOptions& opti
   return "";
 }
 
-#define EXPECT_BEHAVES(text, what)                                                   \
-  do {                                                                               \
-    std::string why_ = check(text);                                                  \
-    EXPECT_EQ(why_, "") << what << "\n--- case:\n" << (text).substr(0, 4000);        \
+#define EXPECT_BEHAVES(text, what)                                            \
+  do {                                                                        \
+    std::string why_ = check(text);                                           \
+    EXPECT_EQ(why_, "") << what << "\n--- case:\n" << (text).substr(0, 4000); \
   } while (0)
 
 TEST(Fuzz, Truncations) {
@@ -87,11 +89,19 @@ TEST(Fuzz, RandomMutations) {
       for (int e = 0; e < edits && !t.empty(); ++e) {
         size_t pos = rng() % t.size();
         switch (rng() % 6) {
-          case 0: t[pos] = alphabet[rng() % alphabet.size()]; break;           // replace a byte
-          case 1: t.erase(pos, 1 + rng() % 8); break;                          // delete bytes
-          case 2: t.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;  // insert a byte
-          case 3: t[pos] = static_cast<char>(rng() % 256); break;              // any byte
-          case 4: {                                                            // duplicate a line
+          case 0:
+            t[pos] = alphabet[rng() % alphabet.size()];
+            break;  // replace a byte
+          case 1:
+            t.erase(pos, 1 + rng() % 8);
+            break;  // delete bytes
+          case 2:
+            t.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+            break;  // insert a byte
+          case 3:
+            t[pos] = static_cast<char>(rng() % 256);
+            break;   // any byte
+          case 4: {  // duplicate a line
             size_t start = t.rfind('\n', pos);
             start = start == std::string::npos ? 0 : start + 1;
             size_t end = t.find('\n', pos);
@@ -99,7 +109,7 @@ TEST(Fuzz, RandomMutations) {
             t.insert(end, t.substr(start, end - start));
             break;
           }
-          default: {                                                           // swap two digits/names
+          default: {  // swap two digits/names
             size_t other = rng() % t.size();
             std::swap(t[pos], t[other]);
           }
@@ -124,10 +134,18 @@ TEST(Fuzz, LineLevelEdits) {
       auto ls = lines;
       size_t i = rng() % ls.size(), j = rng() % ls.size();
       switch (rng() % 4) {
-        case 0: ls.erase(ls.begin() + static_cast<long>(i)); break;
-        case 1: ls.insert(ls.begin() + static_cast<long>(i), ls[j]); break;
-        case 2: std::swap(ls[i], ls[j]); break;
-        default: ls[i] = "    " + ls[i]; break;
+        case 0:
+          ls.erase(ls.begin() + static_cast<long>(i));
+          break;
+        case 1:
+          ls.insert(ls.begin() + static_cast<long>(i), ls[j]);
+          break;
+        case 2:
+          std::swap(ls[i], ls[j]);
+          break;
+        default:
+          ls[i] = "    " + ls[i];
+          break;
       }
       std::string t;
       for (const auto& l : ls) t += l + "\n";
@@ -155,11 +173,15 @@ TEST(Fuzz, GarbageAndEdgeInputs) {
 }
 
 TEST(Fuzz, HostileButValidKernels) {
-  const std::string head = "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((1024,), \"float32\")):\n    with T.Kernel(1) as bx:\n";
+  const std::string head =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((1024,), "
+      "\"float32\")):\n    with T.Kernel(1) as bx:\n";
   for (const char* body : {
            "        a = T.alloc_shared((2 ** 40, 2 ** 40), \"float32\")\n",
-           "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62:bx * 2 ** 62 + 4], a[0:4])\n",
-           "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62 * 4:bx * 2 ** 62 * 4 + 4], a[0:4])\n",
+           "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62:bx * 2 "
+           "** 62 + 4], a[0:4])\n",
+           "        a = T.alloc_shared((1024,), \"float32\")\n        T.copy(A[bx * 2 ** 62 * 4:bx "
+           "* 2 ** 62 * 4 + 4], a[0:4])\n",
            "        for i in T.serial(-2 ** 63, 2 ** 63 - 1):\n            pass\n",
            "        for i in T.serial(0, 10, 2 ** 63 - 1):\n            pass\n",
            "        for t in T.Persistent([2 ** 40, 2 ** 40], 1, bx):\n            pass\n",
@@ -167,8 +189,10 @@ TEST(Fuzz, HostileButValidKernels) {
            "        a = T.alloc_shared(((1, 2, 3)[1::2 ** 62],), \"float32\")\n",
            "        x = T.int32(1e300)\n",
            "        x = f\"{1:>999999999}\"\n",
-           "        a = T.alloc_shared((4,), \"float32\")\n        T.copy(*(A[0:4], a))\n        T.gemm(*(a,))\n        T.reduce_sum(*(a, a))\n",
-           "        a = T.alloc_shared((4,), \"float32\")\n        T.set_flag(*(\"MTE2\", \"V\", 9))\n",
+           "        a = T.alloc_shared((4,), \"float32\")\n        T.copy(*(A[0:4], a))\n        "
+           "T.gemm(*(a,))\n        T.reduce_sum(*(a, a))\n",
+           "        a = T.alloc_shared((4,), \"float32\")\n        T.set_flag(*(\"MTE2\", \"V\", "
+           "9))\n",
            "        with T.Persistent(*[4]) as i:\n            pass\n",
        }) {
     EXPECT_BEHAVES(head + body, body);
@@ -176,10 +200,12 @@ TEST(Fuzz, HostileButValidKernels) {
   // A kernel -D values that are not literals at all.
   frontend::FrontendOptions o;
   o.defines = {{"N", "((("}, {"dtype", "\xff\xfe"}};
-  EXPECT_EQ(check("import tilelang.language as T\n\ndef f(N=4, dtype=\"float32\"):\n    @T.prim_func\n"
-                  "    def main(A: T.Tensor((N,), dtype)):\n        with T.Kernel(1) as bx:\n            pass\n\n    return main\n",
-                  o),
-            "");
+  EXPECT_EQ(
+      check("import tilelang.language as T\n\ndef f(N=4, dtype=\"float32\"):\n    @T.prim_func\n"
+            "    def main(A: T.Tensor((N,), dtype)):\n        with T.Kernel(1) as bx:\n            "
+            "pass\n\n    return main\n",
+            o),
+      "");
 }
 
 }  // namespace

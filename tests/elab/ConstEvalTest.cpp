@@ -19,15 +19,17 @@ std::string evalRepr(const std::string& expr, const std::string& setup = "",
   std::istringstream in(setup);
   for (std::string line; std::getline(in, line);) src += "    " + line + "\n";
   src += "    raise ValueError(f\"{(" + expr + ")!r}\")\n";
-  src += "\n    @T.prim_func\n    def main(A: T.Tensor((4,), \"float32\")):\n"
-         "        with T.Kernel(1) as bx:\n            pass\n\n    return main\n";
+  src +=
+      "\n    @T.prim_func\n    def main(A: T.Tensor((4,), \"float32\")):\n"
+      "        with T.Kernel(1) as bx:\n            pass\n\n    return main\n";
   auto c = compile(src, options);
   if (c.diags->all().empty()) return "<no diagnostic>";
   const std::string& msg = c.diags->all().back().message;
   const std::string prefix = "ValueError: ";
   const std::string failed = "ValueError (its message could not be evaluated: ";
   if (msg.rfind(prefix, 0) == 0) return msg.substr(prefix.size());
-  if (msg.rfind(failed, 0) == 0) return "error: " + msg.substr(failed.size(), msg.size() - failed.size() - 1);
+  if (msg.rfind(failed, 0) == 0)
+    return "error: " + msg.substr(failed.size(), msg.size() - failed.size() - 1);
   return "error: " + msg;
 }
 
@@ -52,7 +54,9 @@ TEST(ConstEval, Power) {
   EXPECT_EQ(evalRepr("2 ** -1"), "0.5");
   EXPECT_EQ(evalRepr("2.0 ** 3"), "8.0");
   EXPECT_EQ(evalRepr("2 ** 62"), "4611686018427387904");
-  EXPECT_EQ(evalRepr("2 ** 64"), "error: integer overflow in constant expression (tilesched evaluates with 64-bit ints)");
+  EXPECT_EQ(
+      evalRepr("2 ** 64"),
+      "error: integer overflow in constant expression (tilesched evaluates with 64-bit ints)");
   EXPECT_EQ(evalRepr("1 ** 1000000000000"), "1");
   EXPECT_EQ(evalRepr("(-1) ** 1000000000001"), "-1");
 }
@@ -64,7 +68,8 @@ TEST(ConstEval, BitsAndShifts) {
 }
 
 TEST(ConstEval, FStrings) {
-  EXPECT_EQ(evalRepr("f\"N={N} tile={tile:>6} r={r:.2f} s={s!r}\"", "N = 8\ntile = 64\nr = 1 / 3\ns = 'x'"),
+  EXPECT_EQ(evalRepr("f\"N={N} tile={tile:>6} r={r:.2f} s={s!r}\"",
+                     "N = 8\ntile = 64\nr = 1 / 3\ns = 'x'"),
             "\"N=8 tile=    64 r=0.33 s='x'\"");
   EXPECT_EQ(evalRepr("f\"{1.0} {1e-06} {True} {None} {(1, 2)}\""), "'1.0 1e-06 True None (1, 2)'");
   EXPECT_EQ(evalRepr("f\"{255:x} {0.25:%} {7:03d}\""), "'ff 25.000000% 007'");
@@ -73,7 +78,9 @@ TEST(ConstEval, FStrings) {
 TEST(ConstEval, TupleUnpackingAndSequences) {
   EXPECT_EQ(evalRepr("(a, b, c)", "a, b = 1, 2\n(c, d) = [3, 4]"), "(1, 2, 3)");
   EXPECT_EQ(evalRepr("(M, N)", "shape = (128, 64)\nM, N = shape"), "(128, 64)");
-  EXPECT_EQ(evalRepr("x", "x, y = 1, 2, 3"), "error: 'x' could not be evaluated at compile time: cannot unpack 3 values into 2 names");
+  EXPECT_EQ(
+      evalRepr("x", "x, y = 1, 2, 3"),
+      "error: 'x' could not be evaluated at compile time: cannot unpack 3 values into 2 names");
   EXPECT_EQ(evalRepr("(1, 2) + (3,)"), "(1, 2, 3)");
   EXPECT_EQ(evalRepr("[0] * 3"), "[0, 0, 0]");
   EXPECT_EQ(evalRepr("2 * (1,)"), "(1, 1)");
@@ -85,12 +92,14 @@ TEST(ConstEval, TupleUnpackingAndSequences) {
   EXPECT_EQ(evalRepr("len((1, 2, 3)), len('abc')"), "(3, 3)");
   EXPECT_EQ(evalRepr("() * 1000000000000000000"), "()");
   EXPECT_EQ(evalRepr("'' * 1000000000000000000"), "''");
-  EXPECT_EQ(evalRepr("'ab' * 1000000000000"), "error: string repetition is too large (at most 1000000 characters)");
+  EXPECT_EQ(evalRepr("'ab' * 1000000000000"),
+            "error: string repetition is too large (at most 1000000 characters)");
 }
 
 TEST(ConstEval, ComparisonsAndLogic) {
   EXPECT_EQ(evalRepr("1 < 2 < 3, 1 < 3 < 2"), "(True, False)");
-  EXPECT_EQ(evalRepr("3 in (1, 2, 3), 4 not in [1, 2], 'a' in 'cat', 'k' in {'k': 1}"), "(True, True, True, True)");
+  EXPECT_EQ(evalRepr("3 in (1, 2, 3), 4 not in [1, 2], 'a' in 'cat', 'k' in {'k': 1}"),
+            "(True, True, True, True)");
   EXPECT_EQ(evalRepr("0 or 5, 3 and 0, not 0, None is None"), "(5, 0, True, True)");
   EXPECT_EQ(evalRepr("1 == 1.0, 'a' != 'b', (1, 2) == (1, 2)"), "(True, True, True)");
 }
@@ -102,15 +111,18 @@ TEST(ConstEval, ConditionalExpression) {
 
 TEST(ConstEval, Builtins) {
   EXPECT_EQ(evalRepr("min(3, 1, 2), max((4, 9, 2)), abs(-5), abs(-2.5)"), "(1, 9, 5, 2.5)");
-  EXPECT_EQ(evalRepr("int(3.9), int(-3.9), int('42'), float(2), float('1.5'), int(True)"), "(3, -3, 42, 2.0, 1.5, 1)");
-  EXPECT_EQ(evalRepr("str(12) + 'x', bool(0), tuple([1, 2]), list((3,))"), "('12x', False, (1, 2), [3])");
+  EXPECT_EQ(evalRepr("int(3.9), int(-3.9), int('42'), float(2), float('1.5'), int(True)"),
+            "(3, -3, 42, 2.0, 1.5, 1)");
+  EXPECT_EQ(evalRepr("str(12) + 'x', bool(0), tuple([1, 2]), list((3,))"),
+            "('12x', False, (1, 2), [3])");
   EXPECT_EQ(evalRepr("T.ceildiv(10, 4), T.ceildiv(8, 4), T.ceildiv(-10, 4)"), "(3, 2, -2)");
   EXPECT_EQ(evalRepr("T.min(2, 5), T.max(2, 5)"), "(2, 5)");
 }
 
 TEST(ConstEval, DTypeNames) {
   // T.float16 and "float16" are the same dtype.
-  EXPECT_EQ(evalRepr("T.float16 == 'float16', T.bfloat16 == \"bfloat16\", T.int8 != T.int32"), "(True, True, True)");
+  EXPECT_EQ(evalRepr("T.float16 == 'float16', T.bfloat16 == \"bfloat16\", T.int8 != T.int32"),
+            "(True, True, True)");
   EXPECT_EQ(evalRepr("d", "d = T.float32"), "float32");
   EXPECT_EQ(evalRepr("'float16' if d == T.float16 else 'other'", "d = 'float16'"), "'float16'");
 }
@@ -138,7 +150,8 @@ TEST(ConstEval, DefinesAreLiterals) {
   EXPECT_EQ(evalRepr("N", "", withD("N", "1048576"), "N=1"), "1048576");
   EXPECT_EQ(evalRepr("dtype", "", withD("dtype", "float16"), "dtype='float32'"), "'float16'");
   EXPECT_EQ(evalRepr("dtype", "", withD("dtype", "\"float16\""), "dtype='float32'"), "'float16'");
-  EXPECT_EQ(evalRepr("dtype == T.float16", "", withD("dtype", "float16"), "dtype='float32'"), "True");
+  EXPECT_EQ(evalRepr("dtype == T.float16", "", withD("dtype", "float16"), "dtype='float32'"),
+            "True");
   EXPECT_EQ(evalRepr("flag", "", withD("flag", "True"), "flag=False"), "True");
   EXPECT_EQ(evalRepr("shape", "", withD("shape", "(128, 64)"), "shape=None"), "(128, 64)");
   EXPECT_EQ(evalRepr("eps", "", withD("eps", "1e-5"), "eps=0.1"), "1e-05");

@@ -37,10 +37,11 @@ const Stmt& nth(const Kernel& k, size_t i) {
 }
 
 TEST(Elab, MacroIsInlined) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "load(A, a, bx * 256)\n"
-                   "load(B, a, offset=0)\n",
-                   "\n\n@T.macro\ndef load(src, dst, offset):\n    T.copy(src[offset], dst)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "load(A, a, bx * 256)\n"
+              "load(B, a, offset=0)\n",
+              "\n\n@T.macro\ndef load(src, dst, offset):\n    T.copy(src[offset], dst)\n"));
   auto body = flatten(c.kernel().body);
   ASSERT_EQ(body.size(), 2u);
   const auto* c0 = as<CopyStmt>(body[0]);
@@ -52,9 +53,10 @@ TEST(Elab, MacroIsInlined) {
 }
 
 TEST(Elab, PersistentForFormWithTupleCoordsAndTailGuard) {
-  auto c = ok(wrap("x = T.alloc_shared((16, 32), \"float16\")\n"
-                   "for tm, tn in T.Persistent([4, 8], 3, bx, num_stages=2):\n"
-                   "    T.copy(X[tm * 16, tn * 32], x)\n"));
+  auto c =
+      ok(wrap("x = T.alloc_shared((16, 32), \"float16\")\n"
+              "for tm, tn in T.Persistent([4, 8], 3, bx, num_stages=2):\n"
+              "    T.copy(X[tm * 16, tn * 32], x)\n"));
   const auto* loop = as<ForStmt>(nth(c.kernel(), 0));
   ASSERT_TRUE(loop);
   EXPECT_EQ(loop->forKind, ForKind::Persistent);
@@ -74,9 +76,10 @@ TEST(Elab, PersistentForFormWithTupleCoordsAndTailGuard) {
 
 TEST(Elab, PersistentForFormWithoutTail) {
   // Every core runs the same number of tiles when the index is 0 and the wave divides them.
-  auto c = ok(wrap("x = T.alloc_shared((256,), \"float32\")\n"
-                   "for t in T.Persistent([16], 4, 0):\n"
-                   "    T.copy(A[t * 256], x)\n"));
+  auto c =
+      ok(wrap("x = T.alloc_shared((256,), \"float32\")\n"
+              "for t in T.Persistent([16], 4, 0):\n"
+              "    T.copy(A[t * 256], x)\n"));
   const auto* loop = as<ForStmt>(nth(c.kernel(), 0));
   ASSERT_TRUE(loop);
   EXPECT_EQ(loop->numStages, 0);
@@ -86,28 +89,33 @@ TEST(Elab, PersistentForFormWithoutTail) {
 }
 
 TEST(Elab, PersistentWithForm) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "with T.Persistent(4, num_stages=3, annotations={\"enable_offset\": True}) as i:\n"
-                   "    T.copy(A[(bx * 4 + i) * 256], a)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "with T.Persistent(4, num_stages=3, annotations={\"enable_offset\": True}) as i:\n"
+              "    T.copy(A[(bx * 4 + i) * 256], a)\n"));
   const auto* loop = as<ForStmt>(nth(c.kernel(), 0));
   ASSERT_TRUE(loop);
   EXPECT_EQ(loop->forKind, ForKind::Persistent);
   EXPECT_EQ(loop->numStages, 3);
   EXPECT_TRUE(loop->enableOffset);
   EXPECT_EQ(loop->var->name, "i");
-  EXPECT_NE(c.ir().find("with T.Persistent(4, num_stages=3, annotations={\"enable_offset\": True}) as i:"),
-            std::string::npos) << c.ir();
+  EXPECT_NE(c.ir().find(
+                "with T.Persistent(4, num_stages=3, annotations={\"enable_offset\": True}) as i:"),
+            std::string::npos)
+      << c.ir();
 }
 
 TEST(Elab, PipelinedAnnotations) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "b = T.alloc_shared((256,), \"float32\")\n"
-                   "for s in T.Pipelined(16, num_stages=3, annotations={\"enable_offset\": True, \"multi_buffer_eligible\": [a, b]}):\n"
-                   "    T.copy(A[s * 256], a)\n"
-                   "for s in T.Pipelined(2, 8):\n"
-                   "    T.copy(A[s * 256], b)\n"
-                   "for s in T.serial(4, annotations={\"num_stages\": 2}):\n"
-                   "    T.copy(A[s * 256], b)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "b = T.alloc_shared((256,), \"float32\")\n"
+              "for s in T.Pipelined(16, num_stages=3, annotations={\"enable_offset\": True, "
+              "\"multi_buffer_eligible\": [a, b]}):\n"
+              "    T.copy(A[s * 256], a)\n"
+              "for s in T.Pipelined(2, 8):\n"
+              "    T.copy(A[s * 256], b)\n"
+              "for s in T.serial(4, annotations={\"num_stages\": 2}):\n"
+              "    T.copy(A[s * 256], b)\n"));
   auto body = flatten(c.kernel().body);
   const auto* l0 = as<ForStmt>(body.at(0));
   ASSERT_TRUE(l0);
@@ -120,7 +128,8 @@ TEST(Elab, PipelinedAnnotations) {
   const auto* l1 = as<ForStmt>(body.at(1));
   EXPECT_EQ(l1->numStages, 1);  // T.Pipelined's default
   EXPECT_EQ(printExpr(l1->extent), "6");
-  EXPECT_EQ(printRegion(as<CopyStmt>(flatten(l1->body)[0])->src), "A[(2 + s) * 256:(2 + s) * 256 + 256]");
+  EXPECT_EQ(printRegion(as<CopyStmt>(flatten(l1->body)[0])->src),
+            "A[(2 + s) * 256:(2 + s) * 256 + 256]");
   const auto* l2 = as<ForStmt>(body.at(2));
   EXPECT_EQ(l2->forKind, ForKind::Pipelined) << "a num_stages annotation pipelines a T.serial loop";
   EXPECT_EQ(l2->numStages, 2);
@@ -128,20 +137,22 @@ TEST(Elab, PipelinedAnnotations) {
 
 TEST(Elab, LargeConstantsDoNotWrapToTheIndexType) {
   // Regression: `bx * 2 ** 40` once became `bx * 0` (the constant was wrapped to int32).
-  auto c = ok(wrap("a = T.alloc_shared((4,), \"float32\")\n"
-                   "T.copy(A[bx * 2 ** 40:bx * 2 ** 40 + 4], a)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((4,), \"float32\")\n"
+              "T.copy(A[bx * 2 ** 40:bx * 2 ** 40 + 4], a)\n"));
   EXPECT_EQ(printRegion(as<CopyStmt>(nth(c.kernel(), 0))->src),
             "A[bx * T.int64(1099511627776):bx * T.int64(1099511627776) + 4]");
 }
 
 TEST(Elab, SerialLoopsWithStartAndStep) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "for i in T.serial(1, 10, 3):\n"
-                   "    T.copy(A[i * 256], a)\n"
-                   "for j in range(8, 0, -2):\n"
-                   "    T.copy(A[j * 256], a)\n"
-                   "for u in T.unroll(2):\n"
-                   "    T.copy(A[u * 256], a)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "for i in T.serial(1, 10, 3):\n"
+              "    T.copy(A[i * 256], a)\n"
+              "for j in range(8, 0, -2):\n"
+              "    T.copy(A[j * 256], a)\n"
+              "for u in T.unroll(2):\n"
+              "    T.copy(A[u * 256], a)\n"));
   auto body = flatten(c.kernel().body);
   EXPECT_EQ(printExpr(as<ForStmt>(body.at(0))->extent), "3");
   EXPECT_EQ(printExpr(as<ForStmt>(body.at(1))->extent), "4");
@@ -151,17 +162,18 @@ TEST(Elab, SerialLoopsWithStartAndStep) {
 }
 
 TEST(Elab, GuardsOnRunTimeValuesAndConstantIfs) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "if N > 100:\n"
-                   "    T.copy(A[0:256], a)\n"
-                   "else:\n"
-                   "    T.copy(B[0:256], a)\n"
-                   "if bx == 0:\n"
-                   "    T.fill(a, 0.0)\n"
-                   "elif bx < n:\n"
-                   "    T.fill(a, 1.0)\n"
-                   "else:\n"
-                   "    T.fill(a, 2.0)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "if N > 100:\n"
+              "    T.copy(A[0:256], a)\n"
+              "else:\n"
+              "    T.copy(B[0:256], a)\n"
+              "if bx == 0:\n"
+              "    T.fill(a, 0.0)\n"
+              "elif bx < n:\n"
+              "    T.fill(a, 1.0)\n"
+              "else:\n"
+              "    T.fill(a, 2.0)\n"));
   auto body = flatten(c.kernel().body);
   ASSERT_EQ(body.size(), 2u);
   EXPECT_EQ(as<CopyStmt>(body[0])->src.buffer->name, "A");  // resolved at compile time
@@ -175,11 +187,12 @@ TEST(Elab, GuardsOnRunTimeValuesAndConstantIfs) {
 }
 
 TEST(Elab, ViewsShareStorage) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "h = T.view(a, (512,), \"float16\")\n"
-                   "m = T.view(h, shape=(16, 16))\n"
-                   "T.annotate_buffer_versions({h: 2})\n"
-                   "T.copy(A[0:256], a)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "h = T.view(a, (512,), \"float16\")\n"
+              "m = T.view(h, shape=(16, 16))\n"
+              "T.annotate_buffer_versions({h: 2})\n"
+              "T.copy(A[0:256], a)\n"));
   const Kernel& k = c.kernel();
   const Buffer* a = k.findBuffer("a");
   const Buffer* h = k.findBuffer("h");
@@ -199,12 +212,13 @@ TEST(Elab, ViewsShareStorage) {
 }
 
 TEST(Elab, AllocVarAndScalarWork) {
-  auto c = ok(wrap("cnt = T.alloc_var(\"int32\", init=3)\n"
-                   "acc = T.alloc_var(dtype=\"float32\")\n"
-                   "x = bx * 2 + 1\n"
-                   "cnt = cnt + x\n"
-                   "cnt += 1\n"
-                   "acc = T.cast(cnt, \"float32\") * 0.5\n"));
+  auto c =
+      ok(wrap("cnt = T.alloc_var(\"int32\", init=3)\n"
+              "acc = T.alloc_var(dtype=\"float32\")\n"
+              "x = bx * 2 + 1\n"
+              "cnt = cnt + x\n"
+              "cnt += 1\n"
+              "acc = T.cast(cnt, \"float32\") * 0.5\n"));
   auto body = flatten(c.kernel().body);
   ASSERT_EQ(body.size(), 5u);
   const auto* init = as<StoreStmt>(body[0]);
@@ -220,17 +234,18 @@ TEST(Elab, AllocVarAndScalarWork) {
 }
 
 TEST(Elab, VFRegionsWithLatency) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "f = T.alloc_fragment((256,), \"float32\")\n"
-                   "s = T.alloc_shared((1,), \"float32\")\n"
-                   "with T.SimtVF(threads=128, latency=64):\n"
-                   "    for i in T.Parallel(256):\n"
-                   "        f[i] = a[i] * 2.0\n"
-                   "    T.copy(f, a)\n"
-                   "with T.SimdVF(latency=8):\n"
-                   "    T.reduce_sum(a, s)\n"
-                   "with T.SimdVF():\n"
-                   "    T.fill(a, 0.0)\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "f = T.alloc_fragment((256,), \"float32\")\n"
+              "s = T.alloc_shared((1,), \"float32\")\n"
+              "with T.SimtVF(threads=128, latency=64):\n"
+              "    for i in T.Parallel(256):\n"
+              "        f[i] = a[i] * 2.0\n"
+              "    T.copy(f, a)\n"
+              "with T.SimdVF(latency=8):\n"
+              "    T.reduce_sum(a, s)\n"
+              "with T.SimdVF():\n"
+              "    T.fill(a, 0.0)\n"));
   const Kernel& k = c.kernel();
   EXPECT_TRUE(k.hasSimtVF);
   auto body = flatten(k.body);
@@ -247,10 +262,11 @@ TEST(Elab, VFRegionsWithLatency) {
 }
 
 TEST(Elab, ParallelNest) {
-  auto c = ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
-                   "y = T.alloc_shared((4, 256), \"float32\")\n"
-                   "for i, j in T.Parallel(4, 256):\n"
-                   "    y[i, j] = T.cast(x[i, j], \"float32\") * 2.0 + T.exp(T.float32(1))\n"));
+  auto c =
+      ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
+              "y = T.alloc_shared((4, 256), \"float32\")\n"
+              "for i, j in T.Parallel(4, 256):\n"
+              "    y[i, j] = T.cast(x[i, j], \"float32\") * 2.0 + T.exp(T.float32(1))\n"));
   const auto* p = as<ParallelStmt>(nth(c.kernel(), 0));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->extents, (std::vector<int64_t>{4, 256}));
@@ -259,14 +275,15 @@ TEST(Elab, ParallelNest) {
 }
 
 TEST(Elab, Reductions) {
-  auto c = ok(wrap("x = T.alloc_shared((4, 256), \"float32\")\n"
-                   "r = T.alloc_shared((4,), \"float32\")\n"
-                   "c = T.alloc_shared((256,), \"float32\")\n"
-                   "o = T.alloc_shared((1,), \"float32\")\n"
-                   "T.reduce_sum(x, r, dim=-1)\n"
-                   "T.reduce_max(x, c, dim=0, clear=False)\n"
-                   "T.reduce_absmax(c, o)\n"
-                   "T.reduce_min(x[0:1, :], o, 1)\n"));
+  auto c =
+      ok(wrap("x = T.alloc_shared((4, 256), \"float32\")\n"
+              "r = T.alloc_shared((4,), \"float32\")\n"
+              "c = T.alloc_shared((256,), \"float32\")\n"
+              "o = T.alloc_shared((1,), \"float32\")\n"
+              "T.reduce_sum(x, r, dim=-1)\n"
+              "T.reduce_max(x, c, dim=0, clear=False)\n"
+              "T.reduce_absmax(c, o)\n"
+              "T.reduce_min(x[0:1, :], o, 1)\n"));
   auto body = flatten(c.kernel().body);
   const auto* r0 = as<ReduceStmt>(body.at(0));
   EXPECT_EQ(r0->dim, 1);
@@ -280,13 +297,14 @@ TEST(Elab, Reductions) {
 }
 
 TEST(Elab, CopiesWithHeadAddressesAndLeadingOnes) {
-  auto c = ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
-                   "row = T.alloc_shared((256,), \"float16\")\n"
-                   "T.copy(X[bx * 4, 0], x)\n"
-                   "T.copy(X[bx, 0], row)\n"
-                   "T.copy(row, X[3, 0])\n"
-                   "T.copy(X[5:6, :], row)\n"
-                   "T.copy(x[1, :], X[7:8, 0:256])\n"));
+  auto c =
+      ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
+              "row = T.alloc_shared((256,), \"float16\")\n"
+              "T.copy(X[bx * 4, 0], x)\n"
+              "T.copy(X[bx, 0], row)\n"
+              "T.copy(row, X[3, 0])\n"
+              "T.copy(X[5:6, :], row)\n"
+              "T.copy(x[1, :], X[7:8, 0:256])\n"));
   auto body = flatten(c.kernel().body);
   EXPECT_EQ(printRegion(as<CopyStmt>(body[0])->src), "X[bx * 4:bx * 4 + 4, 0:256]");
   EXPECT_EQ(printRegion(as<CopyStmt>(body[1])->src), "X[bx, 0:256]");
@@ -296,30 +314,31 @@ TEST(Elab, CopiesWithHeadAddressesAndLeadingOnes) {
 }
 
 TEST(Elab, PipesOfEveryCopyPath) {
-  auto c = ok(wrap("ub = T.alloc_shared((64, 64), \"float16\")\n"
-                   "ub32 = T.alloc_shared((64, 64), \"float32\")\n"
-                   "l1 = T.alloc_l1((64, 64), \"float16\")\n"
-                   "l0a = T.alloc_l0a((64, 64), \"float16\")\n"
-                   "l0b = T.alloc_l0b((64, 64), \"float16\")\n"
-                   "l0c = T.alloc_l0c((64, 64), \"float32\")\n"
-                   "frag = T.alloc_fragment((64, 64), \"float16\")\n"
-                   "loc = T.alloc_local((64, 64), \"float16\")\n"
-                   "T.copy(X[0:64, 0:64], ub)\n"
-                   "T.copy(X[0:64, 0:64], l1)\n"
-                   "T.copy(ub, X[0:64, 0:64])\n"
-                   "T.copy(ub, l1)\n"
-                   "T.copy(l1, l0a)\n"
-                   "T.copy(l1, l0b)\n"
-                   "T.copy(l0c, ub32)\n"
-                   "T.copy(l0c, A[0:4096])\n"
-                   "T.copy(ub, ub)\n"
-                   "T.copy(frag, ub)\n"
-                   "T.copy(ub, frag)\n"
-                   "T.copy(loc, ub)\n"
-                   "T.fill(l1, 0.0)\n"
-                   "T.clear(ub)\n"
-                   "T.gemm(l1, l1, l0c)\n"
-                   "T.gemm(l0a, l0b, l0c, transpose_A=True)\n"));
+  auto c =
+      ok(wrap("ub = T.alloc_shared((64, 64), \"float16\")\n"
+              "ub32 = T.alloc_shared((64, 64), \"float32\")\n"
+              "l1 = T.alloc_l1((64, 64), \"float16\")\n"
+              "l0a = T.alloc_l0a((64, 64), \"float16\")\n"
+              "l0b = T.alloc_l0b((64, 64), \"float16\")\n"
+              "l0c = T.alloc_l0c((64, 64), \"float32\")\n"
+              "frag = T.alloc_fragment((64, 64), \"float16\")\n"
+              "loc = T.alloc_local((64, 64), \"float16\")\n"
+              "T.copy(X[0:64, 0:64], ub)\n"
+              "T.copy(X[0:64, 0:64], l1)\n"
+              "T.copy(ub, X[0:64, 0:64])\n"
+              "T.copy(ub, l1)\n"
+              "T.copy(l1, l0a)\n"
+              "T.copy(l1, l0b)\n"
+              "T.copy(l0c, ub32)\n"
+              "T.copy(l0c, A[0:4096])\n"
+              "T.copy(ub, ub)\n"
+              "T.copy(frag, ub)\n"
+              "T.copy(ub, frag)\n"
+              "T.copy(loc, ub)\n"
+              "T.fill(l1, 0.0)\n"
+              "T.clear(ub)\n"
+              "T.gemm(l1, l1, l0c)\n"
+              "T.gemm(l0a, l0b, l0c, transpose_A=True)\n"));
   std::vector<Pipe> want = {Pipe::MTE2, Pipe::MTE2, Pipe::MTE3, Pipe::MTE3, Pipe::MTE1, Pipe::MTE1,
                             Pipe::FIX,  Pipe::FIX,  Pipe::V,    Pipe::V,    Pipe::V,    Pipe::V};
   auto body = flatten(c.kernel().body);
@@ -336,8 +355,9 @@ TEST(Elab, PipesOfEveryCopyPath) {
 }
 
 TEST(Elab, CopyKeywordsAreRecorded) {
-  auto c = ok(wrap("l1 = T.alloc_l1((64, 64), \"float16\")\n"
-                   "T.copy(X[0:64, 0:64], l1, transpose=True, pad_value=0.0, l2_cache_ctrl=n)\n"));
+  auto c =
+      ok(wrap("l1 = T.alloc_l1((64, 64), \"float16\")\n"
+              "T.copy(X[0:64, 0:64], l1, transpose=True, pad_value=0.0, l2_cache_ctrl=n)\n"));
   const auto* copy = as<CopyStmt>(nth(c.kernel(), 0));
   ASSERT_EQ(copy->kwargs.size(), 3u);
   EXPECT_EQ(copy->kwargs[0], (std::pair<std::string, std::string>{"transpose", "True"}));
@@ -346,7 +366,9 @@ TEST(Elab, CopyKeywordsAreRecorded) {
 }
 
 TEST(Elab, FlagsAndBarriers) {
-  auto c = ok(wrap("T.set_flag(\"MTE2\", \"V\", 1)\nT.wait_flag(\"mte2\", \"v\", 1)\nT.pipe_barrier(\"ALL\")\nT.pipe_barrier(\"MTE3\")\n"));
+  auto c =
+      ok(wrap("T.set_flag(\"MTE2\", \"V\", 1)\nT.wait_flag(\"mte2\", \"v\", "
+              "1)\nT.pipe_barrier(\"ALL\")\nT.pipe_barrier(\"MTE3\")\n"));
   auto body = flatten(c.kernel().body);
   EXPECT_EQ(printStmt(body[0]), "T.set_flag(\"MTE2\", \"V\", 1)\n");
   EXPECT_EQ(printStmt(body[1]), "T.wait_flag(\"MTE2\", \"V\", 1)\n");
@@ -355,14 +377,15 @@ TEST(Elab, FlagsAndBarriers) {
 }
 
 TEST(Elab, AnnotationsAreStoredOnTheKernel) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "b = T.alloc_l1((256,), \"float32\")\n"
-                   "r = T.alloc_shared((2, 256), \"float32\")\n"
-                   "f = T.alloc_shared((768,), \"float32\")\n"
-                   "T.annotate_buffer_versions({a: (2, \"counter\"), b: \"iteration\"})\n"
-                   "T.annotate_buffer_versions({a: (2, \"counter\")})\n"
-                   "T.annotate_manual_multi_buffer(r, {f: 3})\n"
-                   "T.annotate_unlimit_memory(\"shared\", \"shared.l1\", \"shared\")\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "b = T.alloc_l1((256,), \"float32\")\n"
+              "r = T.alloc_shared((2, 256), \"float32\")\n"
+              "f = T.alloc_shared((768,), \"float32\")\n"
+              "T.annotate_buffer_versions({a: (2, \"counter\"), b: \"iteration\"})\n"
+              "T.annotate_buffer_versions({a: (2, \"counter\")})\n"
+              "T.annotate_manual_multi_buffer(r, {f: 3})\n"
+              "T.annotate_unlimit_memory(\"shared\", \"shared.l1\", \"shared\")\n"));
   const auto& an = c.kernel().annotations;
   ASSERT_EQ(an.bufferVersions.size(), 2u);
   EXPECT_EQ(an.bufferVersions[0].count, 2);
@@ -376,9 +399,10 @@ TEST(Elab, AnnotationsAreStoredOnTheKernel) {
 }
 
 TEST(Elab, OptOutAndAutoKeepEligibility) {
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "b = T.alloc_shared((256,), \"float32\")\n"
-                   "T.annotate_buffer_versions({a: 1, b: (1, \"auto\")})\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "b = T.alloc_shared((256,), \"float32\")\n"
+              "T.annotate_buffer_versions({a: 1, b: (1, \"auto\")})\n"));
   const auto& v = c.kernel().annotations.bufferVersions;
   EXPECT_TRUE(v[0].isOptOut());
   EXPECT_FALSE(v[1].isOptOut());
@@ -461,19 +485,22 @@ TEST(Elab, UnusedDefineWarnsWithoutLocation) {
 }
 
 TEST(Elab, SeveralErrorsPerRun) {
-  auto c = compile(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                        "T.copy(A[0:128], a)\n"
-                        "T.fill(a, \"x\")\n"
-                        "T.annotate_buffer_versions({a: (2, \"fast\")})\n"));
+  auto c =
+      compile(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+                   "T.copy(A[0:128], a)\n"
+                   "T.fill(a, \"x\")\n"
+                   "T.annotate_buffer_versions({a: (2, \"fast\")})\n"));
   EXPECT_FALSE(c.program);
   EXPECT_EQ(c.diags->numErrors(), 3u) << c.rendered();
 }
 
 TEST(Elab, RenderedDiagnosticHasSourceLineAndCaret) {
-  auto c = compile(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                        "T.annotate_buffer_versions({a: (2, \"fast\")})\n"));
+  auto c =
+      compile(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+                   "T.annotate_buffer_versions({a: (2, \"fast\")})\n"));
   EXPECT_EQ(c.rendered(),
-            "test.py:10:48: error: unknown mode 'fast' for buffer 'a'; expected 'auto', 'iteration' or 'counter'\n"
+            "test.py:10:48: error: unknown mode 'fast' for buffer 'a'; expected 'auto', "
+            "'iteration' or 'counter'\n"
             "            T.annotate_buffer_versions({a: (2, \"fast\")})\n"
             "                                               ^\n");
 }
@@ -491,30 +518,36 @@ TEST(Elab, MacroErrorsNoteTheCallSite) {
 
 TEST(Elab, NamesAreUniqueAndPrintable) {
   // Two allocations named `a` and a user buffer `a_1`; loop vars that shadow.
-  auto c = ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
-                   "a = T.alloc_shared((128,), \"float32\")\n"
-                   "a_1 = T.alloc_shared((64,), \"float32\")\n"
-                   "for i in T.Parallel(64):\n"
-                   "    a_1[i] = 0.0\n"
-                   "for i in T.Parallel(128):\n"
-                   "    a[i] = 1.0\n"
-                   "for i_1 in T.Parallel(128):\n"
-                   "    a[i_1] = 2.0\n"));
+  auto c =
+      ok(wrap("a = T.alloc_shared((256,), \"float32\")\n"
+              "a = T.alloc_shared((128,), \"float32\")\n"
+              "a_1 = T.alloc_shared((64,), \"float32\")\n"
+              "for i in T.Parallel(64):\n"
+              "    a_1[i] = 0.0\n"
+              "for i in T.Parallel(128):\n"
+              "    a[i] = 1.0\n"
+              "for i_1 in T.Parallel(128):\n"
+              "    a[i_1] = 2.0\n"));
   std::vector<std::string> names;
   for (const auto& b : c.kernel().buffers) names.push_back(b->name);
   EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "X", "a", "a_1", "a_1_1"}));
   std::string ir = c.ir();
-  EXPECT_NE(ir.find("for i in T.Parallel(64):\n            a_1_1[i] = 0.0"), std::string::npos) << ir;
-  EXPECT_NE(ir.find("for i_1 in T.Parallel(128):\n            a_1[i_1] = 1.0"), std::string::npos) << ir;
-  EXPECT_NE(ir.find("for i_1_1 in T.Parallel(128):\n            a_1[i_1_1] = 2.0"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("for i in T.Parallel(64):\n            a_1_1[i] = 0.0"), std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("for i_1 in T.Parallel(128):\n            a_1[i_1] = 1.0"), std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("for i_1_1 in T.Parallel(128):\n            a_1[i_1_1] = 2.0"),
+            std::string::npos)
+      << ir;
 }
 
 TEST(Elab, DynamicSizes) {
-  std::string src = "import tilelang.language as T\n\n@T.prim_func\n"
-                    "def main(A: T.Tensor((T.dynamic(\"n\"), 64), \"float32\")):\n"
-                    "    with T.Kernel(1) as bx:\n"
-                    "        a = T.alloc_shared((4, 64), \"float32\")\n"
-                    "        T.copy(A[bx * 4, 0], a)\n";
+  std::string src =
+      "import tilelang.language as T\n\n@T.prim_func\n"
+      "def main(A: T.Tensor((T.dynamic(\"n\"), 64), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n"
+      "        a = T.alloc_shared((4, 64), \"float32\")\n"
+      "        T.copy(A[bx * 4, 0], a)\n";
   auto sym = ok(src);
   ASSERT_EQ(sym.kernel().dynamicVars.size(), 1u);
   EXPECT_EQ(printShape(sym.kernel().params[0].buffer->shape), "(n, 64)");

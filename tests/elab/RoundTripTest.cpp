@@ -29,7 +29,8 @@ void expectRoundTrip(const std::string& text, const std::string& what) {
   std::string printed = first.ir();
   auto second = testing::compile(printed, {}, "printed.py");
   ASSERT_TRUE(second.program) << "the printed IR of " << what << " does not compile:\n"
-                              << second.rendered() << "\n" << printed;
+                              << second.rendered() << "\n"
+                              << printed;
   EXPECT_TRUE(second.diags->all().empty()) << second.rendered();
   EXPECT_EQ(withoutHeaders(printed), withoutHeaders(second.ir())) << what;
   ASSERT_EQ(first.program->kernels.size(), second.program->kernels.size());
@@ -62,7 +63,9 @@ TEST_P(RoundTrip, PrintReparsePrint) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, RoundTrip, ::testing::ValuesIn(examples()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 // Constructs the examples do not use.
 TEST(RoundTripConstructs, EverythingElse) {

@@ -5,7 +5,7 @@
 using tilesched::schedule::smallestCongruent;
 
 TEST(Z3, FindsSmallestCongruentValue) {
-  EXPECT_EQ(smallestCongruent(10, 100, 7, 3), 10);   // 10 = 7 + 3
+  EXPECT_EQ(smallestCongruent(10, 100, 7, 3), 10);  // 10 = 7 + 3
   EXPECT_EQ(smallestCongruent(11, 100, 7, 3), 17);
 }
 

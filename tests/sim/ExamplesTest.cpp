@@ -49,8 +49,9 @@ class Example : public ::testing::TestWithParam<std::string> {};
 TEST_P(Example, RunsSeriallyWithMatchingOutputsAndNoRaces) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
   fs::path dir = tempDir(GetParam());
-  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report", (dir / "report.json").string(), "--trace",
-                   (dir / "trace.json").string(), "--timeline", (dir / "timeline.svg").string(), "--output-dir",
+  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report",
+                   (dir / "report.json").string(), "--trace", (dir / "trace.json").string(),
+                   "--timeline", (dir / "timeline.svg").string(), "--output-dir",
                    (dir / "out").string()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
@@ -80,21 +81,23 @@ TEST_P(Example, RunsSeriallyWithMatchingOutputsAndNoRaces) {
   EXPECT_NE(svg.find("Legend"), std::string::npos);
 
   bool anyNpy = false;
-  for (const auto& e : fs::directory_iterator(dir / "out")) anyNpy |= e.path().extension() == ".npy";
+  for (const auto& e : fs::directory_iterator(dir / "out"))
+    anyNpy |= e.path().extension() == ".npy";
   EXPECT_TRUE(anyNpy);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllExamples, Example,
-                         ::testing::Values("vec_add", "rms_norm", "softmax", "gemm_l1", "gemm_l0", "ring_buffer",
-                                           "annotate_versions", "manual_flat_ring", "persistent_tiles", "vf_region",
-                                           "unlimit_memory"));
+                         ::testing::Values("vec_add", "rms_norm", "softmax", "gemm_l1", "gemm_l0",
+                                           "ring_buffer", "annotate_versions", "manual_flat_ring",
+                                           "persistent_tiles", "vf_region", "unlimit_memory"));
 
 TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
   // Serial keeps one version per buffer, which fits at the defaults (2 x 64
   // KiB); with N = 32768 the two row tiles need 256 KiB > 248 KiB.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
   fs::path dir = tempDir("unlimit_capacity");
-  auto r = runCli({"run", file.string(), "-D", "N=32768", "--report", (dir / "report.json").string()});
+  auto r =
+      runCli({"run", file.string(), "-D", "N=32768", "--report", (dir / "report.json").string()});
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'y_ub'"), std::string::npos) << r.err;
@@ -147,7 +150,8 @@ TEST(RunOutput, ReportHasEveryNumberOfTheSummary) {
   auto sim = nlohmann::json::parse(readAll(dir / "report.json")).at("simulation");
   EXPECT_EQ(sim.at("bottleneck"), "MTE2");
   EXPECT_EQ(sim.at("pass"), true);
-  EXPECT_GT(sim.at("barrier_stall").get<int64_t>(), 0);  // serial: barrier_all after every instruction
+  EXPECT_GT(sim.at("barrier_stall").get<int64_t>(),
+            0);  // serial: barrier_all after every instruction
   EXPECT_GT(sim.at("pipes").at("S").at("barrier_stall").get<int64_t>(), 0);
   EXPECT_EQ(sim.at("trace_truncated"), false);
   const auto& block = sim.at("blocks").at(0);
@@ -163,7 +167,8 @@ TEST(RunOutput, CompileErrorsStillWriteTheReport) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("report_on_error");
   fs::remove(dir / "report.json");
-  auto r = runCli({"run", file.string(), "-D", "dtype=float17", "--report", (dir / "report.json").string()});
+  auto r = runCli(
+      {"run", file.string(), "-D", "dtype=float17", "--report", (dir / "report.json").string()});
   EXPECT_EQ(r.status, 1) << r.err;
   ASSERT_TRUE(fs::exists(dir / "report.json"));
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
@@ -197,7 +202,8 @@ TEST(RunOutput, OptionErrorsNameTheOption) {
   EXPECT_NE(seed.err.find("0 or more"), std::string::npos) << seed.err;
   auto input = runCli({"run", file.string(), "--input", "A=/nonexistent-dir/a.npy"});
   EXPECT_EQ(input.status, 2);
-  EXPECT_NE(input.err.find("--input A=/nonexistent-dir/a.npy: cannot read"), std::string::npos) << input.err;
+  EXPECT_NE(input.err.find("--input A=/nonexistent-dir/a.npy: cannot read"), std::string::npos)
+      << input.err;
 }
 
 TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
@@ -213,7 +219,8 @@ TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
   size_t wait = svg.find("<title>waiting: barrier_all");
   ASSERT_NE(wait, std::string::npos);
   size_t rect = svg.rfind("<rect", wait);
-  EXPECT_NE(svg.substr(rect, wait - rect).find("height=\"4\""), std::string::npos) << svg.substr(rect, wait - rect);
+  EXPECT_NE(svg.substr(rect, wait - rect).find("height=\"4\""), std::string::npos)
+      << svg.substr(rect, wait - rect);
   // The end-of-block label stays inside the picture.
   EXPECT_NE(svg.find("text-anchor=\"end\">2600 cycles"), std::string::npos);
 }

@@ -45,15 +45,17 @@ TEST(Machine, ParallelArithmeticInFloat16RoundsEveryStore) {
 
 TEST(Machine, GemmAccumulatesInFloat32InIncreasingK) {
   // C = A(2x3) @ B(3x2), float16 operands, float32 accumulator.
-  Harness h(kernelText("A: T.Tensor((2, 3), \"float16\"), B: T.Tensor((3, 2), \"float16\"), C: T.Tensor((2, 2), \"float32\")",
-                       "a = T.alloc_l1((2, 3), \"float16\")\n"
-                       "b = T.alloc_l1((3, 2), \"float16\")\n"
-                       "c = T.alloc_l0c((2, 2), \"float32\")\n"
-                       "T.copy(A, a)\n"
-                       "T.copy(B, b)\n"
-                       "T.gemm(a, b, c, clear_accum=True)\n"
-                       "T.gemm(a, b, c)\n"
-                       "T.copy(c, C)"));
+  Harness h(
+      kernelText("A: T.Tensor((2, 3), \"float16\"), B: T.Tensor((3, 2), \"float16\"), C: "
+                 "T.Tensor((2, 2), \"float32\")",
+                 "a = T.alloc_l1((2, 3), \"float16\")\n"
+                 "b = T.alloc_l1((3, 2), \"float16\")\n"
+                 "c = T.alloc_l0c((2, 2), \"float32\")\n"
+                 "T.copy(A, a)\n"
+                 "T.copy(B, b)\n"
+                 "T.gemm(a, b, c, clear_accum=True)\n"
+                 "T.gemm(a, b, c)\n"
+                 "T.copy(c, C)"));
   h.set("A", {1, 2, 3, 4, 5, 6});
   h.set("B", {1, 0, 0, 1, 1, 1});
   ASSERT_EQ(h.runReference(), "");
@@ -64,14 +66,16 @@ TEST(Machine, GemmAccumulatesInFloat32InIncreasingK) {
 TEST(Machine, GemmOrderOfAccumulationIsVisible) {
   // 2^24 + 1 - 2^24 in float32, k increasing: (0 + 2^24) + 1 = 2^24 (1 is lost),
   // then - 2^24 = 0. Any other order or a wider accumulator would give 1.
-  Harness h(kernelText("A: T.Tensor((1, 3), \"float32\"), B: T.Tensor((3, 1), \"float32\"), C: T.Tensor((1, 1), \"float32\")",
-                       "a = T.alloc_l1((1, 3), \"float32\")\n"
-                       "b = T.alloc_l1((3, 1), \"float32\")\n"
-                       "c = T.alloc_l0c((1, 1), \"float32\")\n"
-                       "T.copy(A, a)\n"
-                       "T.copy(B, b)\n"
-                       "T.gemm(a, b, c, clear_accum=True)\n"
-                       "T.copy(c, C)"));
+  Harness h(
+      kernelText("A: T.Tensor((1, 3), \"float32\"), B: T.Tensor((3, 1), \"float32\"), C: "
+                 "T.Tensor((1, 1), \"float32\")",
+                 "a = T.alloc_l1((1, 3), \"float32\")\n"
+                 "b = T.alloc_l1((3, 1), \"float32\")\n"
+                 "c = T.alloc_l0c((1, 1), \"float32\")\n"
+                 "T.copy(A, a)\n"
+                 "T.copy(B, b)\n"
+                 "T.gemm(a, b, c, clear_accum=True)\n"
+                 "T.copy(c, C)"));
   h.set("A", {16777216.0, 1.0, -16777216.0});
   h.set("B", {1, 1, 1});
   ASSERT_EQ(h.runReference(), "");
@@ -81,14 +85,16 @@ TEST(Machine, GemmOrderOfAccumulationIsVisible) {
 TEST(Machine, GemmTransposes) {
   // C = A^T @ B^T with A: (2, 2) = [[1, 2], [3, 4]], B: (2, 2) = [[1, 1], [0, 1]].
   // A^T = [[1, 3], [2, 4]], B^T = [[1, 0], [1, 1]] -> [[4, 3], [6, 4]].
-  Harness h(kernelText("A: T.Tensor((2, 2), \"float16\"), B: T.Tensor((2, 2), \"float16\"), C: T.Tensor((2, 2), \"float32\")",
-                       "a = T.alloc_l1((2, 2), \"float16\")\n"
-                       "b = T.alloc_l1((2, 2), \"float16\")\n"
-                       "c = T.alloc_l0c((2, 2), \"float32\")\n"
-                       "T.copy(A, a)\n"
-                       "T.copy(B, b)\n"
-                       "T.gemm(a, b, c, transpose_A=True, transpose_B=True, clear_accum=True)\n"
-                       "T.copy(c, C)"));
+  Harness h(
+      kernelText("A: T.Tensor((2, 2), \"float16\"), B: T.Tensor((2, 2), \"float16\"), C: "
+                 "T.Tensor((2, 2), \"float32\")",
+                 "a = T.alloc_l1((2, 2), \"float16\")\n"
+                 "b = T.alloc_l1((2, 2), \"float16\")\n"
+                 "c = T.alloc_l0c((2, 2), \"float32\")\n"
+                 "T.copy(A, a)\n"
+                 "T.copy(B, b)\n"
+                 "T.gemm(a, b, c, transpose_A=True, transpose_B=True, clear_accum=True)\n"
+                 "T.copy(c, C)"));
   h.set("A", {1, 2, 3, 4});
   h.set("B", {1, 1, 0, 1});
   ASSERT_EQ(h.runReference(), "");
@@ -101,8 +107,10 @@ std::string reduceKernel(const std::string& op, bool clear) {
                     "r = T.alloc_shared((2,), \"float32\")\n"
                     "T.copy(A, a)\n"
                     "T.fill(r, 10.0)\n"
-                    "T.reduce_" + op + "(a, r, dim=1" + (clear ? "" : ", clear=False") + ")\n"
-                    "T.copy(r, R)");
+                    "T.reduce_" +
+                        op + "(a, r, dim=1" + (clear ? "" : ", clear=False") +
+                        ")\n"
+                        "T.copy(r, R)");
 }
 
 TEST(Machine, Reductions) {
@@ -113,8 +121,8 @@ TEST(Machine, Reductions) {
   };
   // Rows: [1, -5, 2] and [-3, 4, -0.5].
   std::vector<Case> cases = {
-      {"sum", true, {-2, 0.5}},       {"max", true, {2, 4}},      {"min", true, {-5, -3}},
-      {"abssum", true, {8, 7.5}},     {"absmax", true, {5, 4}},   {"sum", false, {8, 10.5}},
+      {"sum", true, {-2, 0.5}},   {"max", true, {2, 4}},    {"min", true, {-5, -3}},
+      {"abssum", true, {8, 7.5}}, {"absmax", true, {5, 4}}, {"sum", false, {8, 10.5}},
       {"max", false, {10, 10}},
   };
   for (const auto& c : cases) {
@@ -151,16 +159,17 @@ TEST(Machine, ReductionOrderIsIncreasingIndex) {
 }
 
 TEST(Machine, IntegerFloorDivisionAndModulo) {
-  Harness h(kernelText("A: T.Tensor((4,), \"int32\"), Q: T.Tensor((4,), \"int32\"), M: T.Tensor((4,), \"int32\")",
-                       "a = T.alloc_shared((4,), \"int32\")\n"
-                       "q = T.alloc_shared((4,), \"int32\")\n"
-                       "m = T.alloc_shared((4,), \"int32\")\n"
-                       "T.copy(A, a)\n"
-                       "for i in T.Parallel(4):\n"
-                       "    q[i] = a[i] // 3\n"
-                       "    m[i] = a[i] % 3\n"
-                       "T.copy(q, Q)\n"
-                       "T.copy(m, M)"));
+  Harness h(kernelText(
+      "A: T.Tensor((4,), \"int32\"), Q: T.Tensor((4,), \"int32\"), M: T.Tensor((4,), \"int32\")",
+      "a = T.alloc_shared((4,), \"int32\")\n"
+      "q = T.alloc_shared((4,), \"int32\")\n"
+      "m = T.alloc_shared((4,), \"int32\")\n"
+      "T.copy(A, a)\n"
+      "for i in T.Parallel(4):\n"
+      "    q[i] = a[i] // 3\n"
+      "    m[i] = a[i] % 3\n"
+      "T.copy(q, Q)\n"
+      "T.copy(m, M)"));
   h.set("A", {7, -7, 6, -1});
   ASSERT_EQ(h.runReference(), "");
   EXPECT_EQ(h.get("Q"), (std::vector<double>{2, -3, 2, -1}));

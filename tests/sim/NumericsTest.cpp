@@ -16,9 +16,11 @@ TEST(Numerics, HalfRoundsToNearestEven) {
   // 1 + 2^-11 is exactly half an ulp above 1: ties to even (1.0).
   EXPECT_EQ(roundToFloat(1.0 + std::ldexp(1.0, -11), DType::Float16), 1.0);
   // 1 + 3 * 2^-11 is half an ulp above 1 + 2^-10 (odd): rounds up to 1 + 2^-9.
-  EXPECT_EQ(roundToFloat(1.0 + 3 * std::ldexp(1.0, -11), DType::Float16), 1.0 + std::ldexp(1.0, -9));
+  EXPECT_EQ(roundToFloat(1.0 + 3 * std::ldexp(1.0, -11), DType::Float16),
+            1.0 + std::ldexp(1.0, -9));
   // Just above the tie rounds up.
-  EXPECT_EQ(roundToFloat(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -20), DType::Float16), 1.0 + std::ldexp(1.0, -10));
+  EXPECT_EQ(roundToFloat(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -20), DType::Float16),
+            1.0 + std::ldexp(1.0, -10));
   EXPECT_EQ(roundToFloat(0.1, DType::Float16), 0.0999755859375);
 }
 
@@ -26,7 +28,8 @@ TEST(Numerics, HalfOverflowAndSubnormals) {
   EXPECT_EQ(roundToFloat(65504.0, DType::Float16), 65504.0);
   EXPECT_EQ(roundToFloat(65519.0, DType::Float16), 65504.0);  // below the tie at 65520
   EXPECT_TRUE(std::isinf(roundToFloat(65520.0, DType::Float16)));
-  EXPECT_EQ(roundToFloat(std::ldexp(1.0, -24), DType::Float16), std::ldexp(1.0, -24));  // smallest subnormal
+  EXPECT_EQ(roundToFloat(std::ldexp(1.0, -24), DType::Float16),
+            std::ldexp(1.0, -24));                                     // smallest subnormal
   EXPECT_EQ(roundToFloat(std::ldexp(1.0, -25), DType::Float16), 0.0);  // tie to even: 0
   EXPECT_EQ(roundToFloat(std::ldexp(3.0, -26), DType::Float16), std::ldexp(1.0, -24));
 }
@@ -38,13 +41,15 @@ TEST(Numerics, HalfEncoding) {
   EXPECT_EQ(encodeHalf(std::ldexp(1.0, -24)), 0x0001);
   EXPECT_EQ(encodeHalf(std::numeric_limits<double>::infinity()), 0x7c00);
   EXPECT_EQ(encodeHalf(-0.0), 0x8000);
-  for (uint32_t bits = 0; bits < 0x7c00; bits += 7) EXPECT_EQ(encodeHalf(decodeHalf(static_cast<uint16_t>(bits))), bits);
+  for (uint32_t bits = 0; bits < 0x7c00; bits += 7)
+    EXPECT_EQ(encodeHalf(decodeHalf(static_cast<uint16_t>(bits))), bits);
 }
 
 TEST(Numerics, BFloat16RoundsToNearestEven) {
   // bf16 has 8 significant bits: 1 + 2^-8 is a tie between 1 and 1 + 2^-7.
   EXPECT_EQ(roundToFloat(1.0 + std::ldexp(1.0, -8), DType::BFloat16), 1.0);
-  EXPECT_EQ(roundToFloat(1.0 + 3 * std::ldexp(1.0, -8), DType::BFloat16), 1.0 + std::ldexp(1.0, -6));
+  EXPECT_EQ(roundToFloat(1.0 + 3 * std::ldexp(1.0, -8), DType::BFloat16),
+            1.0 + std::ldexp(1.0, -6));
   EXPECT_EQ(encodeBFloat16(1.0), 0x3f80);
   EXPECT_EQ(encodeBFloat16(-1.5), 0xbfc0);
   EXPECT_EQ(decodeBFloat16(0x4049), 3.140625);

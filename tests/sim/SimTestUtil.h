@@ -18,7 +18,8 @@
 
 namespace tilesched::sim::test {
 
-inline std::optional<ir::Program> compileText(const std::string& text, std::string* errors = nullptr) {
+inline std::optional<ir::Program> compileText(const std::string& text,
+                                              std::string* errors = nullptr) {
   auto file = std::make_shared<SourceFile>("snippet.py", text);
   DiagnosticEngine diags(file);
   auto p = frontend::compileSource(file, {}, diags);
@@ -71,7 +72,8 @@ struct Harness {
     auto& raw = memory->raw(memory->index(b->storage));
     int eb = ir::dtypeBytes(b->dtype);
     for (size_t i = 0; i < values.size(); ++i) {
-      Scalar v = ir::isFloat(b->dtype) ? Scalar::ofFloat(values[i]) : Scalar::ofInt(static_cast<int64_t>(values[i]));
+      Scalar v = ir::isFloat(b->dtype) ? Scalar::ofFloat(values[i])
+                                       : Scalar::ofInt(static_cast<int64_t>(values[i]));
       storeElement(raw.data() + i * static_cast<size_t>(eb), b->dtype, v);
     }
   }
@@ -80,7 +82,8 @@ struct Harness {
     int idx = memory->index(b->storage);
     int eb = ir::dtypeBytes(b->dtype);
     std::vector<double> out;
-    for (int64_t off = 0; off + eb <= memory->size(idx); off += eb) out.push_back(loadElement(memory->data(idx) + off, b->dtype).asDouble());
+    for (int64_t off = 0; off + eb <= memory->size(idx); off += eb)
+      out.push_back(loadElement(memory->data(idx) + off, b->dtype).asDouble());
     return out;
   }
   // Runs the reference semantics of every block; returns the error text, if any.

@@ -39,8 +39,9 @@ TEST(Sync, MissingFlagIsARaceAndGivesWrongValues) {
 }
 
 TEST(Sync, FlagsOrderProducerAndConsumer) {
-  auto run = runAsWritten(loadScaleStore("T.set_flag(\"MTE2\", \"V\", 0)\nT.wait_flag(\"MTE2\", \"V\", 0)\n",
-                                         "T.set_flag(\"V\", \"MTE3\", 3)\nT.wait_flag(\"V\", \"MTE3\", 3)\n"));
+  auto run = runAsWritten(
+      loadScaleStore("T.set_flag(\"MTE2\", \"V\", 0)\nT.wait_flag(\"MTE2\", \"V\", 0)\n",
+                     "T.set_flag(\"V\", \"MTE3\", 3)\nT.wait_flag(\"V\", \"MTE3\", 3)\n"));
   EXPECT_TRUE(run.sim.races.empty());
   EXPECT_TRUE(run.sim.issues.empty());
   EXPECT_TRUE(run.outputsMatch);
@@ -51,20 +52,21 @@ TEST(Sync, FlagsOrderProducerAndConsumer) {
 TEST(Sync, RaceIsFoundEvenWhenTimingHidesIt) {
   // The second V instruction waits behind a long V instruction, so the load
   // has landed when it starts: values are right, the race is still there.
-  auto run = runAsWritten(kernelText(
-      "A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"float32\"), C: T.Tensor((16384,), \"float32\")",
-      "a = T.alloc_shared((256,), \"float32\")\n"
-      "b = T.alloc_shared((256,), \"float32\")\n"
-      "c = T.alloc_shared((16384,), \"float32\")\n"
-      "for i in T.Parallel(16384):\n"
-      "    c[i] = T.exp(T.exp(T.exp(1.0)))\n"
-      "T.copy(A, a)\n"
-      "for i in T.Parallel(256):\n"
-      "    b[i] = a[i] * 2.0\n"
-      "T.set_flag(\"V\", \"MTE3\", 0)\n"
-      "T.wait_flag(\"V\", \"MTE3\", 0)\n"
-      "T.copy(b, B)\n"
-      "T.copy(c, C)"));
+  auto run =
+      runAsWritten(kernelText("A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"float32\"), "
+                              "C: T.Tensor((16384,), \"float32\")",
+                              "a = T.alloc_shared((256,), \"float32\")\n"
+                              "b = T.alloc_shared((256,), \"float32\")\n"
+                              "c = T.alloc_shared((16384,), \"float32\")\n"
+                              "for i in T.Parallel(16384):\n"
+                              "    c[i] = T.exp(T.exp(T.exp(1.0)))\n"
+                              "T.copy(A, a)\n"
+                              "for i in T.Parallel(256):\n"
+                              "    b[i] = a[i] * 2.0\n"
+                              "T.set_flag(\"V\", \"MTE3\", 0)\n"
+                              "T.wait_flag(\"V\", \"MTE3\", 0)\n"
+                              "T.copy(b, B)\n"
+                              "T.copy(c, C)"));
   EXPECT_TRUE(run.outputsMatch);
   ASSERT_EQ(run.sim.races.size(), 1u);
   EXPECT_EQ(run.sim.races[0].first.pipe, Pipe::MTE2);
@@ -72,10 +74,12 @@ TEST(Sync, RaceIsFoundEvenWhenTimingHidesIt) {
 }
 
 TEST(Sync, DoubleSetIsAnError) {
-  auto run = runAsWritten(loadScaleStore("T.set_flag(\"MTE2\", \"V\", 1)\nT.set_flag(\"MTE2\", \"V\", 1)\n"
-                                         "T.wait_flag(\"MTE2\", \"V\", 1)\n",
-                                         "T.set_flag(\"V\", \"MTE3\", 0)\nT.wait_flag(\"V\", \"MTE3\", 0)\n"));
-  EXPECT_TRUE(hasIssue(run.sim, SimIssue::Flag, "already set")) << (run.sim.issues.empty() ? "" : run.sim.issues[0].message);
+  auto run = runAsWritten(
+      loadScaleStore("T.set_flag(\"MTE2\", \"V\", 1)\nT.set_flag(\"MTE2\", \"V\", 1)\n"
+                     "T.wait_flag(\"MTE2\", \"V\", 1)\n",
+                     "T.set_flag(\"V\", \"MTE3\", 0)\nT.wait_flag(\"V\", \"MTE3\", 0)\n"));
+  EXPECT_TRUE(hasIssue(run.sim, SimIssue::Flag, "already set"))
+      << (run.sim.issues.empty() ? "" : run.sim.issues[0].message);
   EXPECT_EQ(run.sim.issues.front().loc.line, 10u);
   EXPECT_FALSE(run.ok());
 }
@@ -89,7 +93,8 @@ TEST(Sync, WaitWithoutSetDeadlocks) {
   ASSERT_NE(d, nullptr);
   bool mentionsV = false;
   for (const auto& [loc, msg] : d->notes)
-    mentionsV |= msg.find("pipe V") != std::string::npos && msg.find("never set") != std::string::npos && loc.line == 9;
+    mentionsV |= msg.find("pipe V") != std::string::npos &&
+                 msg.find("never set") != std::string::npos && loc.line == 9;
   EXPECT_TRUE(mentionsV);
   EXPECT_TRUE(run.sim.aborted);
   EXPECT_EQ(run.sim.flagErrors(), 1);
@@ -99,8 +104,9 @@ TEST(Sync, DeadlockPointsAtTheWaitNobodySets) {
   // V waits for a flag nothing sets; MTE3's wait is only stuck because its
   // set_flag is queued on V behind that wait. The error points at the root
   // cause, and the MTE3 note says where its set_flag is, not "never set".
-  auto run = runAsWritten(loadScaleStore("T.wait_flag(\"MTE2\", \"V\", 0)\n",
-                                         "T.set_flag(\"V\", \"MTE3\", 1)\nT.wait_flag(\"V\", \"MTE3\", 1)\n"));
+  auto run = runAsWritten(
+      loadScaleStore("T.wait_flag(\"MTE2\", \"V\", 0)\n",
+                     "T.set_flag(\"V\", \"MTE3\", 1)\nT.wait_flag(\"V\", \"MTE3\", 1)\n"));
   const SimIssue* d = nullptr;
   for (const auto& i : run.sim.issues)
     if (i.kind == SimIssue::Deadlock) d = &i;
@@ -126,9 +132,10 @@ TEST(Sync, ScalarWaitWithoutSetDeadlocks) {
 }
 
 TEST(Sync, FlagsLeftSetAreAnError) {
-  auto run = runAsWritten(loadScaleStore("T.set_flag(\"MTE2\", \"V\", 0)\nT.wait_flag(\"MTE2\", \"V\", 0)\n"
-                                         "T.set_flag(\"MTE2\", \"MTE3\", 5)\n",
-                                         "T.set_flag(\"V\", \"MTE3\", 0)\nT.wait_flag(\"V\", \"MTE3\", 0)\n"));
+  auto run = runAsWritten(
+      loadScaleStore("T.set_flag(\"MTE2\", \"V\", 0)\nT.wait_flag(\"MTE2\", \"V\", 0)\n"
+                     "T.set_flag(\"MTE2\", \"MTE3\", 5)\n",
+                     "T.set_flag(\"V\", \"MTE3\", 0)\nT.wait_flag(\"V\", \"MTE3\", 0)\n"));
   EXPECT_TRUE(run.sim.races.empty());
   ASSERT_TRUE(hasIssue(run.sim, SimIssue::Flag, "still set"));
   EXPECT_EQ(run.sim.issues.front().loc.line, 11u);
@@ -136,15 +143,17 @@ TEST(Sync, FlagsLeftSetAreAnError) {
 
 TEST(Sync, EventIdOutOfRangeIsAnError) {
   // A constant id is rejected by the front end; a computed one is caught at run time.
-  auto run = runAsWritten(loadScaleStore("T.set_flag(\"MTE2\", \"V\", bx + 8)\nT.wait_flag(\"MTE2\", \"V\", bx + 8)\n",
-                                         "T.pipe_barrier(\"ALL\")\n"));
+  auto run = runAsWritten(
+      loadScaleStore("T.set_flag(\"MTE2\", \"V\", bx + 8)\nT.wait_flag(\"MTE2\", \"V\", bx + 8)\n",
+                     "T.pipe_barrier(\"ALL\")\n"));
   EXPECT_TRUE(hasIssue(run.sim, SimIssue::Flag, "ids 0 to 7"));
 }
 
 std::string twoLoads(const std::string& between) {
   return kernelText(kVecParams,
                     "a = T.alloc_shared((256,), \"float32\")\n"
-                    "T.copy(A, a)\n" + between +
+                    "T.copy(A, a)\n" +
+                        between +
                         "T.copy(B, a)\n"
                         "T.pipe_barrier(\"ALL\")\n"
                         "T.copy(a, B)");
@@ -218,18 +227,24 @@ TEST(Sync, WriteAfterReadNeedsAFlagToo) {
 }
 
 std::string l1Gemm(const std::string& waitPipe) {
-  return kernelText("A: T.Tensor((16, 16), \"float16\"), B: T.Tensor((16, 16), \"float16\"), C: T.Tensor((16, 16), \"float32\")",
-                    "a = T.alloc_l1((16, 16), \"float16\")\n"
-                    "b = T.alloc_l1((16, 16), \"float16\")\n"
-                    "c = T.alloc_l0c((16, 16), \"float32\")\n"
-                    "T.copy(A, a)\n"
-                    "T.copy(B, b)\n"
-                    "T.set_flag(\"MTE2\", \"" + waitPipe + "\", 0)\n"
-                    "T.wait_flag(\"MTE2\", \"" + waitPipe + "\", 0)\n"
-                    "T.gemm(a, b, c, clear_accum=True)\n"
-                    "T.set_flag(\"M\", \"FIX\", 0)\n"
-                    "T.wait_flag(\"M\", \"FIX\", 0)\n"
-                    "T.copy(c, C)");
+  return kernelText(
+      "A: T.Tensor((16, 16), \"float16\"), B: T.Tensor((16, 16), \"float16\"), C: T.Tensor((16, "
+      "16), \"float32\")",
+      "a = T.alloc_l1((16, 16), \"float16\")\n"
+      "b = T.alloc_l1((16, 16), \"float16\")\n"
+      "c = T.alloc_l0c((16, 16), \"float32\")\n"
+      "T.copy(A, a)\n"
+      "T.copy(B, b)\n"
+      "T.set_flag(\"MTE2\", \"" +
+          waitPipe +
+          "\", 0)\n"
+          "T.wait_flag(\"MTE2\", \"" +
+          waitPipe +
+          "\", 0)\n"
+          "T.gemm(a, b, c, clear_accum=True)\n"
+          "T.set_flag(\"M\", \"FIX\", 0)\n"
+          "T.wait_flag(\"M\", \"FIX\", 0)\n"
+          "T.copy(c, C)");
 }
 
 TEST(Sync, GemmOnL1OperandsIsSynchronisedOnMte1) {

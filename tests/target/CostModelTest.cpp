@@ -82,10 +82,8 @@ TEST(CostCalibration950, L0cToUbAndGm) {
 
 TEST(CostCalibration950, GmToUbAndBackPerCore) {
   // 1x64 bf16 per core = 128 bytes, doubled to 256 (two vector cores measured together).
-  EXPECT_EQ(copyCost(p950(), CopyPath::GmToUb, 64 * kBf16, 1, 64 * kBf16, false),
-            (Cost{93, 13}));
-  EXPECT_EQ(copyCost(p950(), CopyPath::UbToGm, 64 * kBf16, 1, 64 * kBf16, false),
-            (Cost{183, 10}));
+  EXPECT_EQ(copyCost(p950(), CopyPath::GmToUb, 64 * kBf16, 1, 64 * kBf16, false), (Cost{93, 13}));
+  EXPECT_EQ(copyCost(p950(), CopyPath::UbToGm, 64 * kBf16, 1, 64 * kBf16, false), (Cost{183, 10}));
 }
 
 TEST(CostCalibration950, GemmHf32) {
@@ -101,8 +99,7 @@ TEST(CostModel950, OtherCopyPaths) {
   EXPECT_EQ(copyCost(p950(), CopyPath::L1ToL0B, 32768), (Cost{133, 131}));
   // A vector move touches 2 * 4096 bytes at 256 B/cycle.
   EXPECT_EQ(copyCost(p950(), CopyPath::VectorMove, 4096), (Cost{32, 32}));
-  EXPECT_EQ(copyCost(p950(), CopyPath::VectorMove, 4096),
-            vectorCost(p950(), 0, 2 * 4096));
+  EXPECT_EQ(copyCost(p950(), CopyPath::VectorMove, 4096), vectorCost(p950(), 0, 2 * 4096));
   // GM->UB: large contiguous copies are bandwidth bound.
   EXPECT_EQ(copyCost(p950(), CopyPath::GmToUb, 65536), (Cost{90 + 1311, 1311}));
 }
@@ -154,17 +151,16 @@ struct StridedCase {
 TEST(CostRowStrided950, GmToUbBandwidthByRowWidth) {
   // 16 rows of `rowBytes`; B = 2 * 16 * rowBytes; latency 75 + B/bw, II max(13, B/bw).
   const StridedCase cases[] = {
-      {16, {86, 13}},   // bw 48: 512/48 -> 11
-      {31, {96, 21}},   // bw 48: 992/48 -> 21
-      {32, {91, 16}},   // bw 64: 1024/64 = 16
-      {64, {101, 26}},  // bw 80: 2048/80 -> 26
-      {128, {121, 46}}, // bw 90: 4096/90 -> 46
-      {255, {166, 91}}, // bw 90: 8160/90 -> 91
-      {256, {157, 82}}, // bw 100: 8192/100 -> 82
+      {16, {86, 13}},    // bw 48: 512/48 -> 11
+      {31, {96, 21}},    // bw 48: 992/48 -> 21
+      {32, {91, 16}},    // bw 64: 1024/64 = 16
+      {64, {101, 26}},   // bw 80: 2048/80 -> 26
+      {128, {121, 46}},  // bw 90: 4096/90 -> 46
+      {255, {166, 91}},  // bw 90: 8160/90 -> 91
+      {256, {157, 82}},  // bw 100: 8192/100 -> 82
   };
   for (const StridedCase& c : cases) {
-    EXPECT_EQ(copyCost(p950(), CopyPath::GmToUb, 16 * c.rowBytes, 16, c.rowBytes, true),
-              c.expected)
+    EXPECT_EQ(copyCost(p950(), CopyPath::GmToUb, 16 * c.rowBytes, 16, c.rowBytes, true), c.expected)
         << "rowBytes=" << c.rowBytes;
   }
   // Wide strided rows: 75 + B/100 (the SPEC's strided base is below the contiguous 90).
@@ -197,12 +193,12 @@ TEST(CostRowStrided950, UbToGmNarrowRows) {
 TEST(CostModel910b, PerCoreBandwidths) {
   // No doubling: 910B figures are per core.
   EXPECT_EQ(copyCost(p910b(), CopyPath::GmToUb, 128), (Cost{93, 13}));
-  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToUb, 586), (Cost{100, 13}));   // exactly 10
-  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToUb, 32768), (Cost{650, 560}));  // 559.18 -> 560
-  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToL1, 32768), (Cost{608, 418}));  // 417.96 -> 418
-  EXPECT_EQ(copyCost(p910b(), CopyPath::UbToGm, 32768), (Cost{480, 300}));  // 299.52 -> 300
-  EXPECT_EQ(copyCost(p910b(), CopyPath::L1ToL0A, 32768), (Cost{133, 131}));  // 256 B/cycle
-  EXPECT_EQ(copyCost(p910b(), CopyPath::L1ToL0B, 32768), (Cost{261, 259}));  // 128 B/cycle
+  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToUb, 586), (Cost{100, 13}));        // exactly 10
+  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToUb, 32768), (Cost{650, 560}));     // 559.18 -> 560
+  EXPECT_EQ(copyCost(p910b(), CopyPath::GmToL1, 32768), (Cost{608, 418}));     // 417.96 -> 418
+  EXPECT_EQ(copyCost(p910b(), CopyPath::UbToGm, 32768), (Cost{480, 300}));     // 299.52 -> 300
+  EXPECT_EQ(copyCost(p910b(), CopyPath::L1ToL0A, 32768), (Cost{133, 131}));    // 256 B/cycle
+  EXPECT_EQ(copyCost(p910b(), CopyPath::L1ToL0B, 32768), (Cost{261, 259}));    // 128 B/cycle
   EXPECT_EQ(copyCost(p910b(), CopyPath::L0cToGm, 65536), (Cost{1815, 1617}));  // 40.6
 }
 

@@ -300,18 +300,19 @@ TEST(TargetValidation, WrongType) {
 
   doc = builtinJson("ascend950");
   doc["pipes"]["V"]["in_order_completion"] = 1;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'pipes.V.in_order_completion' must be a boolean "
-                          "(true or false), got number");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'pipes.V.in_order_completion' must be a boolean "
+            "(true or false), got number");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["vector"] = json::array();
-  EXPECT_EQ(errorOf(doc),
-            "targets/x.json: field 'cost_model.vector' must be an object, got array");
+  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'cost_model.vector' must be an object, got array");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_ub"]["latency"]["bytes_per_cycle"] = "fast";
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.copy.gm_to_ub.latency.bytes_per_cycle' must be a "
-                           "positive number with at most 3 decimals, got string");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.copy.gm_to_ub.latency.bytes_per_cycle' must be a "
+             "positive number with at most 3 decimals, got string");
 
   doc = builtinJson("ascend950");
   doc["name"] = 950;
@@ -319,8 +320,9 @@ TEST(TargetValidation, WrongType) {
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_ub"]["row_strided"] = 3;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'cost_model.copy.gm_to_ub.row_strided' must be "
-                          "an array, got number");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'cost_model.copy.gm_to_ub.row_strided' must be "
+            "an array, got number");
 }
 
 TEST(TargetValidation, NegativeAndZeroNumbers) {
@@ -331,23 +333,27 @@ TEST(TargetValidation, NegativeAndZeroNumbers) {
 
   doc = builtinJson("ascend950");
   doc["sync"]["event_ids_per_hard_event"] = 0;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'sync.event_ids_per_hard_event' must be a "
-                          "positive integer, got 0");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'sync.event_ids_per_hard_event' must be a "
+            "positive integer, got 0");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_l1"]["latency"]["base"] = -190;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'cost_model.copy.gm_to_l1.latency.base' must be "
-                          "a non-negative integer, got -190");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'cost_model.copy.gm_to_l1.latency.base' must be "
+            "a non-negative integer, got -190");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["gemm"]["fp16"]["ii"]["ops_per_cycle"] = 0;
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.gemm.fp16.ii.ops_per_cycle' must be a positive "
-                           "number");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.gemm.fp16.ii.ops_per_cycle' must be a positive "
+             "number");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["vector"]["elements_per_cycle"]["div_mod"] = -13;
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.vector.elements_per_cycle.div_mod' must be a "
-                           "positive number");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.vector.elements_per_cycle.div_mod' must be a "
+             "positive number");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["scalar"]["loop_overhead_cycles"] = 0;  // zero is allowed here
@@ -357,8 +363,9 @@ TEST(TargetValidation, NegativeAndZeroNumbers) {
 TEST(TargetValidation, RatesHaveAtMostThreeDecimals) {
   json doc = builtinJson("ascend910b");
   doc["cost_model"]["copy"]["gm_to_ub"]["ii"]["bytes_per_cycle"] = 58.6001;
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.copy.gm_to_ub.ii.bytes_per_cycle' must be a "
-                           "positive number with at most 3 decimals, got 58.6001");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.copy.gm_to_ub.ii.bytes_per_cycle' must be a "
+             "positive number with at most 3 decimals, got 58.6001");
   doc["cost_model"]["copy"]["gm_to_ub"]["ii"]["bytes_per_cycle"] = 58.625;
   EXPECT_EQ(errorOf(doc), "");
 }
@@ -366,33 +373,38 @@ TEST(TargetValidation, RatesHaveAtMostThreeDecimals) {
 TEST(TargetValidation, UnknownPipe) {
   json doc = builtinJson("ascend950");
   doc["pipes"]["MTE9"] = {{"in_order_completion", true}, {"queue_depth", 4}};
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'pipes.MTE9' names an unknown pipe 'MTE9'; "
-                          "expected one of: MTE1, MTE2, MTE3, M, V, FIX, S");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'pipes.MTE9' names an unknown pipe 'MTE9'; "
+            "expected one of: MTE1, MTE2, MTE3, M, V, FIX, S");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_ub"]["pipe"] = "VEC";
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'cost_model.copy.gm_to_ub.pipe' names an "
-                          "unknown pipe 'VEC'; expected one of: MTE1, MTE2, MTE3, M, V, FIX, S");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'cost_model.copy.gm_to_ub.pipe' names an "
+            "unknown pipe 'VEC'; expected one of: MTE1, MTE2, MTE3, M, V, FIX, S");
 }
 
 TEST(TargetValidation, UnknownScope) {
   json doc = builtinJson("ascend950");
   doc["capacity"]["shared.l2"] = 4096;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'capacity.shared.l2' names an unknown scope "
-                          "'shared.l2'; expected one of: shared, shared.l1, shared.l0a, "
-                          "shared.l0b, shared.l0c");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'capacity.shared.l2' names an unknown scope "
+            "'shared.l2'; expected one of: shared, shared.l1, shared.l0a, "
+            "shared.l0b, shared.l0c");
 
   doc = builtinJson("ascend950");
   doc["capacity_with_simt_vf"]["global"] = 4096;
-  EXPECT_HAS(errorOf(doc), "field 'capacity_with_simt_vf.global' names scope 'global', which has "
-                           "no capacity");
+  EXPECT_HAS(errorOf(doc),
+             "field 'capacity_with_simt_vf.global' names scope 'global', which has "
+             "no capacity");
 }
 
 TEST(TargetValidation, UnknownFieldIsATypo) {
   json doc = builtinJson("ascend950");
   doc["cost_model"]["vectr"] = json::object();
-  EXPECT_EQ(errorOf(doc), "targets/x.json: unknown field 'cost_model.vectr'; expected one of: "
-                          "copy, gemm, vector, scalar");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: unknown field 'cost_model.vectr'; expected one of: "
+            "copy, gemm, vector, scalar");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_l0a"] = json::object();
@@ -409,23 +421,27 @@ TEST(TargetValidation, AlignmentMustBeAPowerOfTwo) {
 TEST(TargetValidation, RowStridedBands) {
   json doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_ub"]["row_strided"][0]["min_row_bytes"] = 8;
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.copy.gm_to_ub.row_strided[0].min_row_bytes' must be "
-                           "0 in the first band");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.copy.gm_to_ub.row_strided[0].min_row_bytes' must be "
+             "0 in the first band");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["gm_to_ub"]["row_strided"][2]["min_row_bytes"] = 32;
-  EXPECT_HAS(errorOf(doc), "field 'cost_model.copy.gm_to_ub.row_strided[2].min_row_bytes' must be "
-                           "greater than the previous band's (32), got 32");
+  EXPECT_HAS(errorOf(doc),
+             "field 'cost_model.copy.gm_to_ub.row_strided[2].min_row_bytes' must be "
+             "greater than the previous band's (32), got 32");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["ub_to_gm"]["row_strided"][1].erase("latency_base");
-  EXPECT_EQ(errorOf(doc), "targets/x.json: missing field "
-                          "'cost_model.copy.ub_to_gm.row_strided[1].latency_base'");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: missing field "
+            "'cost_model.copy.ub_to_gm.row_strided[1].latency_base'");
 
   doc = builtinJson("ascend950");
   doc["cost_model"]["copy"]["ub_to_gm"]["row_strided"][1] = 7;
-  EXPECT_EQ(errorOf(doc), "targets/x.json: field 'cost_model.copy.ub_to_gm.row_strided[1]' must "
-                          "be an object, got number");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'cost_model.copy.ub_to_gm.row_strided[1]' must "
+            "be an object, got number");
 }
 
 TEST(TargetValidation, FormatVersion) {

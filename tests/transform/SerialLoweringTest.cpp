@@ -49,7 +49,8 @@ TEST(SerialLowering, BarrierAfterEveryInstruction) {
       "            T.pipe_barrier(\"ALL\")\n";
   EXPECT_NE(text.find(expected), std::string::npos) << text;
   int barriers = 0;
-  ir::forEachStmt(lowered.body, [&](const ir::Stmt& s) { barriers += s->kind == ir::StmtKind::Barrier; });
+  ir::forEachStmt(lowered.body,
+                  [&](const ir::Stmt& s) { barriers += s->kind == ir::StmtKind::Barrier; });
   EXPECT_EQ(barriers, 3);
   // The input is shared, not modified.
   EXPECT_EQ(ir::printKernel(p.kernels[0]).find("pipe_barrier"), std::string::npos);
