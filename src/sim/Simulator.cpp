@@ -260,6 +260,10 @@ class BlockSim {
   void deadlock(int64_t t);
   void flagError(SourceLoc loc, std::string message);
   Instr* newInstr(const Stmt& s, InstrType type, Pipe pipe);
+  // Queues a set_flag (on `src`) or wait_flag (on `dst`) as `queuePipe`'s next
+  // instruction; false when that queue is full and the scalar unit must stall.
+  bool enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src, Pipe dst,
+                   int64_t id, int64_t t);
   FlagState& flag(Pipe src, Pipe dst, int64_t id) { return flags_[{src, dst, id}]; }
   PipeState& ps(Pipe p) { return pipes_[pipeIndex(p)]; }
 
@@ -290,6 +294,20 @@ class BlockSim {
   int64_t scalarEventStart_ = -1, scalarEventEnd_ = -1;
   int64_t now_ = 0;
 };
+
+bool BlockSim::enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src,
+                           Pipe dst, int64_t id, int64_t t) {
+  auto& q = ps(queuePipe);
+  if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(queuePipe)) return false;
+  Instr* in = newInstr(s, type, queuePipe);
+  in->kind = kind;
+  in->fsrc = src;
+  in->fdst = dst;
+  in->fid = id;
+  q.queue.push_back(in);
+  chargeScalar(t, target_.cost.scalar.issueCycles);
+  return true;
+}
 
 Instr* BlockSim::newInstr(const Stmt& s, InstrType type, Pipe pipe) {
   auto in = std::make_unique<Instr>();
@@ -529,16 +547,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         chargeScalar(t, 1);
         return true;
       }
-      auto& q = ps(sf->src);
-      if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(sf->src)) return false;
-      Instr* in = newInstr(s, InstrType::SetFlag, sf->src);
-      in->kind = OpKind::SetFlag;
-      in->fsrc = sf->src;
-      in->fdst = sf->dst;
-      in->fid = id;
-      q.queue.push_back(in);
-      chargeScalar(t, target_.cost.scalar.issueCycles);
-      return true;
+      return enqueueFlag(s, InstrType::SetFlag, OpKind::SetFlag, sf->src, sf->src, sf->dst, id, t);
     }
     case StmtKind::WaitFlag: {
       const auto* wf = as<WaitFlagStmt>(s);
@@ -570,16 +579,8 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         chargeScalar(t, 1);
         return true;
       }
-      auto& q = ps(wf->dst);
-      if (static_cast<int64_t>(q.queue.size()) >= target_.queueDepth(wf->dst)) return false;
-      Instr* in = newInstr(s, InstrType::WaitFlag, wf->dst);
-      in->kind = OpKind::WaitFlag;
-      in->fsrc = wf->src;
-      in->fdst = wf->dst;
-      in->fid = id;
-      q.queue.push_back(in);
-      chargeScalar(t, target_.cost.scalar.issueCycles);
-      return true;
+      return enqueueFlag(s, InstrType::WaitFlag, OpKind::WaitFlag, wf->dst, wf->src, wf->dst, id,
+                         t);
     }
     case StmtKind::Barrier: {
       const auto* b = as<BarrierStmt>(s);
