@@ -649,6 +649,8 @@ TEST(Report, RegionsPrintWithTheIRPrintersSpacing) {
   const Unit& load = a.loop().units[0];
   ASSERT_FALSE(load.accesses.empty());
   EXPECT_EQ(printAccess(load.accesses[0]), "R A[bx * 4096 + s * 1024:bx * 4096 + s * 1024 + 1024]");
-  for (const auto& r : tasksJson(a.loop())[0]["reads"])
+  // Keep the JSON alive: a range-for over a temporary's member would dangle.
+  const auto tasks = tasksJson(a.loop());
+  for (const auto& r : tasks[0]["reads"])
     EXPECT_EQ(r.get<std::string>().find("+1024"), std::string::npos) << r;
 }
