@@ -530,17 +530,25 @@ Expr Elaborator::toExpr(const Value& v, SourceLoc loc, std::optional<DType> hint
   }
 }
 
+// Run-time operands: a Python number takes the other operand's dtype (TVM's
+// rule); two numbers (only reachable when the caller mixes in a run-time
+// condition) keep their own.
+std::pair<Expr, Expr> Elaborator::unifyOperands(const Value& a, SourceLoc aLoc, const Value& b,
+                                                SourceLoc bLoc) {
+  Expr x = a.isNumber() ? Expr() : toExpr(a, aLoc);
+  Expr y = b.isNumber() ? Expr() : toExpr(b, bLoc);
+  if (!x && !y) x = toExpr(a, aLoc);
+  if (!x) x = toExpr(a, aLoc, y->dtype);
+  if (!y) y = toExpr(b, bLoc, x->dtype);
+  return {x, y};
+}
+
 Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
-  if (a.kind == K::Undefined)
-    fail(a.loc.valid() ? loc : loc, "value could not be evaluated at compile time: " + a.s);
+  if (a.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + a.s);
   if (b.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + b.s);
   if (a.isConstant() && b.isConstant()) return constBinary(op, a, b, loc);
   // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
-  bool aConst = a.isNumber(), bConst = b.isNumber();
-  Expr x = aConst ? Expr() : toExpr(a, loc);
-  Expr y = bConst ? Expr() : toExpr(b, loc);
-  if (!x) x = toExpr(a, loc, y->dtype);
-  if (!y) y = toExpr(b, loc, x->dtype);
+  auto [x, y] = unifyOperands(a, loc, b, loc);
   static const std::map<std::string, BinOp> kOps = {
       {"+", BinOp::Add}, {"-", BinOp::Sub},       {"*", BinOp::Mul},
       {"/", BinOp::Div}, {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}};
@@ -771,10 +779,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
           auto it = kCmp.find(op);
           if (it == kCmp.end())
             fail(e.loc, fmt::format("'{}' is not supported on run-time values", op));
-          Expr x = left.isNumber() ? Expr() : toExpr(left, e.loc);
-          Expr y = right.isNumber() ? Expr() : toExpr(right, e.loc);
-          if (!x) x = toExpr(left, e.loc, y->dtype);
-          if (!y) y = toExpr(right, e.loc, x->dtype);
+          auto [x, y] = unifyOperands(left, e.loc, right, e.loc);
           Expr c = binary(it->second, x, y);
           runtime = runtime ? binary(BinOp::And, runtime, c) : c;
         }
@@ -808,13 +813,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       if (cond.isConstant())
         return truthy(cond, e.rhs->loc) ? eval(*e.lhs, env) : eval(*e.step, env);
       Value a = eval(*e.lhs, env), b = eval(*e.step, env);
-      Expr x = a.isNumber() ? Expr() : toExpr(a, e.lhs->loc);
-      Expr y = b.isNumber() ? Expr() : toExpr(b, e.step->loc);
-      if (!x && !y) {
-        x = toExpr(a, e.loc);
-      }
-      if (!x) x = toExpr(a, e.lhs->loc, y->dtype);
-      if (!y) y = toExpr(b, e.step->loc, x->dtype);
+      auto [x, y] = unifyOperands(a, e.lhs->loc, b, e.step->loc);
       return Value::irExpr(select(toExpr(cond, e.rhs->loc), x, y));
     }
     case EK::Slice:
@@ -1067,10 +1066,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     arity(a, 2);
     if (a[0].isConstant() && a[1].isConstant())
       return constCompare(name == "min" ? "<=" : ">=", a[0], a[1], call.loc) ? a[0] : a[1];
-    Expr x = a[0].isNumber() ? Expr() : toExpr(a[0], call.loc);
-    Expr y = a[1].isNumber() ? Expr() : toExpr(a[1], call.loc);
-    if (!x) x = toExpr(a[0], call.loc, y->dtype);
-    if (!y) y = toExpr(a[1], call.loc, x->dtype);
+    auto [x, y] = unifyOperands(a[0], call.loc, a[1], call.loc);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
   if (name == "ceildiv") {
@@ -1089,11 +1085,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto a = args();
     arity(a, 3);
     if (a[0].isConstant()) return truthy(a[0], call.loc) ? a[1] : a[2];
-    Expr x = a[1].isNumber() ? Expr() : toExpr(a[1], call.loc);
-    Expr y = a[2].isNumber() ? Expr() : toExpr(a[2], call.loc);
-    if (!x && !y) x = toExpr(a[1], call.loc);
-    if (!x) x = toExpr(a[1], call.loc, y->dtype);
-    if (!y) y = toExpr(a[2], call.loc, x->dtype);
+    auto [x, y] = unifyOperands(a[1], call.loc, a[2], call.loc);
     return Value::irExpr(select(toExpr(a[0], call.loc), x, y));
   }
   if (name == "cast") {

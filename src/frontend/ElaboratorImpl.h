@@ -43,6 +43,8 @@ class Elaborator {
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
   Value subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc);
   Value sliceConstant(const Value& base, const py::Expr& slice, Env& env);
+  std::pair<ir::Expr, ir::Expr> unifyOperands(const Value& a, SourceLoc aLoc, const Value& b,
+                                              SourceLoc bLoc);
   Value binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc);
   ir::Expr toExpr(const Value& v, SourceLoc loc, std::optional<ir::DType> hint = std::nullopt);
   int64_t toConstInt(const Value& v, SourceLoc loc, const std::string& what);
