@@ -205,6 +205,29 @@ std::string flagText(const char* what, Pipe src, Pipe dst, int64_t id) {
   return fmt::format("{}(\"{}\", \"{}\", {})", what, pipeName(src), pipeName(dst), id);
 }
 
+// While alive, the machine evaluates with the scalar unit's registers and
+// records memory accesses in `access`; both are restored on every exit path,
+// exceptions (kernel run-time errors) included.
+class ScalarScope {
+ public:
+  ScalarScope(Machine& machine, std::vector<Scalar>& registers, AccessSet* access)
+      : machine_(machine), registers_(registers), previousAccess_(machine.access) {
+    std::swap(machine_.env, registers_);
+    machine_.access = access;
+  }
+  ~ScalarScope() {
+    machine_.access = previousAccess_;
+    std::swap(machine_.env, registers_);
+  }
+  ScalarScope(const ScalarScope&) = delete;
+  ScalarScope& operator=(const ScalarScope&) = delete;
+
+ private:
+  Machine& machine_;
+  std::vector<Scalar>& registers_;
+  AccessSet* previousAccess_;
+};
+
 class BlockSim {
  public:
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
@@ -365,16 +388,12 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s) {
 }
 
 int64_t BlockSim::evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what) {
-  std::swap(machine_.env, scalarEnv_);
-  machine_.loc = loc;
   int64_t id = -1;
-  try {
+  {
+    ScalarScope scope(machine_, scalarEnv_, machine_.access);
+    machine_.loc = loc;
     id = machine_.eval(e).asInt();
-  } catch (...) {
-    std::swap(machine_.env, scalarEnv_);
-    throw;
   }
-  std::swap(machine_.env, scalarEnv_);
   if (id < 0 || id >= target_.eventIdsPerHardEvent) {
     flagError(loc, fmt::format("{} uses event id {}, but hard event {} has ids 0 to {}",
                                flagText(what, src, dst, id), id, hardEventName(src, dst),
@@ -452,19 +471,12 @@ bool BlockSim::scalarStep(int64_t t) {
         if (!f.started) {
           f.started = true;
           AccessSet acc;
-          std::swap(machine_.env, scalarEnv_);
-          machine_.access = &acc;
-          machine_.loc = loop->loc;
-          try {
+          {
+            ScalarScope scope(machine_, scalarEnv_, &acc);
+            machine_.loc = loop->loc;
             f.cur = machine_.eval(loop->min).asInt();
             f.end = f.cur + machine_.eval(loop->extent).asInt();
-          } catch (...) {
-            machine_.access = nullptr;
-            std::swap(machine_.env, scalarEnv_);
-            throw;
           }
-          machine_.access = nullptr;
-          std::swap(machine_.env, scalarEnv_);
           scalarAccess(acc, s);
         }
         if (f.cur < f.end) {
@@ -481,19 +493,12 @@ bool BlockSim::scalarStep(int64_t t) {
         const auto* br = as<IfStmt>(s);
         stack_.pop_back();
         AccessSet acc;
-        std::swap(machine_.env, scalarEnv_);
-        machine_.access = &acc;
-        machine_.loc = br->loc;
         bool taken = false;
-        try {
+        {
+          ScalarScope scope(machine_, scalarEnv_, &acc);
+          machine_.loc = br->loc;
           taken = machine_.eval(br->cond).truthy();
-        } catch (...) {
-          machine_.access = nullptr;
-          std::swap(machine_.env, scalarEnv_);
-          throw;
         }
-        machine_.access = nullptr;
-        std::swap(machine_.env, scalarEnv_);
         scalarAccess(acc, s);
         const Stmt* next = taken ? &br->thenBody : &br->elseBody;
         if (*next) stack_.push_back(Frame{next});
@@ -513,17 +518,10 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
     case StmtKind::Assign:
     case StmtKind::Store: {
       AccessSet acc;
-      std::swap(machine_.env, scalarEnv_);
-      machine_.access = &acc;
-      try {
+      {
+        ScalarScope scope(machine_, scalarEnv_, &acc);
         machine_.exec(s);
-      } catch (...) {
-        machine_.access = nullptr;
-        std::swap(machine_.env, scalarEnv_);
-        throw;
       }
-      machine_.access = nullptr;
-      std::swap(machine_.env, scalarEnv_);
       scalarAccess(acc, s);
       chargeScalar(t, std::max<int64_t>(1, target_.cost.scalar.cyclesPerStatement));
       ++stats_.pipes[pipeIndex(Pipe::S)].instructions;
@@ -638,9 +636,8 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   std::vector<ResolvedRegion> regions;
   Scalar value;
   bool clear = false;
-  std::swap(machine_.env, scalarEnv_);
-  machine_.access = &acc;
-  try {
+  {
+    ScalarScope scope(machine_, scalarEnv_, &acc);
     switch (s->kind) {
       case StmtKind::Copy: {
         const auto* x = as<CopyStmt>(s);
@@ -670,13 +667,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
       default:
         break;  // T.Parallel and VF regions compute their addresses on the vector unit
     }
-  } catch (...) {
-    machine_.access = nullptr;
-    std::swap(machine_.env, scalarEnv_);
-    throw;
   }
-  machine_.access = nullptr;
-  std::swap(machine_.env, scalarEnv_);
   scalarAccess(acc, s);
 
   OpKind kind = kindOf(s, c);
@@ -933,9 +924,11 @@ void BlockSim::deadlock(int64_t t) {
     issue.loc = s->loc;
     std::string what;
     if (const auto* w = as<WaitFlagStmt>(s); w && w->dst == Pipe::S) {
-      std::swap(machine_.env, scalarEnv_);
-      int64_t id = machine_.eval(w->eventId).asInt();
-      std::swap(machine_.env, scalarEnv_);
+      int64_t id = 0;
+      {
+        ScalarScope scope(machine_, scalarEnv_, machine_.access);
+        id = machine_.eval(w->eventId).asInt();
+      }
       what = "scalar unit (S): " + describeWait(w->src, w->dst, id, s->loc);
     } else if (const auto* b = as<BarrierStmt>(s); b && b->all) {
       what = "scalar unit (S): barrier_all waits for the pipes to drain";
