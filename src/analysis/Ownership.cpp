@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "ir/Functor.h"
@@ -294,6 +295,7 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
     }
     if (o.eligible) {
       for (const auto& ow : o.owners) {
+        if (const auto* f = as<ForStmt>(ow)) o.versionBound = std::max(o.versionBound, f->numStages);
         auto it = lists.find(ow.get());
         if (it != lists.end() && OwnerInference::guarded(*it->second, st)) o.guardedEpoch = true;
         const auto* f = as<ForStmt>(ow);

@@ -49,6 +49,10 @@ struct StorageOwnership {
   // Some owner iteration accesses the storage only under a condition (or the
   // owner is a guarded persistent loop): "auto" mode picks counter indices.
   bool guardedEpoch = false;
+  // SPEC §2.4 version bound: the owner's num_stages, or the nearest enclosing
+  // loop's that has one, else 1; the largest over sibling owners. 1 when not
+  // eligible. (Fixed counts of §2.1 may exceed it.)
+  int64_t versionBound = 1;
   std::string reason;  // why it is not eligible ("" when eligible)
 };
 
