@@ -6,13 +6,18 @@ pin the evaluation order and rounding that SPEC §1.6 / docs/simulator.md fix:
 
 - float arithmetic: each operator in binary32, the result rounded to the
   expression's dtype (float16: round to nearest even). numpy float32 arrays do
-  exactly that (no FMA contraction); `op16` does it for float16 expressions.
+  exactly that (no FMA contraction); `rounded(x, dtype)` adds the rounding of
+  each operator of a float16 / bfloat16 expression.
 - transcendental functions: the C library's binary32 functions (`expf`,
   `tanhf`, `logf`), called through ctypes so the model is bit-exact on the
   host that runs the test; `sigmoid(x) = 1 / (1 + expf(-x))`,
   `rsqrt(x) = 1 / sqrtf(x)` (sqrt is correctly rounded, so numpy's is equal).
 - reductions: a fold in increasing index order in binary32, from the identity.
 - gemm: a binary32 accumulator, k in increasing order, products in binary32.
+- storage: `store(values, dtype)` rounds binary32 values to a buffer dtype
+  (RNE for float16 and bfloat16); `load(array, dtype)` widens them back.
+  bfloat16 tensors are raw `<u2` bits in .npy files (docs/simulator.md), so
+  models pass the dtype name around, not a numpy dtype.
 """
 
 import ctypes
@@ -64,13 +69,34 @@ def rsqrt(x):
     return F32(1.0) / np.sqrt(x)
 
 
-def op16(fn, *args):
-    """One operator of a float16 expression: operands widened to binary32,
-    `fn` applied in binary32, the result rounded to float16 (RNE)."""
-    wide = [np.asarray(a).astype(F32) for a in args]
-    out = fn(*wide)
-    assert out.dtype == F32, "op16: the operator must compute in binary32"
-    return out.astype(F16)
+def storage_dtype(dtype):
+    """The numpy dtype of a tensor of `dtype` in a .npy file."""
+    return np.dtype(np.uint16) if str(dtype) == "bfloat16" else np.dtype(dtype)
+
+
+def store(values, dtype):
+    """Binary32 values rounded to `dtype` as stored in memory: float16 with
+    numpy's RNE conversion, bfloat16 as RNE-rounded upper 16 bits."""
+    values = np.asarray(values, dtype=F32)
+    if str(dtype) != "bfloat16":
+        return values.astype(storage_dtype(dtype))
+    bits = values.view(np.uint32).astype(np.uint64)
+    sixteen, one = np.uint64(16), np.uint64(1)
+    rounded = ((bits + np.uint64(0x7FFF) + ((bits >> sixteen) & one)) >> sixteen).astype(np.uint16)
+    return np.where(np.isnan(values), np.uint16(0x7FC0), rounded)
+
+
+def load(array, dtype):
+    """A tensor of `dtype` widened to binary32 (exact)."""
+    array = np.asarray(array)
+    if str(dtype) != "bfloat16":
+        return array.astype(F32)
+    return (array.astype(np.uint32) << np.uint32(16)).view(F32)
+
+
+def rounded(values, dtype):
+    """One operator's binary32 result rounded to `dtype`, as binary32 again."""
+    return load(store(values, dtype), dtype)
 
 
 def fold(x, axis, step, init):
@@ -110,16 +136,17 @@ def distinct_floats(rng, shape, dtype, lo=0.25, hi=4.0, signed=True):
     (negative too when `signed`), never zero, in random order. Distinct
     values make a misplaced element visible."""
     count = int(np.prod(shape))
-    dtype = np.dtype(dtype)
-    if dtype == np.float16:
-        every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
-        every = every[np.isfinite(every)]
-        mags = every[(every >= lo) & (every < hi)]
-        pool = np.concatenate([mags, -mags]) if signed else mags
+    if str(dtype) in ("float16", "bfloat16"):
+        every = np.arange(1 << 16, dtype=np.uint16)
+        values = load(every if str(dtype) == "bfloat16" else every.view(F16), dtype)
+        keep = np.isfinite(values) & (np.abs(values) >= lo) & (np.abs(values) < hi)
+        if not signed:
+            keep &= values > 0
+        pool = every[keep]
         if pool.size < count:
-            raise ValueError(f"only {pool.size} distinct float16 values with magnitude in [{lo}, {hi})")
-        return rng.choice(pool, size=count, replace=False).reshape(shape)
-    if dtype == np.float32:
+            raise ValueError(f"only {pool.size} distinct {dtype} values with magnitude in [{lo}, {hi})")
+        return rng.choice(pool, size=count, replace=False).view(storage_dtype(dtype)).reshape(shape)
+    if np.dtype(dtype) == np.float32:
         found = np.zeros(0, dtype=F32)
         while found.size < count:
             draw = 2 * count

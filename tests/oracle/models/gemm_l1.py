@@ -6,20 +6,19 @@ first slice, so every C[m, n] is one binary32 fold over k = 0, 1, ..., K - 1
 of A[m, k] * B[k, n] (SPEC §1.6), starting from 0.
 """
 
-import numpy as np
-from oracle_lib import distinct_floats, gemm
+from oracle_lib import distinct_floats, gemm, load, store
 
 DEFAULTS = dict(M=128, N=128, K=128, block_M=64, block_N=64, block_K=32, dtype="float16", accum_dtype="float32")
 
 
 def inputs(rng, p):
-    dtype = np.dtype(p["dtype"])
     # Magnitudes over many binades make the accumulation order visible.
     return {
-        "A": distinct_floats(rng, (p["M"], p["K"]), dtype, lo=1.0 / 256, hi=4.0),
-        "B": distinct_floats(rng, (p["K"], p["N"]), dtype, lo=1.0 / 256, hi=4.0),
+        "A": distinct_floats(rng, (p["M"], p["K"]), p["dtype"], lo=1.0 / 256, hi=4.0),
+        "B": distinct_floats(rng, (p["K"], p["N"]), p["dtype"], lo=1.0 / 256, hi=4.0),
     }
 
 
 def expected(ins, p):
-    return {"C": gemm(ins["A"], ins["B"]).astype(np.dtype(p["accum_dtype"]))}
+    dtype = p["dtype"]
+    return {"C": store(gemm(load(ins["A"], dtype), load(ins["B"], dtype)), p["accum_dtype"])}

@@ -6,7 +6,7 @@ sequence is averaged with zeros. Each operator in binary32, rounded to `dtype`.
 """
 
 import numpy as np
-from oracle_lib import F32, distinct_floats
+from oracle_lib import F32, distinct_floats, load, rounded, store
 
 DEFAULTS = dict(B=4, L=16, TILE=256, dtype="float32")
 
@@ -16,9 +16,9 @@ def inputs(rng, p):
 
 
 def expected(ins, p):
-    dtype = np.dtype(p["dtype"])
-    x = ins["X"]
+    dtype = p["dtype"]
+    x = load(ins["X"], dtype)
     previous = np.zeros_like(x)
     previous[:, 1:, :] = x[:, :-1, :]
-    total = (x.astype(F32) + previous.astype(F32)).astype(dtype).astype(F32)
-    return {"Y": (total * F32(0.5)).astype(dtype)}
+    total = rounded(x + previous, dtype)
+    return {"Y": store(total * F32(0.5), dtype)}

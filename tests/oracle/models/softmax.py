@@ -6,8 +6,7 @@ Every buffer has `dtype`. Each operator runs in binary32 and is rounded to
 over k = 0, 1, ... in binary32 (the sum rounded to `dtype` once, when stored).
 """
 
-import numpy as np
-from oracle_lib import F32, distinct_floats, expf, reduce_max, reduce_sum
+from oracle_lib import distinct_floats, expf, load, reduce_max, reduce_sum, rounded, store
 
 DEFAULTS = dict(M=64, N=256, num_blocks=4, block_rows=4, dtype="float32")
 
@@ -18,14 +17,10 @@ def inputs(rng, p):
 
 
 def expected(ins, p):
-    dtype = np.dtype(p["dtype"])
-
-    def rounded(values):
-        return values.astype(dtype).astype(F32)
-
-    x = ins["X"].astype(F32)
-    row_max = rounded(reduce_max(x, axis=-1))
-    shifted = rounded(x - row_max[:, None])
-    e = rounded(expf(shifted))
-    row_sum = rounded(reduce_sum(e, axis=-1))
-    return {"Y": (e / row_sum[:, None]).astype(dtype)}
+    dtype = p["dtype"]
+    x = load(ins["X"], dtype)
+    row_max = rounded(reduce_max(x, axis=-1), dtype)
+    shifted = rounded(x - row_max[:, None], dtype)
+    e = rounded(expf(shifted), dtype)
+    row_sum = rounded(reduce_sum(e, axis=-1), dtype)
+    return {"Y": store(e / row_sum[:, None], dtype)}
