@@ -36,6 +36,8 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
 try:
     import numpy as np
 except ImportError:  # pragma: no cover - environment problem, say how to fix it
