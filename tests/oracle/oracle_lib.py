@@ -131,10 +131,35 @@ def gemm(a, b):
     return acc
 
 
+# Set by run_oracle.py --wide LO HI: distinct_floats then returns wide-range
+# values instead (see wide_floats).
+WIDE_RANGE = None
+
+
+def wide_floats(rng, shape, dtype, lo, hi):
+    """Values of `dtype` of any magnitude in about [lo, hi] (log-uniform in
+    binary32, both signs, then rounded to `dtype`) plus about 2% signed zeros,
+    repeats allowed: they reach overflow to inf, subnormals, signed zeros and
+    exp/tanh saturation. `hi` must be finite in `dtype`."""
+    count = int(np.prod(shape))
+    exponents = rng.uniform(np.log2(lo), np.log2(hi), size=count)
+    signs = rng.choice(np.array([-1.0, 1.0]), size=count)
+    values = np.minimum(np.exp2(exponents), hi)
+    values[rng.random(count) < 0.02] = 0.0
+    values = (signs * values).astype(F32)  # a zero keeps its sign
+    out = store(values, dtype)
+    if not np.isfinite(load(out, dtype)).all():
+        raise ValueError(f"wide_floats: hi={hi} is not finite in {dtype}")
+    return out.reshape(shape)
+
+
 def distinct_floats(rng, shape, dtype, lo=0.25, hi=4.0, signed=True):
     """Values of `dtype`, pairwise distinct, with magnitudes in [lo, hi)
     (negative too when `signed`), never zero, in random order. Distinct
-    values make a misplaced element visible."""
+    values make a misplaced element visible. Under run_oracle.py --wide the
+    values come from wide_floats instead."""
+    if WIDE_RANGE is not None:
+        return wide_floats(rng, shape, dtype, *WIDE_RANGE)
     count = int(np.prod(shape))
     if str(dtype) in ("float16", "bfloat16"):
         every = np.arange(1 << 16, dtype=np.uint16)

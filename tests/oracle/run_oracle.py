@@ -134,6 +134,9 @@ def main():
                         help="run a copy of the kernel with the one occurrence of OLD replaced by NEW")
     parser.add_argument("--expect-mismatch", action="store_true",
                         help="pass only when tilesched passes its own checks but the outputs differ from the model")
+    parser.add_argument("--wide", nargs=2, type=float, metavar=("LO", "HI"),
+                        help="inputs of any magnitude in [LO, HI] with signed zeros, repeats allowed "
+                             "(overflow, subnormals, saturation) instead of distinct moderate values")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
 
@@ -146,6 +149,9 @@ def main():
                              f"(DEFAULTS has {', '.join(sorted(params))})")
         params[name] = value
 
+    if args.wide:
+        import oracle_lib
+        oracle_lib.WIDE_RANGE = tuple(args.wide)
     rng = np.random.default_rng(args.seed)
     inputs = {name: np.ascontiguousarray(a) for name, a in model.inputs(rng, params).items()}
     expected = model.expected({name: a.copy() for name, a in inputs.items()}, params)
