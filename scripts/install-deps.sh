@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tilesched builds with, when any is missing.
+# Installs the Debian packages tilesched builds and tests with (python3-numpy:
+# the oracle tests, run with /usr/bin/python3), when any is missing.
 # Only Debian's archive is used; nothing else is downloaded.
 set -euo pipefail
 packages=(cmake ninja-build g++ libz3-dev libgtest-dev libgmock-dev libbenchmark-dev

@@ -45,6 +45,7 @@ except ImportError:  # pragma: no cover - environment problem, say how to fix it
              "(scripts/install-deps.sh) and run with /usr/bin/python3")
 
 MAX_REPORTED = 8
+np.seterr(all="ignore")  # inf, NaN and underflow are IEEE results the models mean, not mistakes
 
 
 def parse_define(text):
