@@ -38,7 +38,11 @@ struct Scalar {
 double roundToFloat(double v, ir::DType t);
 // `v` wrapped to the integer dtype `t` (two's complement); Bool gives 0/1.
 int64_t wrapToInt(int64_t v, ir::DType t);
-// Converts a scalar to dtype `t` (the value a store of it would keep).
+// `v` truncated toward zero and clamped to the range of the integer dtype `t`;
+// NaN gives 0 (float -> integer conversion).
+int64_t saturateToInt(double v, ir::DType t);
+// Converts a scalar to dtype `t` (the value a store of it would keep): float
+// to integer saturates, integer to integer wraps, to float rounds (RNE).
 Scalar convert(const Scalar& v, ir::DType t);
 
 uint16_t encodeHalf(double rounded);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "SimTestUtil.h"
 
@@ -219,6 +220,23 @@ TEST(Machine, FillAndClearAndCasts) {
                        "T.copy(b, B)"));
   ASSERT_EQ(h.runReference(), "");
   EXPECT_EQ(h.get("B"), (std::vector<double>{-2, -2, 0, 0}));
+}
+
+// Issue 7: float -> int32 casts used to wrap (3e9 -> -1294967296, +inf -> -1).
+// They saturate to the int32 limits; NaN gives 0 (docs/simulator.md).
+TEST(Machine, FloatToInt32CastSaturatesInKernels) {
+  Harness h(kernelText("F: T.Tensor((8,), \"float32\"), B: T.Tensor((8,), \"int32\")",
+                       "f = T.alloc_shared((8,), \"float32\")\n"
+                       "b = T.alloc_shared((8,), \"int32\")\n"
+                       "T.copy(F, f)\n"
+                       "for i in T.Parallel(8):\n"
+                       "    b[i] = T.cast(f[i], \"int32\")\n"
+                       "T.copy(b, B)"));
+  const double inf = std::numeric_limits<double>::infinity();
+  h.set("F", {3e9, -3e9, 1e20, inf, -inf, std::nan(""), 2.5, -2.5});
+  ASSERT_EQ(h.runReference(), "");
+  EXPECT_EQ(h.get("B"), (std::vector<double>{2147483647, -2147483648.0, 2147483647, 2147483647,
+                                             -2147483648.0, 0, 2, -2}));
 }
 
 TEST(Machine, OutOfBoundsNamesBufferIndexAndLine) {
