@@ -285,5 +285,34 @@ TEST(Sync, AllocatorAppliesAlignment) {
   EXPECT_TRUE(run.ok());
 }
 
+// Issue 7: under --schedule serial, an `if` whose condition reads UB (or a
+// loop whose bound does) followed by a vector write of that buffer raced
+// whenever the branch was not taken. The default inputs lie in [-2, 2), so
+// neither the branch nor the loop runs: O = (A + 1) * 2, exactly.
+TEST(Sync, SerialIsRaceFreeWhenAMemoryConditionIsFalse) {
+  auto run =
+      runSerial(kernelText("A: T.Tensor((64,), \"float32\"), O: T.Tensor((64,), \"float32\")",
+                           "a = T.alloc_shared((64,), \"float32\")\n"
+                           "T.copy(A, a)\n"
+                           "if a[0] > 100.0:\n"
+                           "    a[1] = 5.0\n"
+                           "for i in T.Parallel(64):\n"
+                           "    a[i] = a[i] + 1.0\n"
+                           "for k in T.serial(T.cast(a[2], \"int32\") - 100):\n"
+                           "    a[3] = 7.0\n"
+                           "for i in T.Parallel(64):\n"
+                           "    a[i] = a[i] * 2.0\n"
+                           "T.copy(a, O)"));
+  EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.size() << " races";
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> bytes(64 * 4);
+  generateInput(bytes, ir::DType::Float32, 0, "A");  // the run's input (seed 0)
+  std::vector<double> a;
+  for (size_t i = 0; i < 64; ++i) a.push_back(loadElement(&bytes[i * 4], ir::DType::Float32).f);
+  auto o = finalValues(run, "O", ir::DType::Float32);
+  ASSERT_EQ(o.size(), 64u);
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(o[i], (a[i] + 1.0) * 2.0) << i;
+}
+
 }  // namespace
 }  // namespace tilesched::sim::test
