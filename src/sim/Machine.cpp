@@ -494,11 +494,26 @@ void Machine::forEachElement(const ResolvedRegion& r, F&& fn) {
   }
 }
 
-void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where) {
+void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where,
+                   const Scalar* pad) {
   loc = where;
-  if (src.numElements() != dst.numElements())
-    fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
-                     dst.numElements()));
+  // With a pad value, the source's extents lined up from the right under the
+  // destination's (leading 1s of the source dropped, missing ones are 1).
+  std::vector<int64_t> inside;
+  if (src.numElements() != dst.numElements()) {
+    std::vector<int64_t> se = src.extents;
+    while (se.size() > 1 && se.front() == 1) se.erase(se.begin());
+    bool fits = pad && se.size() <= dst.extents.size();
+    inside.assign(dst.extents.size(), 1);
+    for (size_t i = 0; fits && i < se.size(); ++i) {
+      size_t dd = dst.extents.size() - 1 - i;
+      inside[dd] = se[se.size() - 1 - i];
+      fits = inside[dd] <= dst.extents[dd];
+    }
+    if (!fits)
+      fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
+                       dst.numElements()));
+  }
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   std::vector<Scalar> values;
@@ -507,8 +522,23 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
     values.push_back(loadAt(s.storage, off, src.buffer->dtype, s.elemBytes));
   });
   size_t k = 0;
+  if (inside.empty()) {
+    forEachElement(dst, [&](int64_t off) {
+      storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+    });
+    return;
+  }
+  // Row-major walk of the destination with its multi-index; the source
+  // elements come in the same order, one per inside position.
+  std::vector<int64_t> idx(dst.extents.size(), 0);
   forEachElement(dst, [&](int64_t off) {
-    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+    bool in = true;
+    for (size_t i = 0; in && i < idx.size(); ++i) in = idx[i] < inside[i];
+    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, in ? values[k++] : *pad);
+    for (size_t i = idx.size(); i-- > 0;) {
+      if (++idx[i] < dst.extents[i]) break;
+      idx[i] = 0;
+    }
   });
 }
 
@@ -749,7 +779,12 @@ void Machine::exec(const Stmt& s) {
       const auto* c = as<CopyStmt>(s);
       ResolvedRegion src = resolve(c->src, c->loc);
       ResolvedRegion dst = resolve(c->dst, c->loc);
-      copy(src, dst, c->loc);
+      Scalar pad;
+      if (c->padValue) {
+        loc = c->loc;
+        pad = eval(c->padValue);
+      }
+      copy(src, dst, c->loc, c->padValue ? &pad : nullptr);
       return;
     }
     case StmtKind::Gemm: {

@@ -7,6 +7,9 @@
 // Semantics, in one place:
 //  - T.copy pairs the k-th element of the source and destination regions in
 //    row-major order, converting the dtype (fp16/bf16 round to nearest even).
+//    With pad_value= a smaller source is lined up from the right: dst[i] =
+//    src[i] where i lies inside the source extents in every dimension, else
+//    the pad value.
 //  - T.gemm: acc = clear ? 0 : C; acc = acc + A[m,k] * B[k,n] for k = 0, 1, ...
 //    in binary32 (int64 for integer operands); C = acc in C's dtype.
 //  - reductions fold in increasing index order in binary32 (int64 for ints),
@@ -131,7 +134,10 @@ class Machine {
 
   // Per-op entry points for the simulator.
   ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
-  void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc);
+  // `pad` (pad_value=, may be null): a source smaller than the destination is
+  // lined up from the right; destination elements outside it get `pad`.
+  void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc,
+            const Scalar* pad = nullptr);
   GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a,
                                 const ResolvedRegion& b);
   void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);

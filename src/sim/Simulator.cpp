@@ -94,8 +94,9 @@ struct Instr {
   int64_t latency = 1, ii = 1;
   std::vector<Scalar> env;
   std::vector<ResolvedRegion> regions;
-  Scalar value;
+  Scalar value;  // fill value, or the pad value of a copy with hasPad
   bool clear = false;
+  bool hasPad = false;
   std::shared_ptr<GemmOperands> gemm;
   Instr* partner = nullptr;  // the MTE1 part of an L1 gemm's M part
   Pipe fsrc = Pipe::S, fdst = Pipe::S;
@@ -642,6 +643,10 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
       case StmtKind::Copy: {
         const auto* x = as<CopyStmt>(s);
         regions = {machine_.resolve(x->src, x->loc), machine_.resolve(x->dst, x->loc)};
+        if (x->padValue) {
+          machine_.loc = x->loc;
+          value = machine_.eval(x->padValue);
+        }
         break;
       }
       case StmtKind::Gemm: {
@@ -690,6 +695,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   in->regions = std::move(regions);
   in->value = value;
   in->clear = clear;
+  in->hasPad = s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr;
   in->partner = loadPart;
   if (loadPart) in->gemm = loadPart->gemm;
   if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
@@ -728,7 +734,8 @@ void BlockSim::execute(Instr* in, bool deferred) {
       default:
         switch (s->kind) {
           case StmtKind::Copy:
-            machine_.copy(in->regions[0], in->regions[1], s->loc);
+            machine_.copy(in->regions[0], in->regions[1], s->loc,
+                          in->hasPad ? &in->value : nullptr);
             break;
           case StmtKind::Fill:
             machine_.fill(in->regions[0], in->value);

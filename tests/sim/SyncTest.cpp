@@ -4,7 +4,10 @@
 // quiet on the fixed one.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "SimTestUtil.h"
+#include "ir/Printer.h"
 
 namespace tilesched::sim::test {
 namespace {
@@ -356,6 +359,33 @@ TEST(RaceDetectorHistory, EveryUnorderedOldReadIsStillReported) {
     d.access(late, again);
     EXPECT_EQ(d.totalOccurrences(), n - known + 1);
   }
+}
+
+// Issue 7: the simulator applies pad_value too (not only the reference), and
+// the printed IR keeps it as an operand: print -> compile -> print is stable.
+TEST(Sync, SerialCopyWithPadValueMatchesClosedForm) {
+  std::string text = kernelText("A: T.Tensor((48,), \"float32\"), O: T.Tensor((64,), \"float32\")",
+                                "a = T.alloc_shared((64,), \"float32\")\n"
+                                "T.copy(A[0:40], a, pad_value=-T.infinity(\"float32\"))\n"
+                                "T.copy(a, O)");
+  auto run = runSerial(text);
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> bytes(48 * 4);
+  generateInput(bytes, ir::DType::Float32, 0, "A");
+  auto o = finalValues(run, "O", ir::DType::Float32);
+  ASSERT_EQ(o.size(), 64u);
+  for (size_t i = 0; i < 64; ++i)
+    EXPECT_EQ(o[i], i < 40 ? loadElement(&bytes[i * 4], ir::DType::Float32).f
+                           : -std::numeric_limits<double>::infinity())
+        << i;
+  auto p = compileText(text);
+  ASSERT_TRUE(p);
+  std::string printed = ir::printKernel(p->kernels.front());
+  EXPECT_NE(printed.find("pad_value=-T.infinity(\"float32\")"), std::string::npos) << printed;
+  std::string errors;
+  auto again = compileText("import tilelang.language as T\n\n" + printed, &errors);
+  ASSERT_TRUE(again) << errors << printed;
+  EXPECT_EQ(ir::printKernel(again->kernels.front()), printed);
 }
 
 }  // namespace
