@@ -112,12 +112,18 @@ int64_t saturateToInt(double v, DType t) {
   return static_cast<int64_t>(truncated);
 }
 
-Scalar convert(const Scalar& v, DType t) {
+static Scalar convertValue(const Scalar& v, DType t) {
   if (ir::isFloat(t)) return Scalar::ofFloat(roundToFloat(v.asDouble(), t));
   if (t == DType::Bool) return Scalar::ofInt(v.truthy() ? 1 : 0);
   // Float to integer saturates (NaN gives 0); integer to integer wraps.
   if (v.isFloat) return Scalar::ofInt(saturateToInt(v.f, t));
   return Scalar::ofInt(wrapToInt(v.i, t));
+}
+
+Scalar convert(const Scalar& v, DType t) {
+  Scalar out = convertValue(v, t);
+  out.poison = v.poison;
+  return out;
 }
 
 uint16_t encodeHalf(double r) {

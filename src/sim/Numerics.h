@@ -24,6 +24,9 @@ struct Scalar {
   bool isFloat = false;
   int64_t i = 0;
   double f = 0;
+  // Derived from on-chip memory that nothing wrote (simulator only, see
+  // Machine::trackPoison); conversions keep it.
+  bool poison = false;
 
   static Scalar ofInt(int64_t v) { return Scalar{false, v, 0}; }
   static Scalar ofFloat(double v) { return Scalar{true, 0, v}; }

@@ -388,5 +388,98 @@ TEST(Sync, SerialCopyWithPadValueMatchesClosedForm) {
   EXPECT_EQ(ir::printKernel(again->kernels.front()), printed);
 }
 
+// Issue 7 (b): on-chip memory that nothing wrote is poison in the simulator.
+// It propagates through vector work and copies; reaching global memory it is
+// a run-time error naming the instruction and its line. (The padding bug left
+// exactly such a tail behind.)
+const char* kPoisonParams = "A: T.Tensor((64,), \"float32\"), O: T.Tensor((64,), \"float32\")";
+
+const SimIssue* runtimeIssue(const KernelRun& run) {
+  for (const auto& i : run.sim.issues)
+    if (i.kind == SimIssue::Runtime) return &i;
+  return nullptr;
+}
+
+TEST(Poison, ReachingGlobalMemoryThroughVectorWorkIsAnError) {
+  auto run = runSerial(kernelText(kPoisonParams,
+                                  "a = T.alloc_shared((64,), \"float32\")\n"
+                                  "b = T.alloc_shared((64,), \"float32\")\n"
+                                  "T.copy(A[0:48], a[0:48])\n"
+                                  "for i in T.Parallel(64):\n"
+                                  "    b[i] = a[i] * 2.0\n"
+                                  "T.copy(b, O)"));
+  const SimIssue* e = runtimeIssue(run);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 11u);  // the copy to O
+  EXPECT_NE(e->message.find("T.copy b -> O writes poison to global memory 'O' (bytes [192, 196))"),
+            std::string::npos)
+      << e->message;
+  EXPECT_FALSE(run.ok());
+  EXPECT_FALSE(run.sim.aborted);  // the block ran to its end: races would still be found
+}
+
+TEST(Poison, ConditionOnUnwrittenMemoryIsAnError) {
+  auto run = runSerial(kernelText(kPoisonParams,
+                                  "a = T.alloc_shared((64,), \"float32\")\n"
+                                  "T.copy(A[0:8], a[0:8])\n"
+                                  "if a[9] > 0.0:\n"
+                                  "    a[0] = 1.0\n"
+                                  "T.copy(a[0:8], O[0:8])"));
+  const SimIssue* e = runtimeIssue(run);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 8u);
+  EXPECT_NE(e->message.find("the condition of this if is poison, derived from 'a' bytes [36, 40)"),
+            std::string::npos)
+      << e->message;
+}
+
+TEST(Poison, LoopBoundAndIndexFromUnwrittenMemoryAreErrors) {
+  auto run = runAsWritten(kernelText("A: T.Tensor((64,), \"int32\"), O: T.Tensor((64,), \"int32\")",
+                                     "a = T.alloc_shared((64,), \"int32\")\n"
+                                     "T.fill(a[0:4], 1)\n"
+                                     "T.pipe_barrier(\"ALL\")\n"
+                                     "for k in T.serial(a[5]):\n"
+                                     "    a[0] = 2\n"
+                                     "for i in T.Parallel(4):\n"
+                                     "    a[a[i + 6] % 4] = 3\n"
+                                     "T.pipe_barrier(\"ALL\")\n"
+                                     "T.copy(a[0:4], O[0:4])"));
+  bool loop = false, index = false;
+  for (const auto& i : run.sim.issues) {
+    loop |= i.loc.line == 9 &&
+            i.message.find("the trip count of loop 'k' is poison") != std::string::npos;
+    index |= i.loc.line == 12 && i.message.find("an index is poison") != std::string::npos;
+  }
+  EXPECT_TRUE(loop);
+  EXPECT_TRUE(index);
+}
+
+// Element granularity: writing some elements defines exactly those bytes.
+TEST(Poison, PartialWritesAreTrackedPerElement) {
+  std::string body =
+      "a = T.alloc_shared((64,), \"float32\")\n"
+      "T.copy(A[0:32], a[0:32])\n"
+      "a[40] = 1.5\n"
+      "T.copy(a[0:32], O[0:32])\n"
+      "T.copy(a[40:41], O[40:41])\n";
+  auto good = runSerial(kernelText(kPoisonParams, body));
+  EXPECT_TRUE(good.ok()) << (good.sim.issues.empty() ? "" : good.sim.issues[0].message);
+  auto bad = runSerial(kernelText(kPoisonParams, body + "T.copy(a[39:41], O[39:41])"));
+  const SimIssue* e = runtimeIssue(bad);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 11u);
+  EXPECT_NE(e->message.find("(bytes [156, 160))"), std::string::npos) << e->message;
+}
+
+// A race that reads not-yet-landed data is still reported as a race: poison
+// errors do not stop the block.
+TEST(Poison, RacesAreStillReported) {
+  auto run = runAsWritten(kernelText(kPoisonParams,
+                                     "a = T.alloc_shared((64,), \"float32\")\n"
+                                     "T.copy(A, a)\n"
+                                     "T.copy(a, O)"));
+  EXPECT_FALSE(run.sim.races.empty());
+}
+
 }  // namespace
 }  // namespace tilesched::sim::test
