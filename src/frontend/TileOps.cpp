@@ -42,6 +42,14 @@ bool fitsInside(const Region& src, const Region& dst) {
   return true;
 }
 
+bool readsMemory(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (readsMemory(o)) return true;
+  return false;
+}
+
 bool isHeadAddress(const Value& v) {
   if (v.kind != K::Access) return false;
   for (const auto& a : v.access)
@@ -218,6 +226,11 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
       // A real operand: the value of every destination element outside the source.
       Value v = eval(*kw.value, env);
       op->padValue = cast(dst.buffer->dtype, toExpr(v, kw.value->loc, dst.buffer->dtype));
+      // The dependence analyses see a copy's regions only, not its operands.
+      if (readsMemory(op->padValue))
+        fail(kw.value->loc,
+             "pad_value= must not read a buffer; load the value into a scalar "
+             "first (v = buf[i]) and pass the scalar");
       continue;
     }
     Value v = eval(*kw.value, env);
