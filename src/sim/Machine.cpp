@@ -250,11 +250,12 @@ void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Sca
   uint8_t* d = memory_.defined(storage) + offset;
   bool toGlobal = memory_.storage(storage)->scope == MemScope::Global;
   if (trackPoison && v.poison && toGlobal)
-    reportPoison(fmt::format(
-        "use of uninitialised memory: {}writes poison to global memory '{}' (bytes "
-        "[{}, {})), derived from {}",
-        instruction.empty() ? "" : instruction + " ", memory_.storage(storage)->name, offset,
-        offset + bytes, poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
+    reportPoison(
+        fmt::format("use of uninitialised memory: {}writes poison to global memory '{}' (bytes "
+                    "[{}, {})), derived from {}",
+                    instruction.empty() ? std::string("this statement ") : instruction + " ",
+                    memory_.storage(storage)->name, offset, offset + bytes,
+                    poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
   if (deferring_) {
     Patch old{storage, offset, static_cast<uint8_t>(bytes), {}, {}};
     std::memcpy(old.bytes, p, static_cast<size_t>(bytes));
