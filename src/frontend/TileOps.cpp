@@ -32,6 +32,24 @@ std::vector<int64_t> significant(std::vector<int64_t> e) {
   return {e.begin() + static_cast<long>(i), e.end()};
 }
 
+// The source's significant extents, lined up from the right, each fit inside
+// the destination's: the copy can be padded (pad_value=).
+bool fitsInside(const Region& src, const Region& dst) {
+  std::vector<int64_t> s = significant(extentsOf(src)), d = extentsOf(dst);
+  if (s.size() > d.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[s.size() - 1 - i] > d[d.size() - 1 - i]) return false;
+  return true;
+}
+
+bool readsMemory(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (readsMemory(o)) return true;
+  return false;
+}
+
 bool isHeadAddress(const Value& v) {
   if (v.kind != K::Access) return false;
   for (const auto& a : v.access)
@@ -169,12 +187,25 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     src = toRegion(args[0], srcLoc, "T.copy source");
     dst = toRegion(args[1], dstLoc, "T.copy destination");
   }
-  if (src.numElements() != dst.numElements())
-    fail(call.loc,
-         fmt::format("T.copy moves {} elements from '{}' {} but the destination '{}' {} holds {}",
-                     src.numElements(), src.buffer->name, extentsText(extentsOf(src)),
-                     dst.buffer->name, extentsText(extentsOf(dst)), dst.numElements()));
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
+  const py::Keyword* padKw = keyword(call, "pad_value");
+  if (padKw && s != MemScope::Global)
+    fail(padKw->loc, fmt::format("pad_value= is only supported for copies from global memory "
+                                 "(global→shared, global→shared.l1), not from {}",
+                                 memScopeName(s)));
+  if (src.numElements() != dst.numElements() && !(padKw && fitsInside(src, dst))) {
+    std::string hint;
+    if (padKw)
+      hint =
+          "; with pad_value= the source must fit inside the destination in every dimension "
+          "(lined up from the right)";
+    else if (s == MemScope::Global && fitsInside(src, dst))
+      hint = "; give pad_value= to fill the rest of the destination";
+    fail(call.loc,
+         fmt::format("T.copy moves {} elements from '{}' {} but the destination '{}' {} holds {}{}",
+                     src.numElements(), src.buffer->name, extentsText(extentsOf(src)),
+                     dst.buffer->name, extentsText(extentsOf(dst)), dst.numElements(), hint));
+  }
   auto pipe = copyPipe(s, d);
   if (!pipe)
     fail(call.loc,
@@ -191,6 +222,17 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   for (const auto& kw : call.keywords) {
     if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
       fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
+    if (kw.name == "pad_value") {
+      // A real operand: the value of every destination element outside the source.
+      Value v = eval(*kw.value, env);
+      op->padValue = cast(dst.buffer->dtype, toExpr(v, kw.value->loc, dst.buffer->dtype));
+      // The dependence analyses see a copy's regions only, not its operands.
+      if (readsMemory(op->padValue))
+        fail(kw.value->loc,
+             "pad_value= must not read a buffer; load the value into a scalar "
+             "first (v = buf[i]) and pass the scalar");
+      continue;
+    }
     Value v = eval(*kw.value, env);
     op->kwargs.push_back({kw.name, kwargText(v)});
   }

@@ -66,6 +66,7 @@ void IRVisitor::visitStore(const StoreStmt& s) {
 void IRVisitor::visitCopy(const CopyStmt& s) {
   visitRegion(s.src);
   visitRegion(s.dst);
+  if (s.padValue) visitExpr(s.padValue);
 }
 void IRVisitor::visitGemm(const GemmStmt& s) {
   visitRegion(s.a);
@@ -217,10 +218,12 @@ Stmt IRMutator::mutateStore(const StoreStmt& s, const Stmt& self) {
 Stmt IRMutator::mutateCopy(const CopyStmt& s, const Stmt& self) {
   Region src, dst;
   bool a = mutateRegion(s.src, src), b = mutateRegion(s.dst, dst);
-  if (!a && !b) return self;
+  Expr pad = s.padValue ? mutateExpr(s.padValue) : s.padValue;
+  if (!a && !b && pad == s.padValue) return self;
   auto n = std::make_shared<CopyStmt>(s);
-  n->src = std::move(src);
-  n->dst = std::move(dst);
+  if (a) n->src = std::move(src);
+  if (b) n->dst = std::move(dst);
+  n->padValue = pad;
   return n;
 }
 

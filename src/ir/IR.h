@@ -218,6 +218,10 @@ struct CopyStmt : StmtNode {
   Region dst;
   Pipe pipe;
   HwKwargs kwargs;
+  // `pad_value=`: when set, `src` may be smaller than `dst` (its significant
+  // extents lined up from the right, each at most dst's); every element of
+  // `dst` outside the source extents gets this value (dst's dtype).
+  Expr padValue;
   CopyStmt(Region s, Region d, Pipe p, SourceLoc l)
       : StmtNode(kKind, l), src(std::move(s)), dst(std::move(d)), pipe(p) {}
 };

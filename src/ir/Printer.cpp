@@ -241,6 +241,7 @@ class Printer {
         const auto& c = *as<CopyStmt>(s);
         std::string kw;
         for (const auto& [k, v] : c.kwargs) kw += ", " + k + "=" + v;
+        if (c.padValue) kw += ", pad_value=" + expr(c.padValue);
         line(fmt::format("T.copy({}, {}{})  # {}", region(c.src), region(c.dst), kw,
                          pipeName(c.pipe)));
         return;

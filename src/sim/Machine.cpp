@@ -70,6 +70,8 @@ Memory::Memory(const Kernel& kernel) {
     indexOfId_[static_cast<size_t>(s->id)] = static_cast<int>(storages_.size());
     storages_.push_back(s);
     bytes_.emplace_back(static_cast<size_t>(std::max<int64_t>(s->bytes, 0)), 0);
+    defined_.emplace_back(static_cast<size_t>(std::max<int64_t>(s->bytes, 0)),
+                          s->scope == MemScope::Global ? 1 : 0);
   };
   for (const auto& s : kernel.storages) addStorage(s);
   for (const auto& b : kernel.buffers) addStorage(b->storage);
@@ -77,7 +79,10 @@ Memory::Memory(const Kernel& kernel) {
 
 void Memory::resetOnChip() {
   for (size_t i = 0; i < storages_.size(); ++i)
-    if (storages_[i]->scope != MemScope::Global) std::fill(bytes_[i].begin(), bytes_[i].end(), 0);
+    if (storages_[i]->scope != MemScope::Global) {
+      std::fill(bytes_[i].begin(), bytes_[i].end(), 0);
+      std::fill(defined_[i].begin(), defined_[i].end(), 0);
+    }
 }
 
 int64_t ResolvedRegion::numElements() const {
@@ -195,19 +200,70 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
 
 Scalar Machine::loadAt(int storage, int64_t offset, DType t, int bytes) {
   if (access) access->add(storage, offset, offset + bytes, false);
-  return loadElement(memory_.data(storage) + offset, t);
+  Scalar v = loadElement(memory_.data(storage) + offset, t);
+  if (trackPoison) {
+    const uint8_t* d = memory_.defined(storage) + offset;
+    for (int b = 0; b < bytes && !v.poison; ++b) v.poison = d[b] == 0;
+    if (v.poison) {
+      poisonSeen_ = true;
+      poisonStorage_ = storage;
+      poisonLo_ = offset;
+      poisonHi_ = offset + bytes;
+    }
+  }
+  return v;
+}
+
+// "'a_ub' bytes [12, 16), which hold poison (...)": where the last poison
+// value was loaded from.
+static std::string poisonOrigin(const Memory& memory, int storage, int64_t lo, int64_t hi) {
+  if (storage < 0) return "on-chip memory that nothing wrote in this block";
+  return fmt::format(
+      "'{}' bytes [{}, {}), which hold poison (never written in this block, or computed from "
+      "such bytes)",
+      memory.storage(storage)->name, lo, hi);
+}
+
+void Machine::reportPoison(const std::string& message) {
+  std::pair<uint32_t, uint32_t> at{loc.line, loc.col};
+  if (std::find(poisonReportedAt_.begin(), poisonReportedAt_.end(), at) != poisonReportedAt_.end())
+    return;
+  poisonReportedAt_.push_back(at);
+  poisonUses.push_back(ExecError{loc, message});
+}
+
+void Machine::requireDefined(const Scalar& v, const std::string& what) {
+  if (!trackPoison || !v.poison) return;
+  reportPoison(fmt::format("use of uninitialised memory: {} is poison, derived from {}", what,
+                           poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
+}
+
+int64_t Machine::indexValue(const Scalar& v) {
+  requireDefined(v, "an index");
+  return v.asInt();
 }
 
 void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Scalar& v) {
   if (access) access->add(storage, offset, offset + bytes, true);
   written[static_cast<size_t>(storage)] = 1;
   uint8_t* p = memory_.data(storage) + offset;
+  uint8_t* d = memory_.defined(storage) + offset;
+  bool toGlobal = memory_.storage(storage)->scope == MemScope::Global;
+  if (trackPoison && v.poison && toGlobal)
+    reportPoison(
+        fmt::format("use of uninitialised memory: {}writes poison to global memory '{}' (bytes "
+                    "[{}, {})), derived from {}",
+                    instruction.empty() ? std::string("this statement ") : instruction + " ",
+                    memory_.storage(storage)->name, offset, offset + bytes,
+                    poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
   if (deferring_) {
-    Patch old{storage, offset, static_cast<uint8_t>(bytes), {}};
+    Patch old{storage, offset, static_cast<uint8_t>(bytes), {}, {}};
     std::memcpy(old.bytes, p, static_cast<size_t>(bytes));
+    std::memcpy(old.defined, d, static_cast<size_t>(bytes));
     undo_.push_back(old);
   }
   storeElement(p, t, v);
+  std::memset(d, v.poison && !toGlobal ? 0 : 1, static_cast<size_t>(bytes));
 }
 
 void Machine::beginDeferred() {
@@ -222,16 +278,23 @@ std::vector<Patch> Machine::endDeferred() {
   for (const Patch& u : undo_) {
     Patch n = u;
     std::memcpy(n.bytes, memory_.data(u.storage) + u.offset, u.size);
+    std::memcpy(n.defined, memory_.defined(u.storage) + u.offset, u.size);
     out.push_back(n);
   }
-  for (size_t i = undo_.size(); i-- > 0;)
+  for (size_t i = undo_.size(); i-- > 0;) {
     std::memcpy(memory_.data(undo_[i].storage) + undo_[i].offset, undo_[i].bytes, undo_[i].size);
+    std::memcpy(memory_.defined(undo_[i].storage) + undo_[i].offset, undo_[i].defined,
+                undo_[i].size);
+  }
   undo_.clear();
   return out;
 }
 
 void Machine::applyPatches(const std::vector<Patch>& patches) {
-  for (const Patch& p : patches) std::memcpy(memory_.data(p.storage) + p.offset, p.bytes, p.size);
+  for (const Patch& p : patches) {
+    std::memcpy(memory_.data(p.storage) + p.offset, p.bytes, p.size);
+    std::memcpy(memory_.defined(p.storage) + p.offset, p.defined, p.size);
+  }
 }
 
 // ---------------------------------------------------------------- expressions
@@ -266,13 +329,27 @@ double unaryFloat(UnOp op, double x) {
 }  // namespace
 
 Scalar Machine::eval(const Expr& e) {
+  if (!trackPoison) return evalValue(e);
+  // The value is poison when any load or register it reads is.
+  bool outer = poisonSeen_;
+  poisonSeen_ = false;
+  Scalar r = evalValue(e);
+  r.poison = r.poison || poisonSeen_;
+  poisonSeen_ = outer || r.poison;
+  return r;
+}
+
+Scalar Machine::evalValue(const Expr& e) {
   switch (e->kind) {
     case ExprKind::IntImm:
       return Scalar::ofInt(e->intValue);
     case ExprKind::FloatImm:
       return Scalar::ofFloat(roundToFloat(e->floatValue, e->dtype));
-    case ExprKind::VarRef:
-      return env[static_cast<size_t>(e->var->id)];
+    case ExprKind::VarRef: {
+      const Scalar& v = env[static_cast<size_t>(e->var->id)];
+      poisonSeen_ = poisonSeen_ || v.poison;
+      return v;
+    }
     case ExprKind::Cast:
       return convert(eval(e->operands[0]), e->dtype);
     case ExprKind::Select: {
@@ -284,7 +361,7 @@ Scalar Machine::eval(const Expr& e) {
     case ExprKind::Load: {
       std::vector<int64_t> idx;
       idx.reserve(e->operands.size());
-      for (const auto& o : e->operands) idx.push_back(eval(o).asInt());
+      for (const auto& o : e->operands) idx.push_back(indexValue(eval(o)));
       const auto& bi = info(e->buffer);
       int64_t off = elementOffset(e->buffer, idx);
       return loadAt(bi.storage, off, e->buffer->dtype, bi.elemBytes);
@@ -437,7 +514,9 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where) {
   ResolvedRegion out;
   out.buffer = r.buffer;
   for (const auto& range : r.ranges) {
-    out.mins.push_back(eval(range.min).asInt());
+    Scalar start = eval(range.min);
+    requireDefined(start, fmt::format("the start of a region of '{}'", r.buffer->name));
+    out.mins.push_back(start.asInt());
     out.extents.push_back(range.extent);
   }
   const auto& bi = info(r.buffer);
@@ -494,21 +573,61 @@ void Machine::forEachElement(const ResolvedRegion& r, F&& fn) {
   }
 }
 
-void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where) {
+void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where,
+                   const Scalar* pad) {
   loc = where;
-  if (src.numElements() != dst.numElements())
-    fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
-                     dst.numElements()));
+  // With a pad value, the source's extents lined up from the right under the
+  // destination's (leading 1s of the source dropped, missing ones are 1).
+  std::vector<int64_t> inside;
+  if (src.numElements() != dst.numElements()) {
+    std::vector<int64_t> se = src.extents;
+    while (se.size() > 1 && se.front() == 1) se.erase(se.begin());
+    bool fits = pad && se.size() <= dst.extents.size();
+    inside.assign(dst.extents.size(), 1);
+    for (size_t i = 0; fits && i < se.size(); ++i) {
+      size_t dd = dst.extents.size() - 1 - i;
+      inside[dd] = se[se.size() - 1 - i];
+      fits = inside[dd] <= dst.extents[dd];
+    }
+    if (!fits)
+      fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
+                       dst.numElements()));
+  }
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   std::vector<Scalar> values;
+  std::vector<int64_t> srcOffs;  // for poison messages: where each value came from
   values.reserve(static_cast<size_t>(src.numElements()));
   forEachElement(src, [&](int64_t off) {
     values.push_back(loadAt(s.storage, off, src.buffer->dtype, s.elemBytes));
+    if (trackPoison) srcOffs.push_back(off);
   });
+  auto origin = [&](size_t i) {
+    if (!trackPoison || !values[i].poison) return;
+    poisonStorage_ = s.storage;
+    poisonLo_ = srcOffs[i];
+    poisonHi_ = srcOffs[i] + s.elemBytes;
+  };
   size_t k = 0;
+  if (inside.empty()) {
+    forEachElement(dst, [&](int64_t off) {
+      origin(k);
+      storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+    });
+    return;
+  }
+  // Row-major walk of the destination with its multi-index; the source
+  // elements come in the same order, one per inside position.
+  std::vector<int64_t> idx(dst.extents.size(), 0);
   forEachElement(dst, [&](int64_t off) {
-    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+    bool in = true;
+    for (size_t i = 0; in && i < idx.size(); ++i) in = idx[i] < inside[i];
+    if (in) origin(k);
+    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, in ? values[k++] : *pad);
+    for (size_t i = idx.size(); i-- > 0;) {
+      if (++idx[i] < dst.extents[i]) break;
+      idx[i] = 0;
+    }
   });
 }
 
@@ -545,11 +664,16 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
   std::vector<double> am, bm;
   const auto& ai = info(a.buffer);
   const auto& bi = info(b.buffer);
+  std::vector<uint8_t> ap, bp;  // poison, when tracked
   forEachElement(a, [&](int64_t off) {
-    am.push_back(loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes).asDouble());
+    Scalar v = loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes);
+    am.push_back(v.asDouble());
+    if (trackPoison) ap.push_back(v.poison);
   });
   forEachElement(b, [&](int64_t off) {
-    bm.push_back(loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes).asDouble());
+    Scalar v = loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes);
+    bm.push_back(v.asDouble());
+    if (trackPoison) bp.push_back(v.poison);
   });
   ops.a.resize(static_cast<size_t>(ops.m * ops.k));
   ops.b.resize(static_cast<size_t>(ops.k * ops.n));
@@ -561,6 +685,18 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
     for (int64_t n = 0; n < ops.n; ++n)
       ops.b[static_cast<size_t>(k * ops.n + n)] =
           g.transB ? bm[static_cast<size_t>(n * bc + k)] : bm[static_cast<size_t>(k * bc + n)];
+  if (trackPoison) {
+    ops.aPoison.resize(ops.a.size());
+    ops.bPoison.resize(ops.b.size());
+    for (int64_t m = 0; m < ops.m; ++m)
+      for (int64_t k = 0; k < ops.k; ++k)
+        ops.aPoison[static_cast<size_t>(m * ops.k + k)] =
+            g.transA ? ap[static_cast<size_t>(k * ac + m)] : ap[static_cast<size_t>(m * ac + k)];
+    for (int64_t k = 0; k < ops.k; ++k)
+      for (int64_t n = 0; n < ops.n; ++n)
+        ops.bPoison[static_cast<size_t>(k * ops.n + n)] =
+            g.transB ? bp[static_cast<size_t>(n * bc + k)] : bp[static_cast<size_t>(k * bc + n)];
+  }
   return ops;
 }
 
@@ -578,23 +714,30 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
   for (int64_t m = 0; m < ops.m; ++m) {
     for (int64_t n = 0; n < ops.n; ++n) {
       int64_t off = offs[static_cast<size_t>(m * ops.n + n)];
+      Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
+      // C[m, n] is poison when its old value or any A[m, k] or B[k, n] is.
+      bool poison = old.poison;
+      for (int64_t k = 0; !poison && k < ops.k && !ops.aPoison.empty(); ++k)
+        poison = ops.aPoison[static_cast<size_t>(m * ops.k + k)] ||
+                 ops.bPoison[static_cast<size_t>(k * ops.n + n)];
+      Scalar result;
       if (ops.integer) {
-        int64_t acc = clear ? 0 : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes).asInt();
+        int64_t acc = clear ? 0 : old.asInt();
         for (int64_t k = 0; k < ops.k; ++k)
           acc += static_cast<int64_t>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
                  static_cast<int64_t>(ops.b[static_cast<size_t>(k * ops.n + n)]);
-        storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, Scalar::ofInt(acc));
-        continue;
+        result = Scalar::ofInt(acc);
+      } else {
+        float acc = clear ? 0.0f : static_cast<float>(old.asDouble());
+        for (int64_t k = 0; k < ops.k; ++k) {
+          float prod = static_cast<float>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
+                       static_cast<float>(ops.b[static_cast<size_t>(k * ops.n + n)]);
+          acc = acc + prod;
+        }
+        result = Scalar::ofFloat(acc);
       }
-      float acc = clear ? 0.0f
-                        : static_cast<float>(
-                              loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes).asDouble());
-      for (int64_t k = 0; k < ops.k; ++k) {
-        float prod = static_cast<float>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
-                     static_cast<float>(ops.b[static_cast<size_t>(k * ops.n + n)]);
-        acc = acc + prod;
-      }
-      storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, Scalar::ofFloat(acc));
+      result.poison = poison;
+      storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, result);
     }
   }
 }
@@ -637,6 +780,13 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     if (!r.clear) {
       init = loadAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes);
     }
+    bool poison = init.poison;  // any folded element poison: the result is
+    auto element = [&](int64_t k) {
+      Scalar x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
+                        src.buffer->dtype, s.elemBytes);
+      poison = poison || x.poison;
+      return x;
+    };
     if (integer) {
       int64_t acc = 0;
       if (!r.clear)
@@ -646,9 +796,7 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
       else if (r.reduceKind == ReduceKind::Min)
         acc = std::numeric_limits<int64_t>::max();
       for (int64_t k = 0; k < len; ++k) {
-        int64_t x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
-                           src.buffer->dtype, s.elemBytes)
-                        .asInt();
+        int64_t x = element(k).asInt();
         if (isAbs && x < 0) x = -x;
         switch (r.reduceKind) {
           case ReduceKind::Sum:
@@ -664,8 +812,9 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
             break;
         }
       }
-      storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes,
-              Scalar::ofInt(acc));
+      Scalar result = Scalar::ofInt(acc);
+      result.poison = poison;
+      storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes, result);
       continue;
     }
     float acc = 0;
@@ -676,10 +825,7 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     else if (r.reduceKind == ReduceKind::Min)
       acc = std::numeric_limits<float>::infinity();
     for (int64_t k = 0; k < len; ++k) {
-      float x =
-          static_cast<float>(loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
-                                    src.buffer->dtype, s.elemBytes)
-                                 .asDouble());
+      float x = static_cast<float>(element(k).asDouble());
       if (isAbs) x = std::fabs(x);
       switch (r.reduceKind) {
         case ReduceKind::Sum:
@@ -695,8 +841,9 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
           break;
       }
     }
-    storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes,
-            Scalar::ofFloat(acc));
+    Scalar result = Scalar::ofFloat(acc);
+    result.poison = poison;
+    storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes, result);
   }
 }
 
@@ -711,8 +858,11 @@ void Machine::exec(const Stmt& s) {
     case StmtKind::For: {
       const auto* f = as<ForStmt>(s);
       loc = f->loc;
-      int64_t lo = eval(f->min).asInt();
-      int64_t n = eval(f->extent).asInt();
+      Scalar min = eval(f->min), extent = eval(f->extent);
+      requireDefined(min, "the start of loop '" + f->var->name + "'");
+      requireDefined(extent, "the trip count of loop '" + f->var->name + "'");
+      int64_t lo = min.asInt();
+      int64_t n = extent.asInt();
       for (int64_t i = 0; i < n; ++i) {
         env[static_cast<size_t>(f->var->id)] = Scalar::ofInt(lo + i);
         exec(f->body);
@@ -722,7 +872,9 @@ void Machine::exec(const Stmt& s) {
     case StmtKind::If: {
       const auto* i = as<IfStmt>(s);
       loc = i->loc;
-      if (eval(i->cond).truthy())
+      Scalar cond = eval(i->cond);
+      requireDefined(cond, "the condition of this if");
+      if (cond.truthy())
         exec(i->thenBody);
       else
         exec(i->elseBody);
@@ -738,7 +890,7 @@ void Machine::exec(const Stmt& s) {
       const auto* st = as<StoreStmt>(s);
       loc = st->loc;
       std::vector<int64_t> idx;
-      for (const auto& i : st->indices) idx.push_back(eval(i).asInt());
+      for (const auto& i : st->indices) idx.push_back(indexValue(eval(i)));
       Scalar v = eval(st->value);
       const auto& bi = info(st->buffer);
       int64_t off = elementOffset(st->buffer, idx);
@@ -749,7 +901,12 @@ void Machine::exec(const Stmt& s) {
       const auto* c = as<CopyStmt>(s);
       ResolvedRegion src = resolve(c->src, c->loc);
       ResolvedRegion dst = resolve(c->dst, c->loc);
-      copy(src, dst, c->loc);
+      Scalar pad;
+      if (c->padValue) {
+        loc = c->loc;
+        pad = eval(c->padValue);
+      }
+      copy(src, dst, c->loc, c->padValue ? &pad : nullptr);
       return;
     }
     case StmtKind::Gemm: {

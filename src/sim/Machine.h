@@ -7,6 +7,9 @@
 // Semantics, in one place:
 //  - T.copy pairs the k-th element of the source and destination regions in
 //    row-major order, converting the dtype (fp16/bf16 round to nearest even).
+//    With pad_value= a smaller source is lined up from the right: dst[i] =
+//    src[i] where i lies inside the source extents in every dimension, else
+//    the pad value.
 //  - T.gemm: acc = clear ? 0 : C; acc = acc + A[m,k] * B[k,n] for k = 0, 1, ...
 //    in binary32 (int64 for integer operands); C = acc in C's dtype.
 //  - reductions fold in increasing index order in binary32 (int64 for ints),
@@ -18,6 +21,10 @@
 //
 // Assumes: a verified kernel (ir::verifyKernel); `Memory` holds a byte array
 // for every storage the kernel touches.
+//  - with `trackPoison` (the simulator), loads of on-chip bytes nothing wrote
+//    are poison; poison propagates and is an error where it is used (global
+//    memory, conditions, bounds, indices): see Machine::trackPoison.
+//
 // Guarantees: identical inputs give bit-identical memory on every call path;
 // every read and write of memory is reported to `access` when it is set.
 #pragma once
@@ -74,14 +81,21 @@ class Memory {
   // Sets the size of a storage whose size depends on run-time values (dynamic GM).
   void resize(int index, int64_t bytes) {
     bytes_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 0);
+    defined_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 1);
   }
+  // Starts a block: on-chip bytes are zero and undefined (never written).
   void resetOnChip();
   std::vector<uint8_t>& raw(int index) { return bytes_[static_cast<size_t>(index)]; }
+  // Shadow memory: 1 per byte that holds a defined value. Global tensors are
+  // always defined (inputs); on-chip bytes become defined when written with a
+  // value that is not poison.
+  uint8_t* defined(int index) { return defined_[static_cast<size_t>(index)].data(); }
 
  private:
   std::vector<ir::Storage> storages_;
   std::vector<int> indexOfId_;
   std::vector<std::vector<uint8_t>> bytes_;
+  std::vector<std::vector<uint8_t>> defined_;
 };
 
 // A region with its start evaluated: what the scalar unit hands to a pipe.
@@ -98,14 +112,16 @@ struct Patch {
   int64_t offset;
   uint8_t size;
   uint8_t bytes[8];
+  uint8_t defined[8];  // the shadow bytes (Memory::defined)
 };
 
 // Gemm operands read by the MTE1 part of an L1 gemm (or by the M part).
 struct GemmOperands {
   int64_t m = 0, n = 0, k = 0;
   bool integer = false;
-  std::vector<double> a;  // m x k, row-major
-  std::vector<double> b;  // k x n, row-major
+  std::vector<double> a;                  // m x k, row-major
+  std::vector<double> b;                  // k x n, row-major
+  std::vector<uint8_t> aPoison, bPoison;  // same layout; empty unless tracking poison
 };
 
 class Machine {
@@ -114,6 +130,20 @@ class Machine {
 
   // Variable environment, indexed by VarNode::id.
   std::vector<Scalar> env;
+  // Poison tracking (the simulator turns it on; the reference leaves it off):
+  // a load of on-chip bytes that nothing wrote gives a poison value; poison
+  // propagates through expressions, stores, copies, reductions and gemms;
+  // poison reaching global memory, an index, a region start, a loop bound or
+  // a condition is a run-time error (like MemorySanitizer). The errors are
+  // collected in `poisonUses` (the first per statement) and execution goes on
+  // with the value the bytes hold, so races and later errors are still found.
+  bool trackPoison = false;
+  std::vector<ExecError> poisonUses;
+  // The instruction being executed ("T.copy a -> O"), for poison errors.
+  std::string instruction;
+  // Records the run-time error for a poison value used as `what` ("the
+  // condition of this if") when tracking poison.
+  void requireDefined(const Scalar& v, const std::string& what);
   // When set, every memory access is recorded here.
   AccessSet* access = nullptr;
   // Per storage index: 1 once anything was stored to it (outputs detection).
@@ -131,7 +161,10 @@ class Machine {
 
   // Per-op entry points for the simulator.
   ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
-  void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc);
+  // `pad` (pad_value=, may be null): a source smaller than the destination is
+  // lined up from the right; destination elements outside it get `pad`.
+  void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc,
+            const Scalar* pad = nullptr);
   GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a,
                                 const ResolvedRegion& b);
   void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);
@@ -156,17 +189,26 @@ class Machine {
   };
   const BufferInfo& info(const ir::Buffer& b);
   int64_t elementOffset(const ir::Buffer& b, const std::vector<int64_t>& idx);
+  Scalar evalValue(const ir::Expr& e);
+  int64_t indexValue(const Scalar& v);
   Scalar loadAt(int storage, int64_t offset, ir::DType t, int bytes);
   void storeAt(int storage, int64_t offset, ir::DType t, int bytes, const Scalar& v);
   template <class F>
   void forEachElement(const ResolvedRegion& r, F&& fn);
   [[noreturn]] void fail(const std::string& message);
+  void reportPoison(const std::string& message);
 
   const ir::Kernel& kernel_;
   Memory& memory_;
   std::vector<BufferInfo> buffers_;  // by buffer id
   bool deferring_ = false;
   std::vector<Patch> undo_;
+  // Poison seen while evaluating the current expression, and where the last
+  // poison load came from (for messages).
+  bool poisonSeen_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> poisonReportedAt_;  // (line, col)
+  int poisonStorage_ = -1;
+  int64_t poisonLo_ = 0, poisonHi_ = 0;
 };
 
 }  // namespace tilesched::sim

@@ -77,10 +77,53 @@ int64_t wrapToInt(int64_t v, DType t) {
   }
 }
 
-Scalar convert(const Scalar& v, DType t) {
+int64_t saturateToInt(double v, DType t) {
+  if (std::isnan(v)) return 0;
+  double lo = 0, hi = 0;  // the dtype's range; exact doubles except int64's max
+  switch (t) {
+    case DType::Int8:
+      lo = -128.0, hi = 127.0;
+      break;
+    case DType::Int16:
+      lo = -32768.0, hi = 32767.0;
+      break;
+    case DType::Int32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    case DType::UInt8:
+      hi = 255.0;
+      break;
+    case DType::UInt16:
+      hi = 65535.0;
+      break;
+    case DType::UInt32:
+      hi = 4294967295.0;
+      break;
+    case DType::Bool:
+      return v != 0 ? 1 : 0;
+    default:  // Int64: 2^63 is the first double beyond the range
+      if (v >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+      if (v < -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+      return static_cast<int64_t>(v);
+  }
+  double truncated = std::trunc(v);
+  if (truncated <= lo) return static_cast<int64_t>(lo);
+  if (truncated >= hi) return static_cast<int64_t>(hi);
+  return static_cast<int64_t>(truncated);
+}
+
+static Scalar convertValue(const Scalar& v, DType t) {
   if (ir::isFloat(t)) return Scalar::ofFloat(roundToFloat(v.asDouble(), t));
   if (t == DType::Bool) return Scalar::ofInt(v.truthy() ? 1 : 0);
-  return Scalar::ofInt(wrapToInt(v.asInt(), t));
+  // Float to integer saturates (NaN gives 0); integer to integer wraps.
+  if (v.isFloat) return Scalar::ofInt(saturateToInt(v.f, t));
+  return Scalar::ofInt(wrapToInt(v.i, t));
+}
+
+Scalar convert(const Scalar& v, DType t) {
+  Scalar out = convertValue(v, t);
+  out.poison = v.poison;
+  return out;
 }
 
 uint16_t encodeHalf(double r) {

@@ -24,6 +24,9 @@ struct Scalar {
   bool isFloat = false;
   int64_t i = 0;
   double f = 0;
+  // Derived from on-chip memory that nothing wrote (simulator only, see
+  // Machine::trackPoison); conversions keep it.
+  bool poison = false;
 
   static Scalar ofInt(int64_t v) { return Scalar{false, v, 0}; }
   static Scalar ofFloat(double v) { return Scalar{true, 0, v}; }
@@ -38,7 +41,11 @@ struct Scalar {
 double roundToFloat(double v, ir::DType t);
 // `v` wrapped to the integer dtype `t` (two's complement); Bool gives 0/1.
 int64_t wrapToInt(int64_t v, ir::DType t);
-// Converts a scalar to dtype `t` (the value a store of it would keep).
+// `v` truncated toward zero and clamped to the range of the integer dtype `t`;
+// NaN gives 0 (float -> integer conversion).
+int64_t saturateToInt(double v, ir::DType t);
+// Converts a scalar to dtype `t` (the value a store of it would keep): float
+// to integer saturates, integer to integer wraps, to float rounds (RNE).
 Scalar convert(const Scalar& v, ir::DType t);
 
 uint16_t encodeHalf(double rounded);

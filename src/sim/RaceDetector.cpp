@@ -2,6 +2,8 @@
 #include "sim/RaceDetector.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 
 namespace tilesched::sim {
 
@@ -72,33 +74,139 @@ void RaceDetector::report(const Record& r, const AccessOwner& who, bool whoWrite
   races_.push_back(race);
 }
 
+void RaceDetector::cover(Segments& segs, int64_t lo, int64_t hi) {
+  // Split a segment that straddles `at` into [lo, at) and [at, hi).
+  auto split = [&](int64_t at) {
+    auto it = segs.upper_bound(at);
+    if (it == segs.begin()) return;
+    --it;
+    if (it->first < at && at < it->second.hi) {
+      Segment right{it->second.hi, it->second.records};
+      it->second.hi = at;
+      segs.emplace(at, std::move(right));
+    }
+  };
+  split(lo);
+  split(hi);
+  // Fill the gaps of [lo, hi) with empty segments.
+  int64_t cursor = lo;
+  auto it = segs.lower_bound(lo);
+  while (cursor < hi) {
+    if (it == segs.end() || it->first >= hi) {
+      segs.emplace_hint(it, cursor, Segment{hi, {}});
+      return;
+    }
+    if (it->first > cursor) segs.emplace_hint(it, cursor, Segment{it->first, {}});
+    cursor = it->second.hi;
+    ++it;
+  }
+}
+
+void RaceDetector::compact(Segments& segs, int64_t lo, int64_t hi) {
+  auto it = segs.lower_bound(lo);
+  if (it != segs.begin()) --it;
+  while (it != segs.end() && it->first <= hi) {
+    if (it->second.records.empty()) {
+      it = segs.erase(it);
+      continue;
+    }
+    auto next = std::next(it);
+    if (next != segs.end() && next->first == it->second.hi &&
+        next->second.records == it->second.records) {
+      it->second.hi = next->second.hi;
+      segs.erase(next);
+      continue;
+    }
+    it = next;
+  }
+}
+
 void RaceDetector::access(const AccessOwner& who, const AccessSet& set) {
   for (const auto& e : set.entries) {
-    auto& records = history_[e.storage];
-    // 1. Check.
-    for (const Record& r : records) {
-      if (r.who.instr == who.instr) continue;
-      ByteRange ov;
-      bool conflict = firstOverlap(e.writes, r.ranges, ov);
-      bool whoWrites = conflict;
-      if (!conflict && r.write) conflict = firstOverlap(e.reads, r.ranges, ov);
-      if (conflict && !ordered(r.who, who)) report(r, who, whoWrites, e.storage, ov);
-    }
-    // 2. Trim records that the new access covers and follows (or raced with).
-    auto before = [&](const Record& r) {
-      return r.who.pipeIndex < who.clock[pipeIndex(r.who.pipe)] || !ordered(r.who, who);
+    Segments& segs = history_[e.storage];
+    for (const ByteRange& r : e.writes) cover(segs, r.lo, r.hi);
+    for (const ByteRange& r : e.reads) cover(segs, r.lo, r.hi);
+
+    // 1. Check: per live record, the first overlap of a conflicting pair
+    // (our writes against any record, then our reads against write records),
+    // reported in the records' insertion order.
+    struct Conflict {
+      bool whoWrites = false;
+      ByteRange overlap;
     };
-    for (Record& r : records) {
-      if (r.who.instr == who.instr || !before(r)) continue;
-      if (!e.writes.empty()) r.ranges = subtractRanges(r.ranges, e.writes);
-      if (!r.write && !e.reads.empty()) r.ranges = subtractRanges(r.ranges, e.reads);
-    }
-    records.erase(std::remove_if(records.begin(), records.end(),
-                                 [](const Record& r) { return r.ranges.empty(); }),
-                  records.end());
-    // 3. Record.
-    if (!e.writes.empty()) records.push_back(Record{who, true, e.writes});
-    if (!e.reads.empty()) records.push_back(Record{who, false, e.reads});
+    std::map<int64_t, Conflict> conflicts;
+    std::map<int64_t, bool> unordered;  // per record id, computed once
+    auto isUnordered = [&](int64_t id) {
+      auto [it, fresh] = unordered.try_emplace(id, false);
+      if (fresh) it->second = !ordered(records_[static_cast<size_t>(id)].who, who);
+      return it->second;
+    };
+    // The overlap starting at segment `seg` extends over the adjacent segments
+    // of the same range of ours that still hold record `id`.
+    auto overlapFrom = [&](Segments::iterator seg, int64_t id, int64_t rangeHi) {
+      ByteRange ov{seg->first, seg->second.hi};
+      for (auto n = std::next(seg); n != segs.end() && n->first == ov.hi && n->first < rangeHi;
+           ++n) {
+        const auto& ids = n->second.records;
+        if (!std::binary_search(ids.begin(), ids.end(), id)) break;
+        ov.hi = n->second.hi;
+      }
+      return ov;
+    };
+    auto scan = [&](const std::vector<ByteRange>& ranges, bool ours) {
+      for (const ByteRange& r : ranges)
+        for (auto it = segs.lower_bound(r.lo); it != segs.end() && it->first < r.hi; ++it)
+          for (int64_t id : it->second.records) {
+            const Record& rec = records_[static_cast<size_t>(id)];
+            if (rec.who.instr == who.instr || conflicts.count(id)) continue;
+            if (!ours && !rec.write) continue;
+            if (isUnordered(id)) conflicts[id] = Conflict{ours, overlapFrom(it, id, r.hi)};
+          }
+    };
+    scan(e.writes, true);
+    scan(e.reads, false);
+    for (const auto& [id, c] : conflicts)
+      report(records_[static_cast<size_t>(id)], who, c.whoWrites, e.storage, c.overlap);
+
+    // 2. Trim records that the new access covers and follows (or raced with).
+    auto before = [&](int64_t id) {
+      const Record& r = records_[static_cast<size_t>(id)];
+      if (r.who.instr == who.instr) return false;
+      return r.who.pipeIndex < who.clock[pipeIndex(r.who.pipe)] || isUnordered(id);
+    };
+    for (const ByteRange& r : e.writes)
+      for (auto it = segs.lower_bound(r.lo); it != segs.end() && it->first < r.hi; ++it) {
+        auto& ids = it->second.records;
+        ids.erase(std::remove_if(ids.begin(), ids.end(), before), ids.end());
+      }
+    for (const ByteRange& r : e.reads)
+      for (auto it = segs.lower_bound(r.lo); it != segs.end() && it->first < r.hi; ++it) {
+        auto& ids = it->second.records;
+        ids.erase(std::remove_if(ids.begin(), ids.end(),
+                                 [&](int64_t id) {
+                                   return !records_[static_cast<size_t>(id)].write && before(id);
+                                 }),
+                  ids.end());
+      }
+
+    // 3. Record (ids increase, so every segment's list stays sorted).
+    auto add = [&](const std::vector<ByteRange>& ranges, bool write) {
+      if (ranges.empty()) return;
+      auto id = static_cast<int64_t>(records_.size());
+      records_.push_back(Record{who, write});
+      for (const ByteRange& r : ranges)
+        for (auto it = segs.lower_bound(r.lo); it != segs.end() && it->first < r.hi; ++it)
+          it->second.records.push_back(id);
+    };
+    add(e.writes, true);
+    add(e.reads, false);
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (const auto* list : {&e.writes, &e.reads})
+      for (const ByteRange& r : *list) {
+        lo = std::min(lo, r.lo);
+        hi = std::max(hi, r.hi);
+      }
+    if (lo <= hi) compact(segs, lo, hi);
   }
 }
 

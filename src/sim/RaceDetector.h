@@ -19,6 +19,13 @@
 // record also when a later ordered read covers it. Any future conflict with a
 // dropped record is then also a conflict with the covering access, so no race
 // goes unreported (its partner may be the newer access).
+//
+// The history of a storage is a sorted map of disjoint byte segments, each
+// listing the records still live on all of its bytes; an access visits only
+// the segments it overlaps (O(log n) to find them), so checking is linear in
+// the number of accesses, not quadratic. Adjacent segments with the same live
+// records are merged again, so a tile instruction covering many small scalar
+// records leaves one segment behind.
 #pragma once
 
 #include <array>
@@ -64,7 +71,10 @@ class RaceDetector {
   // races, then adds them to the history.
   void access(const AccessOwner& who, const AccessSet& set);
   // Forgets the history of one storage (e.g. on-chip storages between blocks).
-  void clear() { history_.clear(); }
+  void clear() {
+    history_.clear();
+    records_.clear();
+  }
   const std::vector<Race>& races() const { return races_; }
   int64_t totalOccurrences() const { return total_; }
 
@@ -72,13 +82,23 @@ class RaceDetector {
   struct Record {
     AccessOwner who;
     bool write = false;
-    std::vector<ByteRange> ranges;
   };
+  struct Segment {
+    int64_t hi = 0;
+    std::vector<int64_t> records;  // ids into records_, increasing (= insertion order)
+  };
+  using Segments = std::map<int64_t, Segment>;  // by lo
+
   static bool ordered(const AccessOwner& a, const AccessOwner& b);
   void report(const Record& r, const AccessOwner& who, bool whoWrites, int storage,
               ByteRange overlap);
+  // Makes [lo, hi) exactly a union of segments (splitting, filling gaps).
+  static void cover(Segments& segs, int64_t lo, int64_t hi);
+  // Merges equal neighbours and drops empty segments in [lo, hi] and at its edges.
+  static void compact(Segments& segs, int64_t lo, int64_t hi);
 
-  std::map<int, std::vector<Record>> history_;
+  std::map<int, Segments> history_;
+  std::vector<Record> records_;  // every record of the current block, by id
   std::vector<Race> races_;
   std::map<std::tuple<const void*, const void*, int>, size_t> seen_;
   int64_t total_ = 0;

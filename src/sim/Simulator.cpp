@@ -94,8 +94,9 @@ struct Instr {
   int64_t latency = 1, ii = 1;
   std::vector<Scalar> env;
   std::vector<ResolvedRegion> regions;
-  Scalar value;
+  Scalar value;  // fill value, or the pad value of a copy with hasPad
   bool clear = false;
+  bool hasPad = false;
   std::shared_ptr<GemmOperands> gemm;
   Instr* partner = nullptr;  // the MTE1 part of an L1 gemm's M part
   Pipe fsrc = Pipe::S, fdst = Pipe::S;
@@ -392,7 +393,9 @@ int64_t BlockSim::evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const
   {
     ScalarScope scope(machine_, scalarEnv_, machine_.access);
     machine_.loc = loc;
-    id = machine_.eval(e).asInt();
+    Scalar v = machine_.eval(e);
+    machine_.requireDefined(v, std::string("the event id of this ") + what);
+    id = v.asInt();
   }
   if (id < 0 || id >= target_.eventIdsPerHardEvent) {
     flagError(loc, fmt::format("{} uses event id {}, but hard event {} has ids 0 to {}",
@@ -474,8 +477,11 @@ bool BlockSim::scalarStep(int64_t t) {
           {
             ScalarScope scope(machine_, scalarEnv_, &acc);
             machine_.loc = loop->loc;
-            f.cur = machine_.eval(loop->min).asInt();
-            f.end = f.cur + machine_.eval(loop->extent).asInt();
+            Scalar min = machine_.eval(loop->min), extent = machine_.eval(loop->extent);
+            machine_.requireDefined(min, "the start of loop '" + loop->var->name + "'");
+            machine_.requireDefined(extent, "the trip count of loop '" + loop->var->name + "'");
+            f.cur = min.asInt();
+            f.end = f.cur + extent.asInt();
           }
           scalarAccess(acc, s);
         }
@@ -497,7 +503,9 @@ bool BlockSim::scalarStep(int64_t t) {
         {
           ScalarScope scope(machine_, scalarEnv_, &acc);
           machine_.loc = br->loc;
-          taken = machine_.eval(br->cond).truthy();
+          Scalar cond = machine_.eval(br->cond);
+          machine_.requireDefined(cond, "the condition of this if");
+          taken = cond.truthy();
         }
         scalarAccess(acc, s);
         const Stmt* next = taken ? &br->thenBody : &br->elseBody;
@@ -642,6 +650,10 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
       case StmtKind::Copy: {
         const auto* x = as<CopyStmt>(s);
         regions = {machine_.resolve(x->src, x->loc), machine_.resolve(x->dst, x->loc)};
+        if (x->padValue) {
+          machine_.loc = x->loc;
+          value = machine_.eval(x->padValue);
+        }
         break;
       }
       case StmtKind::Gemm: {
@@ -649,7 +661,11 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
         regions = {machine_.resolve(g->a, g->loc), machine_.resolve(g->b, g->loc),
                    machine_.resolve(g->c, g->loc)};
         machine_.loc = g->loc;
-        clear = g->clearAccum && machine_.eval(g->clearAccum).truthy();
+        if (g->clearAccum) {
+          Scalar c = machine_.eval(g->clearAccum);
+          machine_.requireDefined(c, "clear_accum of this T.gemm");
+          clear = c.truthy();
+        }
         break;
       }
       case StmtKind::Fill: {
@@ -690,6 +706,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   in->regions = std::move(regions);
   in->value = value;
   in->clear = clear;
+  in->hasPad = s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr;
   in->partner = loadPart;
   if (loadPart) in->gemm = loadPart->gemm;
   if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
@@ -707,11 +724,13 @@ void BlockSim::execute(Instr* in, bool deferred) {
   bool swapped = !in->env.empty();
   if (swapped) std::swap(machine_.env, in->env);
   machine_.loc = in->stmt->loc;
+  machine_.instruction = instrName(in->stmt);
   if (deferred) machine_.beginDeferred();
   auto finish = [&] {
     if (deferred) in->pending = machine_.endDeferred();
     if (swapped) std::swap(machine_.env, in->env);
     machine_.access = nullptr;
+    machine_.instruction.clear();
   };
   try {
     const Stmt& s = in->stmt;
@@ -728,7 +747,8 @@ void BlockSim::execute(Instr* in, bool deferred) {
       default:
         switch (s->kind) {
           case StmtKind::Copy:
-            machine_.copy(in->regions[0], in->regions[1], s->loc);
+            machine_.copy(in->regions[0], in->regions[1], s->loc,
+                          in->hasPad ? &in->value : nullptr);
             break;
           case StmtKind::Fill:
             machine_.fill(in->regions[0], in->value);
@@ -1030,6 +1050,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   SimResult result;
   result.allocations = allocate(kernel, target, result.issues, result.used);
   Machine machine(kernel, memory);
+  machine.trackPoison = true;
   for (const auto& [name, value] : options.bindings) {
     for (const auto& p : kernel.params)
       if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
@@ -1061,6 +1082,16 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       result.issues.push_back(std::move(issue));
       result.aborted = true;
     }
+    // Uses of uninitialised memory: run-time errors that did not stop the block.
+    for (ExecError& e : machine.poisonUses) {
+      SimIssue issue;
+      issue.kind = SimIssue::Runtime;
+      issue.loc = e.loc;
+      issue.message = std::move(e.message);
+      issue.block = b;
+      result.issues.push_back(std::move(issue));
+    }
+    machine.poisonUses.clear();
   }
   dedupeIssues(result.issues);
   result.races = races.races();

@@ -69,23 +69,35 @@ class Serialize : public IRMutator {
     }
     return std::make_shared<SeqStmt>(std::move(out), s.loc);
   }
+  // A loop whose bounds read memory: the scalar unit reads them once, before
+  // the first iteration. The barrier at the top of the body orders that read
+  // before the body's writes; the one after the loop orders it before what
+  // follows even when the loop runs zero times.
   Stmt mutateFor(const ForStmt& s, const Stmt& self) override {
     Stmt body = mutateStmt(s.body);
-    if (loadsMemory(s.min) || loadsMemory(s.extent)) body = prependBarrier(body, s.loc);
+    bool reads = loadsMemory(s.min) || loadsMemory(s.extent);
+    if (reads) body = prependBarrier(body, s.loc);
     if (body == s.body) return self;
     auto f = std::make_shared<ForStmt>(s);
     f->body = body;
-    return f;
+    if (!reads) return f;
+    return std::make_shared<SeqStmt>(std::vector<Stmt>{f, barrierAll(s.loc)}, s.loc);
   }
+  // A condition that reads memory: a barrier at the top of each branch, and
+  // one after the whole `if` so that the read is ordered before later writes
+  // on every path, the untaken branch of an `if` without `else` included.
   Stmt mutateIf(const IfStmt& s, const Stmt& self) override {
     Stmt t = mutateStmt(s.thenBody);
     Stmt e = s.elseBody ? mutateStmt(s.elseBody) : nullptr;
-    if (loadsMemory(s.cond)) {
+    bool reads = loadsMemory(s.cond);
+    if (reads) {
       t = prependBarrier(t, s.loc);
       if (e) e = prependBarrier(e, s.loc);
     }
     if (t == s.thenBody && e == s.elseBody) return self;
-    return std::make_shared<IfStmt>(s.cond, t, e, s.loc);
+    Stmt out = std::make_shared<IfStmt>(s.cond, t, e, s.loc);
+    if (!reads) return out;
+    return std::make_shared<SeqStmt>(std::vector<Stmt>{out, barrierAll(s.loc)}, s.loc);
   }
 };
 

@@ -7,8 +7,10 @@
 // author wrote are kept as they are).
 // Guarantees: the result is race-free under SPEC §3.3 whatever the pipes:
 // every tile instruction, scalar store and memory-reading scalar assignment is
-// followed by barrier_all, and a loop body or branch whose bounds/condition
-// read memory starts with one; everything else is shared with the input.
+// followed by barrier_all; a loop body or branch whose bounds/condition read
+// memory starts with one, and the whole loop / `if` is followed by one (so the
+// scalar read is ordered on every path, an untaken branch or a zero-trip loop
+// included); everything else is shared with the input.
 //
 //   before                                   after
 //   for s in T.Pipelined(4, num_stages=2):   for s in T.Pipelined(4, num_stages=2):

@@ -16,8 +16,13 @@ def main(A: T.Tensor((64, 256), "float32"), B: T.Tensor((64, 256), "float32"), n
         T.copy(A[0:4, :], a)
         T.copy(A[bx, 0], row)
         T.copy(A[bx * 4, 0], a)
-        T.copy(A[0:2, :], a)  # expected-error col 9 {{T.copy moves 512 elements from 'A' (2, 256) but the destination 'a' (4, 256) holds 1024}}
-        T.copy(A[0, 0:128], row)  # expected-error col 9 {{T.copy moves 128 elements from 'A' (1, 128) but the destination 'row' (256,) holds 256}}
+        T.copy(A[0:2, :], a)  # expected-error col 9 {{T.copy moves 512 elements from 'A' (2, 256) but the destination 'a' (4, 256) holds 1024; give pad_value= to fill the rest of the destination}}
+        T.copy(A[0, 0:128], row)  # expected-error col 9 {{T.copy moves 128 elements from 'A' (1, 128) but the destination 'row' (256,) holds 256; give pad_value= to fill the rest of the destination}}
+        T.copy(A[0, 0:128], row, pad_value=-1.0)
+        T.copy(A[0, 0:128], row, pad_value=row[0])  # expected-error col 44 {{pad_value= must not read a buffer; load the value into a scalar first (v = buf[i]) and pass the scalar}}
+        T.copy(A[0:2, 0:100], a, pad_value=0.0)
+        T.copy(A[0:8, 0:64], a, pad_value=0.0)  # expected-error col 9 {{T.copy moves 512 elements from 'A' (8, 64) but the destination 'a' (4, 256) holds 1024; with pad_value= the source must fit inside the destination in every dimension (lined up from the right)}}
+        T.copy(a, B[0:4, :], pad_value=0.0)  # expected-error col 30 {{pad_value= is only supported for copies from global memory (global→shared, global→shared.l1), not from shared}}
         T.copy(a, B[0, 0])
         T.copy(A[0, 0], B[0, 0])  # expected-error col 9 {{both operands of T.copy are single elements; give one of them as a buffer or a slice}}
         T.copy(A, B)  # expected-error col 9 {{T.copy from global to global is not supported; legal paths: global→shared, global→shared.l1, shared→global, shared→shared.l1, shared.l1→shared.l0a/l0b, shared.l0c→shared/global, and vector moves between shared and local buffers}}

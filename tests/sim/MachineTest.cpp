@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "SimTestUtil.h"
 
@@ -219,6 +220,58 @@ TEST(Machine, FillAndClearAndCasts) {
                        "T.copy(b, B)"));
   ASSERT_EQ(h.runReference(), "");
   EXPECT_EQ(h.get("B"), (std::vector<double>{-2, -2, 0, 0}));
+}
+
+// Issue 7: float -> int32 casts used to wrap (3e9 -> -1294967296, +inf -> -1).
+// They saturate to the int32 limits; NaN gives 0 (docs/simulator.md).
+TEST(Machine, FloatToInt32CastSaturatesInKernels) {
+  Harness h(kernelText("F: T.Tensor((8,), \"float32\"), B: T.Tensor((8,), \"int32\")",
+                       "f = T.alloc_shared((8,), \"float32\")\n"
+                       "b = T.alloc_shared((8,), \"int32\")\n"
+                       "T.copy(F, f)\n"
+                       "for i in T.Parallel(8):\n"
+                       "    b[i] = T.cast(f[i], \"int32\")\n"
+                       "T.copy(b, B)"));
+  const double inf = std::numeric_limits<double>::infinity();
+  h.set("F", {3e9, -3e9, 1e20, inf, -inf, std::nan(""), 2.5, -2.5});
+  ASSERT_EQ(h.runReference(), "");
+  EXPECT_EQ(h.get("B"), (std::vector<double>{2147483647, -2147483648.0, 2147483647, 2147483647,
+                                             -2147483648.0, 0, 2, -2}));
+}
+
+// Issue 7: `T.copy(..., pad_value=x)` was recorded but not applied. A source
+// smaller than the destination is lined up from the right; every destination
+// element outside the source extents holds x (TileLang fills the unused part
+// of the UB tile with the pad value).
+TEST(Machine, CopyPadValueFillsTheRestOfTheDestination) {
+  Harness h(kernelText("A: T.Tensor((6, 10), \"float32\"), O: T.Tensor((4, 8), \"float32\")",
+                       "a = T.alloc_shared((4, 8), \"float32\")\n"
+                       "T.fill(a, 1.0)\n"
+                       "T.copy(A[2:5, 3:8], a, pad_value=-7.5)\n"
+                       "T.copy(a, O)"));
+  std::vector<double> in(60);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<double>(i) / 4;
+  h.set("A", in);
+  ASSERT_EQ(h.runReference(), "");
+  std::vector<double> expected(32);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c)
+      expected[static_cast<size_t>(r * 8 + c)] =
+          (r < 3 && c < 5) ? static_cast<double>((r + 2) * 10 + (c + 3)) / 4 : -7.5;
+  EXPECT_EQ(h.get("O"), expected);
+}
+
+// A 1-D source under a 2-D destination fills the first elements of the last
+// row-major dimension; the pad value is converted to the destination dtype.
+TEST(Machine, CopyPadValueLinesUpFromTheRightAndConverts) {
+  Harness h(kernelText("A: T.Tensor((8,), \"float32\"), O: T.Tensor((2, 4), \"float16\")",
+                       "a = T.alloc_shared((2, 4), \"float16\")\n"
+                       "T.copy(A[0:3], a, pad_value=0.1)\n"
+                       "T.copy(a, O)"));
+  h.set("A", {1, 2, 3, 4, 5, 6, 7, 8});
+  ASSERT_EQ(h.runReference(), "");
+  const double p = 0.0999755859375;  // 0.1 in fp16 (round to nearest even)
+  EXPECT_EQ(h.get("O"), (std::vector<double>{1, 2, 3, p, p, p, p, p}));
 }
 
 TEST(Machine, OutOfBoundsNamesBufferIndexAndLine) {

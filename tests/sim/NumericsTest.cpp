@@ -69,5 +69,51 @@ TEST(Numerics, StoreRoundsAndWraps) {
   EXPECT_EQ(loadElement(buf, DType::Float32).f, static_cast<double>(0.1f));
 }
 
+// Float to integer conversions saturate to the target's range (issue 7): the
+// expected values are the dtype limits, written out.
+TEST(Numerics, FloatToIntSaturates) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto toInt = [](double v, DType t) { return convert(Scalar::ofFloat(v), t).i; };
+  EXPECT_EQ(toInt(3e9, DType::Int32), 2147483647);
+  EXPECT_EQ(toInt(-3e9, DType::Int32), -2147483648LL);
+  EXPECT_EQ(toInt(1e20, DType::Int32), 2147483647);
+  EXPECT_EQ(toInt(inf, DType::Int32), 2147483647);
+  EXPECT_EQ(toInt(-inf, DType::Int32), -2147483648LL);
+  EXPECT_EQ(toInt(nan, DType::Int32), 0);
+  EXPECT_EQ(toInt(-2.75, DType::Int32), -2);  // truncation toward zero
+  EXPECT_EQ(toInt(2147483647.5, DType::Int32), 2147483647);
+  EXPECT_EQ(toInt(300.0, DType::Int8), 127);
+  EXPECT_EQ(toInt(-300.0, DType::Int8), -128);
+  EXPECT_EQ(toInt(40000.0, DType::Int16), 32767);
+  EXPECT_EQ(toInt(-1.0, DType::UInt8), 0);
+  EXPECT_EQ(toInt(256.0, DType::UInt8), 255);
+  EXPECT_EQ(toInt(-5.0, DType::UInt16), 0);
+  EXPECT_EQ(toInt(70000.0, DType::UInt16), 65535);
+  EXPECT_EQ(toInt(-1.0, DType::UInt32), 0);
+  EXPECT_EQ(toInt(5e9, DType::UInt32), 4294967295LL);
+  EXPECT_EQ(toInt(1e20, DType::Int64), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(toInt(-inf, DType::Int64), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(toInt(nan, DType::Int64), 0);
+  EXPECT_EQ(toInt(nan, DType::UInt8), 0);
+  // Integer to integer still wraps (two's complement), as C does.
+  EXPECT_EQ(convert(Scalar::ofInt(3000000000LL), DType::Int32).i, 3000000000LL - 4294967296LL);
+  EXPECT_EQ(convert(Scalar::ofInt(300), DType::UInt8).i, 44);
+}
+
+// Float to fp16/bf16 overflows to infinity (IEEE round to nearest, the Inf/NaN
+// mode that Ascend 950 uses); float32 values beyond bf16's range too.
+TEST(Numerics, FloatToHalfOverflowIsInfinity) {
+  EXPECT_EQ(convert(Scalar::ofFloat(1e20), DType::Float16).f,
+            std::numeric_limits<double>::infinity());
+  EXPECT_EQ(convert(Scalar::ofFloat(-70000.0), DType::Float16).f,
+            -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(convert(Scalar::ofInt(100000), DType::Float16).f,
+            std::numeric_limits<double>::infinity());
+  EXPECT_EQ(convert(Scalar::ofFloat(3.4e38), DType::BFloat16).f,
+            std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(convert(Scalar::ofFloat(std::nan("")), DType::Float16).f));
+}
+
 }  // namespace
 }  // namespace tilesched::sim

@@ -15,6 +15,7 @@
 #include "sim/Run.h"
 #include "sim/Simulator.h"
 #include "target/Target.h"
+#include "transform/SerialLowering.h"
 
 namespace tilesched::sim::test {
 
@@ -124,6 +125,36 @@ inline KernelRun runAsWritten(const std::string& text) {
   auto run = runKernel(k, k, testTarget(), o, error);
   if (!run) throw std::runtime_error(error);
   return std::move(*run);
+}
+
+// Reference run + simulation of the `--schedule serial` lowering + comparison.
+inline KernelRun runSerial(const std::string& text, RunOptions o = {}) {
+  std::string errors;
+  auto p = compileText(text, &errors);
+  if (!p) throw std::runtime_error("snippet does not compile:\n" + errors);
+  static std::vector<std::pair<ir::Program, ir::Kernel>> keep;  // the results point into the IR
+  keep.emplace_back(std::move(*p), ir::Kernel{});
+  const ir::Kernel& k = keep.back().first.kernels.front();
+  keep.back().second = transform::lowerSerial(k);
+  std::string error;
+  auto run = runKernel(k, keep.back().second, testTarget(), o, error);
+  if (!run) throw std::runtime_error(error);
+  return std::move(*run);
+}
+
+// The final contents of global tensor `name` of a run, as doubles.
+inline std::vector<double> finalValues(const KernelRun& run, const std::string& name,
+                                       ir::DType dtype) {
+  for (const auto& [n, arr] : run.finalTensors)
+    if (n == name) {
+      std::vector<double> out;
+      int eb = ir::dtypeBytes(dtype);
+      for (size_t off = 0; off + static_cast<size_t>(eb) <= arr.data.size();
+           off += static_cast<size_t>(eb))
+        out.push_back(loadElement(arr.data.data() + off, dtype).asDouble());
+      return out;
+    }
+  throw std::runtime_error("no tensor " + name);
 }
 
 inline bool hasIssue(const SimResult& r, SimIssue::Kind kind, const std::string& text) {

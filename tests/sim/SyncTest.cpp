@@ -4,7 +4,10 @@
 // quiet on the fixed one.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "SimTestUtil.h"
+#include "ir/Printer.h"
 
 namespace tilesched::sim::test {
 namespace {
@@ -283,6 +286,199 @@ TEST(Sync, AllocatorAppliesAlignment) {
   EXPECT_EQ(run.sim.allocations[1].name, "y");
   EXPECT_EQ(run.sim.allocations[1].offset, 224);
   EXPECT_TRUE(run.ok());
+}
+
+// Issue 7: under --schedule serial, an `if` whose condition reads UB (or a
+// loop whose bound does) followed by a vector write of that buffer raced
+// whenever the branch was not taken. The default inputs lie in [-2, 2), so
+// neither the branch nor the loop runs: O = (A + 1) * 2, exactly.
+TEST(Sync, SerialIsRaceFreeWhenAMemoryConditionIsFalse) {
+  auto run =
+      runSerial(kernelText("A: T.Tensor((64,), \"float32\"), O: T.Tensor((64,), \"float32\")",
+                           "a = T.alloc_shared((64,), \"float32\")\n"
+                           "T.copy(A, a)\n"
+                           "if a[0] > 100.0:\n"
+                           "    a[1] = 5.0\n"
+                           "for i in T.Parallel(64):\n"
+                           "    a[i] = a[i] + 1.0\n"
+                           "for k in T.serial(T.cast(a[2], \"int32\") - 100):\n"
+                           "    a[3] = 7.0\n"
+                           "for i in T.Parallel(64):\n"
+                           "    a[i] = a[i] * 2.0\n"
+                           "T.copy(a, O)"));
+  EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.size() << " races";
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> bytes(64 * 4);
+  generateInput(bytes, ir::DType::Float32, 0, "A");  // the run's input (seed 0)
+  std::vector<double> a;
+  for (size_t i = 0; i < 64; ++i) a.push_back(loadElement(&bytes[i * 4], ir::DType::Float32).f);
+  auto o = finalValues(run, "O", ir::DType::Float32);
+  ASSERT_EQ(o.size(), 64u);
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(o[i], (a[i] + 1.0) * 2.0) << i;
+}
+
+// Issue 7: the race detector's history is indexed by address (linear time),
+// without losing any race: 4096 scalar reads of distinct elements followed by
+// a vector write of all of them. The write races with exactly the reads whose
+// completion its clock does not know, each counted once.
+TEST(RaceDetectorHistory, EveryUnorderedOldReadIsStillReported) {
+  const int64_t n = 4096;
+  for (int64_t known : {int64_t{0}, n / 2, n}) {
+    RaceDetector d;
+    ir::Stmt readStmt = std::make_shared<ir::BarrierStmt>(false, Pipe::S, SourceLoc{});
+    ir::Stmt writeStmt = std::make_shared<ir::BarrierStmt>(false, Pipe::V, SourceLoc{});
+    for (int64_t i = 0; i < n; ++i) {
+      AccessOwner r{i, Pipe::S, i, {}, readStmt.get()};
+      r.clock[pipeIndex(Pipe::S)] = i;  // S knows its own earlier statements
+      AccessSet set;
+      set.add(0, 4 * i, 4 * i + 4, false);
+      d.access(r, set);
+    }
+    AccessOwner w{n, Pipe::V, 0, {}, writeStmt.get()};
+    w.clock[pipeIndex(Pipe::S)] = known;  // the first `known` reads are ordered before it
+    AccessSet set;
+    set.add(0, 0, 4 * n, true);
+    d.access(w, set);
+    if (known == n) {
+      EXPECT_TRUE(d.races().empty());
+      continue;
+    }
+    ASSERT_EQ(d.races().size(), 1u) << known;
+    EXPECT_EQ(d.races()[0].occurrences, n - known);
+    EXPECT_EQ(d.totalOccurrences(), n - known);
+    EXPECT_EQ(d.races()[0].lo, 4 * known);  // the first unordered read's bytes
+    EXPECT_EQ(d.races()[0].hi, 4 * known + 4);
+    EXPECT_EQ(d.races()[0].first.pipe, Pipe::S);
+    EXPECT_TRUE(d.races()[0].secondWrites);
+    // The write covered (and raced with) every read: a second unordered read
+    // of any element now races with the write only, once.
+    AccessOwner late{n + 1, Pipe::S, n, {}, readStmt.get()};
+    late.clock[pipeIndex(Pipe::S)] = n;
+    AccessSet again;
+    again.add(0, 40, 44, false);
+    d.access(late, again);
+    EXPECT_EQ(d.totalOccurrences(), n - known + 1);
+  }
+}
+
+// Issue 7: the simulator applies pad_value too (not only the reference), and
+// the printed IR keeps it as an operand: print -> compile -> print is stable.
+TEST(Sync, SerialCopyWithPadValueMatchesClosedForm) {
+  std::string text = kernelText("A: T.Tensor((48,), \"float32\"), O: T.Tensor((64,), \"float32\")",
+                                "a = T.alloc_shared((64,), \"float32\")\n"
+                                "T.copy(A[0:40], a, pad_value=-T.infinity(\"float32\"))\n"
+                                "T.copy(a, O)");
+  auto run = runSerial(text);
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> bytes(48 * 4);
+  generateInput(bytes, ir::DType::Float32, 0, "A");
+  auto o = finalValues(run, "O", ir::DType::Float32);
+  ASSERT_EQ(o.size(), 64u);
+  for (size_t i = 0; i < 64; ++i)
+    EXPECT_EQ(o[i], i < 40 ? loadElement(&bytes[i * 4], ir::DType::Float32).f
+                           : -std::numeric_limits<double>::infinity())
+        << i;
+  auto p = compileText(text);
+  ASSERT_TRUE(p);
+  std::string printed = ir::printKernel(p->kernels.front());
+  EXPECT_NE(printed.find("pad_value=-T.infinity(\"float32\")"), std::string::npos) << printed;
+  std::string errors;
+  auto again = compileText("import tilelang.language as T\n\n" + printed, &errors);
+  ASSERT_TRUE(again) << errors << printed;
+  EXPECT_EQ(ir::printKernel(again->kernels.front()), printed);
+}
+
+// Issue 7 (b): on-chip memory that nothing wrote is poison in the simulator.
+// It propagates through vector work and copies; reaching global memory it is
+// a run-time error naming the instruction and its line. (The padding bug left
+// exactly such a tail behind.)
+const char* kPoisonParams = "A: T.Tensor((64,), \"float32\"), O: T.Tensor((64,), \"float32\")";
+
+const SimIssue* runtimeIssue(const KernelRun& run) {
+  for (const auto& i : run.sim.issues)
+    if (i.kind == SimIssue::Runtime) return &i;
+  return nullptr;
+}
+
+TEST(Poison, ReachingGlobalMemoryThroughVectorWorkIsAnError) {
+  auto run = runSerial(kernelText(kPoisonParams,
+                                  "a = T.alloc_shared((64,), \"float32\")\n"
+                                  "b = T.alloc_shared((64,), \"float32\")\n"
+                                  "T.copy(A[0:48], a[0:48])\n"
+                                  "for i in T.Parallel(64):\n"
+                                  "    b[i] = a[i] * 2.0\n"
+                                  "T.copy(b, O)"));
+  const SimIssue* e = runtimeIssue(run);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 11u);  // the copy to O
+  EXPECT_NE(e->message.find("T.copy b -> O writes poison to global memory 'O' (bytes [192, 196))"),
+            std::string::npos)
+      << e->message;
+  EXPECT_FALSE(run.ok());
+  EXPECT_FALSE(run.sim.aborted);  // the block ran to its end: races would still be found
+}
+
+TEST(Poison, ConditionOnUnwrittenMemoryIsAnError) {
+  auto run = runSerial(kernelText(kPoisonParams,
+                                  "a = T.alloc_shared((64,), \"float32\")\n"
+                                  "T.copy(A[0:8], a[0:8])\n"
+                                  "if a[9] > 0.0:\n"
+                                  "    a[0] = 1.0\n"
+                                  "T.copy(a[0:8], O[0:8])"));
+  const SimIssue* e = runtimeIssue(run);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 8u);
+  EXPECT_NE(e->message.find("the condition of this if is poison, derived from 'a' bytes [36, 40)"),
+            std::string::npos)
+      << e->message;
+}
+
+TEST(Poison, LoopBoundAndIndexFromUnwrittenMemoryAreErrors) {
+  auto run = runAsWritten(kernelText("A: T.Tensor((64,), \"int32\"), O: T.Tensor((64,), \"int32\")",
+                                     "a = T.alloc_shared((64,), \"int32\")\n"
+                                     "T.fill(a[0:4], 1)\n"
+                                     "T.pipe_barrier(\"ALL\")\n"
+                                     "for k in T.serial(a[5]):\n"
+                                     "    a[0] = 2\n"
+                                     "for i in T.Parallel(4):\n"
+                                     "    a[a[i + 6] % 4] = 3\n"
+                                     "T.pipe_barrier(\"ALL\")\n"
+                                     "T.copy(a[0:4], O[0:4])"));
+  bool loop = false, index = false;
+  for (const auto& i : run.sim.issues) {
+    loop |= i.loc.line == 9 &&
+            i.message.find("the trip count of loop 'k' is poison") != std::string::npos;
+    index |= i.loc.line == 12 && i.message.find("an index is poison") != std::string::npos;
+  }
+  EXPECT_TRUE(loop);
+  EXPECT_TRUE(index);
+}
+
+// Element granularity: writing some elements defines exactly those bytes.
+TEST(Poison, PartialWritesAreTrackedPerElement) {
+  std::string body =
+      "a = T.alloc_shared((64,), \"float32\")\n"
+      "T.copy(A[0:32], a[0:32])\n"
+      "a[40] = 1.5\n"
+      "T.copy(a[0:32], O[0:32])\n"
+      "T.copy(a[40:41], O[40:41])\n";
+  auto good = runSerial(kernelText(kPoisonParams, body));
+  EXPECT_TRUE(good.ok()) << (good.sim.issues.empty() ? "" : good.sim.issues[0].message);
+  auto bad = runSerial(kernelText(kPoisonParams, body + "T.copy(a[39:41], O[39:41])"));
+  const SimIssue* e = runtimeIssue(bad);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 11u);
+  EXPECT_NE(e->message.find("(bytes [156, 160))"), std::string::npos) << e->message;
+}
+
+// A race that reads not-yet-landed data is still reported as a race: poison
+// errors do not stop the block.
+TEST(Poison, RacesAreStillReported) {
+  auto run = runAsWritten(kernelText(kPoisonParams,
+                                     "a = T.alloc_shared((64,), \"float32\")\n"
+                                     "T.copy(A, a)\n"
+                                     "T.copy(a, O)"));
+  EXPECT_FALSE(run.sim.races.empty());
 }
 
 }  // namespace

@@ -79,5 +79,43 @@ def main(A: T.Tensor((64,), "float32")):
   EXPECT_EQ(flags, 2);
 }
 
+// Issue 7: a condition or loop bound that reads memory is a scalar read of
+// that buffer. On the path where the branch is not taken (or the loop runs
+// zero times) nothing used to order it before the next write of the buffer.
+TEST(SerialLowering, BarrierAfterIfAndLoopWhoseConditionReadsMemory) {
+  auto p = compile(R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((64,), "float32"), O: T.Tensor((64,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_shared((64,), "float32")
+        T.copy(A, a)
+        if a[0] > 100.0:
+            a[1] = 5.0
+        for i in T.Parallel(64):
+            a[i] = a[i] + 1.0
+        for k in T.serial(T.cast(a[2], "int32") - 100):
+            a[3] = 7.0
+        T.copy(a, O)
+)");
+  ir::Kernel lowered = lowerSerial(p.kernels[0]);
+  EXPECT_TRUE(ir::verifyKernel(lowered).empty());
+  std::string text = ir::printKernel(lowered);
+  const char* expectedIf =
+      "        if a[0] > 100.0:\n"
+      "            T.pipe_barrier(\"ALL\")\n"
+      "            a[1] = 5.0\n"
+      "            T.pipe_barrier(\"ALL\")\n"
+      "        T.pipe_barrier(\"ALL\")\n"
+      "        for i in T.Parallel(64):\n";
+  const char* expectedFor =
+      "            a[3] = 7.0\n"
+      "            T.pipe_barrier(\"ALL\")\n"
+      "        T.pipe_barrier(\"ALL\")\n"
+      "        T.copy(a, O)";
+  EXPECT_NE(text.find(expectedIf), std::string::npos) << text;
+  EXPECT_NE(text.find(expectedFor), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace tilesched::transform
