@@ -385,6 +385,7 @@ TEST(OwnershipRevised, SiblingOwnersTakeTheLargestBound) {
 
 TEST(OwnershipRevised, UnconditionalAffineSerialOwnerIsIterationMode) {
   auto a = copyThrough("for s in T.serial(4):");
+  EXPECT_EQ(ownerVars(a.storage("a")), std::vector<std::string>{"s"});
   EXPECT_FALSE(a.storage("a").guardedEpoch);
   EXPECT_FALSE(a.storage("a").nonAffineNest);
   EXPECT_FALSE(a.storage("a").autoPicksCounter());
