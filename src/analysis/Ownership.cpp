@@ -243,17 +243,17 @@ bool writeFirstWalk(const UnitList& list, const Storage& s, const Literals& pref
   return true;
 }
 
-// Does any access of `s` in `list` (recursively) happen under a condition?
-bool guarded(const UnitList& list, const Storage& s) {
+// Does every iteration of `list` access `s`? True when some access happens
+// under no condition, directly or in a nested loop that certainly runs (a
+// constant trip count of at least 1).
+bool alwaysAccessed(const UnitList& list, const Storage& s) {
   for (const auto& u : list.units) {
-    if (!touches(u, s)) continue;
-    if (!u.guard.empty()) return true;
-    if (u.isLoop()) {
-      if (guarded(*u.body, s)) return true;
-      continue;
-    }
+    if (!touches(u, s) || !u.guard.empty()) continue;
     for (const auto& a : u.accesses)
-      if (a.storage == s && !a.guard.empty()) return true;
+      if (a.storage == s && a.path.empty() && a.guard.empty()) return true;
+    if (!u.isLoop()) continue;
+    auto trips = asConstInt(u.loop()->extent);
+    if (trips && *trips >= 1 && alwaysAccessed(*u.body, s)) return true;
   }
   return false;
 }
@@ -565,7 +565,8 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
             }
         }
         o.versionBound = std::max(o.versionBound, bound);
-        if (info.guardedPath || (info.body && guarded(*info.body, st))) o.guardedEpoch = true;
+        if (info.guardedPath || (info.body && !alwaysAccessed(*info.body, st)))
+          o.guardedEpoch = true;
         std::vector<const ForStmt*> nest = info.enclosing;
         nest.push_back(f);
         for (size_t i = 0; i < nest.size(); ++i) {

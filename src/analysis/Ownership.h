@@ -52,9 +52,12 @@ struct StorageOwnership {
   bool explicitClaim = false;  // owners come from multi_buffer_eligible
   bool eligible = false;
   std::vector<ir::Stmt> owners;  // ForStmts, in program order
-  // Some owner iteration may access the storage only under a condition: an
-  // access inside the owner is guarded, or the owner (or a loop around it)
-  // runs under a condition, or it is a guarded T.Persistent tile loop.
+  // Some owner iteration may not access the storage at all (SPEC §6.1: not
+  // every epoch is active): each of its accesses in the owner's body is
+  // conditional (a guarded T.Persistent tile loop's are), or the owner (or a
+  // loop around it) runs under a condition. An unconditional access anywhere
+  // in the body (also through one-trip and constant-trip nested loops) makes
+  // every epoch active.
   bool guardedEpoch = false;
   // The bounds of an owner or of a loop around it depend on an enclosing
   // loop variable, a scalar variable or a load: the flattened iteration

@@ -271,12 +271,13 @@ TEST(Examples, AnalysesAcceptEveryCompilingKernelInTheTree) {
   EXPECT_GE(analysed, 11);
 }
 
-// The printed task graph of vec_add, byte for byte (tests/analysis/golden/).
-// Regenerate with UPDATE_GOLDEN=1 after an intended change, and review the diff.
-TEST(Examples, VecAddTaskGraphGolden) {
-  auto a = analyzeExample("vec_add.py");
-  std::string text = printTaskGraph(a.ka);
-  std::string path = std::string(TILESCHED_TEST_DATA_DIR) + "/golden/vec_add.tasks";
+namespace {
+
+// Compares a printed task graph with tests/analysis/golden/<name>, byte for
+// byte. Regenerate with UPDATE_GOLDEN=1 after an intended change, and review
+// the diff.
+void expectGolden(const std::string& text, const std::string& name) {
+  std::string path = std::string(TILESCHED_TEST_DATA_DIR) + "/golden/" + name;
   if (std::getenv("UPDATE_GOLDEN")) {
     std::ofstream(path) << text;
     GTEST_SKIP() << "golden updated";
@@ -286,4 +287,29 @@ TEST(Examples, VecAddTaskGraphGolden) {
   std::stringstream expected;
   expected << in.rdbuf();
   EXPECT_EQ(text, expected.str());
+}
+
+}  // namespace
+
+// The printed task graph of vec_add.
+TEST(Examples, VecAddTaskGraphGolden) {
+  auto a = analyzeExample("vec_add.py");
+  expectGolden(printTaskGraph(a.ka), "vec_add.tasks");
+}
+
+// The revised ownership rules on one kernel (tests/diagnostics/ownership_rules.py):
+// a serial owner reached through a one-trip loop, complementary guarded
+// writes, a broadcast fill, and the storages that stay single.
+TEST(Examples, OwnershipRulesTaskGraphGolden) {
+  std::string path = std::string(TILESCHED_SOURCE_DIR) + "/tests/diagnostics/ownership_rules.py";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto a = tilesched::testing::analyzeText("ownership_rules.py", ss.str());
+  for (const char* b : {"x", "y", "z"}) EXPECT_EQ(owners(a, b), std::vector<std::string>{"i"}) << b;
+  EXPECT_FALSE(a.storage("p").eligible);
+  EXPECT_FALSE(a.storage("acc").eligible);
+  EXPECT_EQ(a.storage("z").broadcastFills.size(), 1u);
+  expectGolden(printTaskGraph(a.ka), "ownership_rules.tasks");
 }

@@ -144,7 +144,8 @@ TEST(OwnershipRevised, IfElseWritesTogetherAreWriteFirst) {
                                           "    T.copy(a, C[s * 64:s * 64 + 64])\n");
   EXPECT_TRUE(a.storage("a").eligible) << a.storage("a").reason;
   EXPECT_EQ(ownerVars(a.storage("a")), std::vector<std::string>{"s"});
-  EXPECT_TRUE(a.storage("a").guardedEpoch);  // the writes are conditional
+  // The read is unconditional: every iteration of s is an active epoch.
+  EXPECT_FALSE(a.storage("a").guardedEpoch);
 }
 
 TEST(OwnershipRevised, IfAndIfNotWritesTogetherAreWriteFirst) {
@@ -414,6 +415,23 @@ TEST(OwnershipRevised, GuardedAccessInsideAOneTripLoopIsAGuardedEpoch) {
                                           "            T.copy(a, B[0:64])\n");
   EXPECT_EQ(ownerVars(a.storage("a")), std::vector<std::string>{"s"});
   EXPECT_TRUE(a.storage("a").guardedEpoch);
+}
+
+TEST(OwnershipRevised, AnEpochIsActiveWhenAnAccessSurelyRuns) {
+  // The only unconditional access is in a nested loop: with a constant trip
+  // count it surely runs; with `s + 1` trips the analysis does not know.
+  for (const char* trips : {"2", "s + 1"}) {
+    auto a = analyzeKernelBody(kParams, std::string(kAlloc) +
+                                            "for s in T.serial(4):\n"
+                                            "    for k in T.serial(" +
+                                            trips +
+                                            "):\n"
+                                            "        T.copy(A[k * 64:k * 64 + 64], a)\n"
+                                            "    if s > 0:\n"
+                                            "        T.copy(a, B[s * 64:s * 64 + 64])\n");
+    EXPECT_EQ(ownerVars(a.storage("a")), std::vector<std::string>{"s"}) << trips;
+    EXPECT_EQ(a.storage("a").guardedEpoch, std::string(trips) != "2") << trips;
+  }
 }
 
 TEST(OwnershipRevised, BoundsDependingOnAnOuterLoopAreNonAffine) {
