@@ -479,3 +479,27 @@ TEST(OwnershipRevised, OptOutCountAndAModeThroughAnotherAliasKeepEligibility) {
   EXPECT_FALSE(a.storage("a").optOut);
   EXPECT_TRUE(a.storage("a").eligible);
 }
+
+// ------------------------------------------------------------ output
+
+TEST(OwnershipRevised, ReportAndTaskGraphShowBoundEpochAndFills) {
+  auto a = analyzeKernelBody(kParams, std::string(kAlloc) +
+                                          "T.clear(a)\n"
+                                          "for o in T.Pipelined(2, num_stages=3):\n"
+                                          "    for s in T.serial(o + 1):\n"
+                                          "        T.copy(A[s * 64:s * 64 + 64], a)\n"
+                                          "        T.copy(a, B[s * 64:s * 64 + 64])\n");
+  nlohmann::json entry = {{"buffers", {{{"name", "a"}}}}};
+  annotateKernelReport(entry, a.ka);
+  const auto& b = entry["buffers"][0];
+  EXPECT_EQ(b["eligible"], true);
+  EXPECT_EQ(b["version_bound"], 3);
+  EXPECT_EQ(b["non_affine_nest"], true);
+  EXPECT_EQ(b["guarded_epoch"], false);
+  EXPECT_EQ(b["broadcast_fill_lines"], nlohmann::json::array({7}));
+  std::string text = printTaskGraph(a.ka);
+  EXPECT_NE(text.find("eligible, owners: s (line 9), bound 3, non-affine nest, broadcast fills: "
+                      "line 7"),
+            std::string::npos)
+      << text;
+}
