@@ -78,6 +78,25 @@ TEST(Examples, EveryExampleAnalysesAndPrints) {
     EXPECT_FALSE(a.diags->hasErrors());
     // No example triggers an analysis warning.
     EXPECT_TRUE(a.warnings().empty()) << a.diags->renderAll();
+    // Every owner in the examples is a pipelined loop with constant bounds:
+    // the bound is its num_stages, the nest is affine; no example fills an
+    // eligible storage outside its loops.
+    for (const auto& so : a.ka.ownership.storages) {
+      SCOPED_TRACE(so.storage->name);
+      EXPECT_FALSE(so.nonAffineNest);
+      EXPECT_TRUE(so.broadcastFills.empty());
+      if (!so.eligible) {
+        EXPECT_EQ(so.versionBound, 1);
+        continue;
+      }
+      int64_t stages = 0;
+      for (const auto& o : so.owners) {
+        const auto* f = ir::as<ir::ForStmt>(o);
+        EXPECT_TRUE(f->isPipelined());
+        stages = std::max(stages, f->numStages);
+      }
+      EXPECT_EQ(so.versionBound, stages);
+    }
     if (std::getenv("PRINT_TASKS")) std::cout << "=== " << f << "\n" << text;
   }
 }
@@ -187,6 +206,7 @@ TEST(Examples, AnnotateVersions) {
   EXPECT_EQ(owners(a, "fixed"), std::vector<std::string>{"i"});
   EXPECT_EQ(owners(a, "inferred"), std::vector<std::string>{"i"});
   EXPECT_EQ(a.loop().loop()->numStages, 4);
+  EXPECT_EQ(a.storage("inferred").versionBound, 4);
 }
 
 TEST(Examples, ManualFlatRing) {
