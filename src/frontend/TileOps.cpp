@@ -446,19 +446,20 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
       bool duplicate = false;
       for (auto& other : annos.bufferVersions) {
         if (other.storage != spec.storage) continue;
-        if (other.buffer == spec.buffer && (other.count != spec.count || other.mode != spec.mode))
+        bool countConflict = other.count && spec.count && *other.count != *spec.count;
+        bool modeConflict = other.mode && spec.mode && *other.mode != *spec.mode;
+        if (other.buffer == spec.buffer && (countConflict || modeConflict))
           fail(keyLoc,
                fmt::format(
                    "buffer '{}' is already given {} versions; give each buffer one version spec",
                    b->name,
-                   other.count  ? std::to_string(*other.count)
-                   : other.mode ? "'" + std::string(versionModeName(*other.mode)) + "'"
-                                : "auto"));
-        if (other.count && spec.count && *other.count != *spec.count)
+                   countConflict ? std::to_string(*other.count)
+                                 : "'" + std::string(versionModeName(*other.mode)) + "'"));
+        if (countConflict)
           fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
                                    "different version counts ({} and {})",
                                    other.buffer->name, b->name, *other.count, *spec.count));
-        if (other.mode && spec.mode && *other.mode != *spec.mode)
+        if (modeConflict)
           fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
                                    "different modes ('{}' and '{}')",
                                    other.buffer->name, b->name, versionModeName(*other.mode),
