@@ -1,8 +1,9 @@
-// Owners and eligibility (see Ownership.h). Steps: index the loops (their
-// enclosing loops and guards), apply explicit claims, infer owners of the
-// remaining candidates bottom-up, derive each eligible storage's version
-// bound, epoch flags and broadcast fills, then emit the warnings of SPEC
-// §2.1/§2.2.
+// Owners and eligibility (see Ownership.h). Index the loops (their enclosing
+// loops and guards), then per storage: describeStorage (annotations),
+// applyClaims (explicit claims, their warnings and the nested-claims error),
+// inferOwners (bottom-up over the loop tree, `cover`), describeEpochs
+// (version bound, epoch flags, broadcast fills), and the warning for a fixed
+// count that never applies (SPEC §2.1).
 #include "analysis/Ownership.h"
 
 #include <fmt/format.h>
@@ -417,174 +418,195 @@ void collectBroadcastFills(const UnitList& list, const StorageOwnership& o, bool
   }
 }
 
-}  // namespace
+using LoopIndex = std::map<const StmtNode*, LoopInfo>;
 
-Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, DiagnosticEngine& diags) {
-  Ownership out;
-  std::map<const StmtNode*, LoopInfo> loops;
-  {
-    std::vector<const ForStmt*> stack;
-    indexIR(kernel.body, stack, loops);
-    indexUnits(root, false, loops);
+// One explicit multi_buffer_eligible claim.
+struct Claim {
+  Stmt loop;
+  Buffer buffer;  // as named in the claim
+  SourceLoc loc;
+};
+
+// Step 1: the storage's allocating buffer and what the annotations say of it.
+StorageOwnership describeStorage(const Kernel& kernel, const Storage& st) {
+  StorageOwnership o;
+  o.storage = st;
+  for (const auto& b : kernel.buffers)
+    if (b->storage == st && !b->isAlias) {
+      o.buffer = b;
+      break;
+    }
+  if (!o.buffer)
+    for (const auto& b : kernel.buffers)
+      if (b->storage == st) {
+        o.buffer = b;
+        break;
+      }
+  o.candidate = isCapacityChecked(st->scope);
+  for (const auto& m : kernel.annotations.manual)
+    if (m.storage == st) {
+      o.manual = true;
+      o.ring = m.ring;
+    }
+  for (const auto& v : kernel.annotations.bufferVersions)
+    if (v.storage == st) o.optOut = v.isOptOut();
+  return o;
+}
+
+// Step 2: explicit claims (program order). Claims on manual, opted-out or
+// non-candidate storages are dropped with a warning; claims on nested loops
+// are an error. Returns false after that error.
+bool applyClaims(StorageOwnership& o, const std::vector<Claim>& claims, LoopIndex& loops,
+                 DiagnosticEngine& diags) {
+  const Claim& first = claims.front();
+  const std::string& claimed = first.buffer->name;
+  std::string id = std::to_string(o.storage->id);
+  if (o.manual) {
+    diags.warningOnce(
+        "manual-claim:" + id, first.loc,
+        fmt::format("'{}' is a manual multi-buffer (T.annotate_manual_multi_buffer), so its "
+                    "multi_buffer_eligible claim is dropped; its versions are the ones written "
+                    "in its indices",
+                    claimed));
+    return true;
   }
-  ScalarDefs defs(kernel);
-
-  // Explicit claims, by storage, in program order.
-  struct Claim {
-    Stmt loop;
-    Buffer buffer;
-    SourceLoc loc;
-  };
-  std::map<int, std::vector<Claim>> claims;
-  forEachStmt(kernel.body, [&](const Stmt& s) {
-    const auto* f = as<ForStmt>(s);
-    if (!f) return;
-    for (const auto& b : f->eligible)
-      claims[b->storage->id].push_back({s, b, f->eligibleLoc.valid() ? f->eligibleLoc : f->loc});
-  });
+  if (o.optOut) {
+    diags.warningOnce("opt-out-claim:" + id, first.loc,
+                      fmt::format("{{{0}: 1}} opts '{0}' out of multi-buffering and overrides its "
+                                  "multi_buffer_eligible claim; use {{{0}: (1, \"auto\")}} to "
+                                  "keep it eligible with one version",
+                                  claimed));
+    return true;
+  }
+  if (!o.candidate) {
+    diags.warningOnce(
+        "claim-scope:" + id, first.loc,
+        fmt::format("'{}' is in {}, which is never multi-buffered; its multi_buffer_eligible "
+                    "claim is dropped",
+                    claimed, memScopeName(o.storage->scope)));
+    return true;
+  }
+  o.explicitClaim = true;
   auto encloses = [&](const Stmt& outer, const Stmt& inner) {
     for (const ForStmt* f : loops[inner.get()].enclosing)
       if (f == outer.get()) return true;
     return false;
   };
+  // Owners never nest: two claims on nested loops are an error.
+  for (const auto& outer : claims)
+    for (const auto& inner : claims) {
+      if (!encloses(outer.loop, inner.loop)) continue;
+      diags.error(inner.loc,
+                  fmt::format("'{}' is claimed by nested loops {} and {}; owners cannot nest, so "
+                              "name it in the multi_buffer_eligible claim of only one of them",
+                              inner.buffer->name, loopName(*as<ForStmt>(outer.loop)),
+                              loopName(*as<ForStmt>(inner.loop))));
+      o.reason = "it is claimed by nested loops";
+      return false;
+    }
+  o.eligible = true;
+  for (const auto& c : claims)
+    if (std::find(o.owners.begin(), o.owners.end(), c.loop) == o.owners.end())
+      o.owners.push_back(c.loop);
+  return true;
+}
 
-  for (const auto& st : kernel.storages) {
-    StorageOwnership o;
-    o.storage = st;
-    for (const auto& b : kernel.buffers)
-      if (b->storage == st && !b->isAlias) {
-        o.buffer = b;
-        break;
-      }
-    if (!o.buffer)
-      for (const auto& b : kernel.buffers)
-        if (b->storage == st) {
-          o.buffer = b;
+// Step 3: inferred owners of a storage nobody claimed.
+void inferOwners(StorageOwnership& o, const UnitList& root) {
+  const Storage& st = o.storage;
+  if (!o.candidate) {
+    o.reason = fmt::format("{} is never multi-buffered", memScopeName(st->scope));
+    return;
+  }
+  if (o.manual) {
+    o.reason = "it is a manual multi-buffer";
+    return;
+  }
+  if (o.optOut) {
+    o.reason = fmt::format("it is opted out by {{{}: 1}}", o.buffer ? o.buffer->name : st->name);
+    return;
+  }
+  bool accessed = false;
+  for (const auto& u : root.units) accessed |= touches(u, st);
+  if (!accessed) {
+    o.reason = "it is never accessed";
+    return;
+  }
+  Cover c = cover(root, st);
+  if (c.ok && !c.owners.empty()) {
+    o.eligible = true;
+    o.owners = c.owners;
+  } else {
+    o.reason = c.reason.empty() ? "it is not accessed inside a loop" : c.reason;
+  }
+}
+
+// Step 4, for an eligible storage: version bound, epoch flags, broadcast fills.
+void describeEpochs(StorageOwnership& o, LoopIndex& loops, const ScalarDefs& defs,
+                    const UnitList& root) {
+  for (const auto& ow : o.owners) {
+    const auto* f = as<ForStmt>(ow);
+    const LoopInfo& info = loops[ow.get()];
+    // This owner's num_stages, else the nearest enclosing loop's.
+    int64_t bound = 1;
+    if (hasNumStages(*f)) {
+      bound = std::max<int64_t>(1, f->numStages);
+    } else {
+      for (auto it = info.enclosing.rbegin(); it != info.enclosing.rend(); ++it)
+        if (hasNumStages(**it)) {
+          bound = std::max<int64_t>(1, (*it)->numStages);
           break;
         }
-    o.candidate = isCapacityChecked(st->scope);
-    for (const auto& m : kernel.annotations.manual)
-      if (m.storage == st) {
-        o.manual = true;
-        o.ring = m.ring;
-      }
+    }
+    o.versionBound = std::max(o.versionBound, bound);
+    if (info.guardedPath || (info.body && !alwaysAccessed(*info.body, o.storage)))
+      o.guardedEpoch = true;
+    std::vector<const ForStmt*> nest = info.enclosing;
+    nest.push_back(f);
+    for (size_t i = 0; i < nest.size(); ++i) {
+      std::vector<const ForStmt*> outer(nest.begin(), nest.begin() + static_cast<long>(i));
+      o.nonAffineNest |= variesInNest(defs.resolve(nest[i]->min), outer) ||
+                         variesInNest(defs.resolve(nest[i]->extent), outer);
+    }
+  }
+  collectBroadcastFills(root, o, false, o.broadcastFills);
+}
+
+}  // namespace
+
+Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, DiagnosticEngine& diags) {
+  LoopIndex loops;
+  std::vector<const ForStmt*> stack;
+  indexIR(kernel.body, stack, loops);
+  indexUnits(root, false, loops);
+  ScalarDefs defs(kernel);
+
+  std::map<int, std::vector<Claim>> claims;  // by storage id, in program order
+  forEachStmt(kernel.body, [&](const Stmt& s) {
+    if (const auto* f = as<ForStmt>(s))
+      for (const auto& b : f->eligible)
+        claims[b->storage->id].push_back({s, b, f->eligibleLoc.valid() ? f->eligibleLoc : f->loc});
+  });
+
+  Ownership out;
+  for (const auto& st : kernel.storages) {
+    StorageOwnership o = describeStorage(kernel, st);
+    bool claimsValid = true;
+    if (auto it = claims.find(st->id); it != claims.end())
+      claimsValid = applyClaims(o, it->second, loops, diags);
+    if (!o.explicitClaim) inferOwners(o, root);
+    if (o.eligible) describeEpochs(o, loops, defs, root);
+    // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;
     for (const auto& v : kernel.annotations.bufferVersions)
       if (v.storage == st) spec = &v;
-    o.optOut = spec && spec->isOptOut();
-    std::string name = o.buffer ? o.buffer->name : st->name;
-    bool nestedClaims = false;
-
-    auto claimIt = claims.find(st->id);
-    if (claimIt != claims.end()) {
-      const Claim& first = claimIt->second.front();
-      const std::string& claimed = first.buffer->name;
-      if (o.manual) {
-        diags.warningOnce(
-            "manual-claim:" + std::to_string(st->id), first.loc,
-            fmt::format("'{}' is a manual multi-buffer (T.annotate_manual_multi_buffer), so its "
-                        "multi_buffer_eligible claim is dropped; its versions are the ones written "
-                        "in its indices",
-                        claimed));
-      } else if (o.optOut) {
-        diags.warningOnce(
-            "opt-out-claim:" + std::to_string(st->id), first.loc,
-            fmt::format(
-                "{{{0}: 1}} opts '{0}' out of multi-buffering and overrides its "
-                "multi_buffer_eligible claim; use {{{0}: (1, \"auto\")}} to keep it eligible "
-                "with one version",
-                claimed));
-      } else if (!o.candidate) {
-        diags.warningOnce(
-            "claim-scope:" + std::to_string(st->id), first.loc,
-            fmt::format("'{}' is in {}, which is never multi-buffered; its multi_buffer_eligible "
-                        "claim is dropped",
-                        claimed, memScopeName(st->scope)));
-      } else {
-        o.explicitClaim = true;
-        const auto& list = claimIt->second;
-        // Owners never nest: two claims on nested loops are an error.
-        for (size_t i = 0; i < list.size() && !nestedClaims; ++i)
-          for (size_t j = 0; j < list.size() && !nestedClaims; ++j) {
-            if (!encloses(list[i].loop, list[j].loop)) continue;
-            nestedClaims = true;
-            diags.error(list[j].loc,
-                        fmt::format("'{}' is claimed by nested loops {} and {}; owners cannot "
-                                    "nest, so name it in the multi_buffer_eligible claim of only "
-                                    "one of them",
-                                    list[j].buffer->name, loopName(*as<ForStmt>(list[i].loop)),
-                                    loopName(*as<ForStmt>(list[j].loop))));
-          }
-        if (nestedClaims) {
-          o.reason = "it is claimed by nested loops";
-        } else {
-          o.eligible = true;
-          for (const auto& c : list) {
-            bool dup = false;
-            for (const auto& ow : o.owners) dup |= ow == c.loop;
-            if (!dup) o.owners.push_back(c.loop);
-          }
-        }
-      }
-    }
-
-    if (!o.explicitClaim) {
-      if (!o.candidate) {
-        o.reason = fmt::format("{} is never multi-buffered", memScopeName(st->scope));
-      } else if (o.manual) {
-        o.reason = "it is a manual multi-buffer";
-      } else if (o.optOut) {
-        o.reason = fmt::format("it is opted out by {{{}: 1}}", name);
-      } else {
-        bool accessed = false;
-        for (const auto& u : root.units) accessed |= touches(u, st);
-        Cover c = accessed ? cover(root, st) : Cover{};
-        if (!accessed) {
-          o.reason = "it is never accessed";
-        } else if (c.ok && !c.owners.empty()) {
-          o.eligible = true;
-          o.owners = c.owners;
-        } else {
-          o.reason = c.reason.empty() ? "it is not accessed inside a loop" : c.reason;
-        }
-      }
-    }
-    if (o.eligible) {
-      for (const auto& ow : o.owners) {
-        const auto* f = as<ForStmt>(ow);
-        const LoopInfo& info = loops[ow.get()];
-        // Version bound: this owner's num_stages, else the nearest enclosing one's.
-        int64_t bound = 1;
-        if (hasNumStages(*f)) {
-          bound = std::max<int64_t>(1, f->numStages);
-        } else {
-          for (auto it = info.enclosing.rbegin(); it != info.enclosing.rend(); ++it)
-            if (hasNumStages(**it)) {
-              bound = std::max<int64_t>(1, (*it)->numStages);
-              break;
-            }
-        }
-        o.versionBound = std::max(o.versionBound, bound);
-        if (info.guardedPath || (info.body && !alwaysAccessed(*info.body, st)))
-          o.guardedEpoch = true;
-        std::vector<const ForStmt*> nest = info.enclosing;
-        nest.push_back(f);
-        for (size_t i = 0; i < nest.size(); ++i) {
-          std::vector<const ForStmt*> outer(nest.begin(), nest.begin() + static_cast<long>(i));
-          o.nonAffineNest |= variesInNest(defs.resolve(nest[i]->min), outer) ||
-                             variesInNest(defs.resolve(nest[i]->extent), outer);
-        }
-      }
-      collectBroadcastFills(root, o, false, o.broadcastFills);
-    }
-    if (spec && spec->count && *spec->count >= 2 && !o.eligible && !nestedClaims) {
+    if (spec && spec->count && *spec->count >= 2 && !o.eligible && claimsValid)
       diags.warningOnce(
           "fixed-ineligible:" + std::to_string(st->id), spec->loc,
           fmt::format(
               "'{}' asks for {} versions but is not multi-buffer eligible ({}); it keeps one "
               "version",
               spec->buffer->name, *spec->count, o.reason));
-    }
     out.storages.push_back(std::move(o));
   }
   return out;
