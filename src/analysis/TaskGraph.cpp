@@ -189,10 +189,16 @@ std::string printTaskGraph(const KernelAnalysis& analysis) {
     std::string status;
     if (so.manual)
       status = fmt::format("manual ring {}", so.ring);
-    else if (so.eligible)
-      status = fmt::format("eligible{}, owners: {}{}", so.explicitClaim ? " (claimed)" : "", owners,
-                           so.guardedEpoch ? ", guarded epoch" : "");
-    else
+    else if (so.eligible) {
+      std::string fills;
+      for (const auto& f : so.broadcastFills)
+        fills +=
+            fmt::format("{}{}", fills.empty() ? ", broadcast fills: line " : ", ", f->loc.line);
+      status = fmt::format("eligible{}, owners: {}, bound {}{}{}{}",
+                           so.explicitClaim ? " (claimed)" : "", owners, so.versionBound,
+                           so.guardedEpoch ? ", guarded epoch" : "",
+                           so.nonAffineNest ? ", non-affine nest" : "", fills);
+    } else
       status = "not eligible: " + so.reason;
     out += fmt::format("    {:<10} {:<14} {}\n", so.storage->name, memScopeName(so.storage->scope),
                        status);
@@ -292,6 +298,9 @@ json bufferAnalysisJson(const KernelAnalysis& analysis, const Buffer& buffer) {
     j["ring"] = nullptr;
     j["owner_loops"] = json::array();
     j["guarded_epoch"] = false;
+    j["non_affine_nest"] = false;
+    j["version_bound"] = 1;
+    j["broadcast_fill_lines"] = json::array();
     j["ineligible_reason"] = nullptr;
     return j;
   }
@@ -305,6 +314,11 @@ json bufferAnalysisJson(const KernelAnalysis& analysis, const Buffer& buffer) {
   }
   j["owner_loops"] = owners;
   j["guarded_epoch"] = so->guardedEpoch;
+  j["non_affine_nest"] = so->nonAffineNest;
+  j["version_bound"] = so->versionBound;
+  json fills = json::array();
+  for (const auto& f : so->broadcastFills) fills.push_back(f->loc.line);
+  j["broadcast_fill_lines"] = fills;
   j["ineligible_reason"] = so->eligible ? json(nullptr) : json(so->reason);
   return j;
 }

@@ -8,7 +8,7 @@
 //
 //   kernel vec_add (line 29), grid 4
 //     buffers:
-//       a_ub       shared         eligible, owners: s (line 40)
+//       a_ub       shared         eligible, owners: s (line 40), bound 2
 //     ...
 //       loop s (line 40): T.Pipelined, 4 trips, num_stages 2, estimated II 554, iteration 554
 //       cycles
@@ -83,8 +83,9 @@ nlohmann::json timingJson(const ir::ForStmt& loop, const LoopTiming& timing);
 // is unknown).
 nlohmann::json loopAnalysisJson(const KernelAnalysis& analysis, const ir::ForStmt& loop);
 // {"eligible": bool, "manual": bool, "ring": N|null, "owner_loops":
-// [{"var", "line"}], "guarded_epoch": bool, "ineligible_reason": str|null}
-// for a buffer (its storage's entry).
+// [{"var", "line"}], "guarded_epoch": bool, "non_affine_nest": bool,
+// "version_bound": N, "broadcast_fill_lines": [line, ...],
+// "ineligible_reason": str|null} for a buffer (its storage's entry).
 nlohmann::json bufferAnalysisJson(const KernelAnalysis& analysis, const ir::Buffer& buffer);
 // Fills a kernel entry of the report in place: each `buffers[i]` (matched by
 // name) gets bufferAnalysisJson's fields, each `loops[i]` (matched by "line"

@@ -483,30 +483,31 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
                                    "(num_versions, mode), got {}",
                                    b->name, describe(v)));
       }
-      // Aliases of one storage must agree (SPEC §2.1).
+      // Aliases of one storage must agree (SPEC §2.1); a count given through
+      // one alias and a mode through another combine.
       bool duplicate = false;
-      for (const auto& other : annos.bufferVersions) {
+      for (auto& other : annos.bufferVersions) {
         if (other.storage != spec.storage) continue;
-        if (other.buffer == spec.buffer && (other.count != spec.count || other.mode != spec.mode))
+        bool countConflict = other.count && spec.count && *other.count != *spec.count;
+        bool modeConflict = other.mode && spec.mode && *other.mode != *spec.mode;
+        if (other.buffer == spec.buffer && (countConflict || modeConflict))
           fail(keyLoc,
                fmt::format(
                    "buffer '{}' is already given {} versions; give each buffer one version spec",
                    b->name,
-                   other.count  ? std::to_string(*other.count)
-                   : other.mode ? "'" + std::string(versionModeName(*other.mode)) + "'"
-                                : "auto"));
-        if (other.count != spec.count)
+                   countConflict ? std::to_string(*other.count)
+                                 : "'" + std::string(versionModeName(*other.mode)) + "'"));
+        if (countConflict)
           fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
                                    "different version counts ({} and {})",
-                                   other.buffer->name, b->name,
-                                   other.count ? std::to_string(*other.count) : "solver-chosen",
-                                   spec.count ? std::to_string(*spec.count) : "solver-chosen"));
-        if (other.mode != spec.mode)
+                                   other.buffer->name, b->name, *other.count, *spec.count));
+        if (modeConflict)
           fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
                                    "different modes ('{}' and '{}')",
-                                   other.buffer->name, b->name,
-                                   other.mode ? versionModeName(*other.mode) : "none",
-                                   spec.mode ? versionModeName(*spec.mode) : "none"));
+                                   other.buffer->name, b->name, versionModeName(*other.mode),
+                                   versionModeName(*spec.mode)));
+        if (!other.count) other.count = spec.count;
+        if (!other.mode) other.mode = spec.mode;
         duplicate = true;
       }
       for (const auto& m : annos.manual)

@@ -78,6 +78,25 @@ TEST(Examples, EveryExampleAnalysesAndPrints) {
     EXPECT_FALSE(a.diags->hasErrors());
     // No example triggers an analysis warning.
     EXPECT_TRUE(a.warnings().empty()) << a.diags->renderAll();
+    // Every owner in the examples is a pipelined loop with constant bounds:
+    // the bound is its num_stages, the nest is affine; no example fills an
+    // eligible storage outside its loops.
+    for (const auto& so : a.ka.ownership.storages) {
+      SCOPED_TRACE(so.storage->name);
+      EXPECT_FALSE(so.nonAffineNest);
+      EXPECT_TRUE(so.broadcastFills.empty());
+      if (!so.eligible) {
+        EXPECT_EQ(so.versionBound, 1);
+        continue;
+      }
+      int64_t stages = 0;
+      for (const auto& o : so.owners) {
+        const auto* f = ir::as<ir::ForStmt>(o);
+        EXPECT_TRUE(f->isPipelined());
+        stages = std::max(stages, f->numStages);
+      }
+      EXPECT_EQ(so.versionBound, stages);
+    }
     if (std::getenv("PRINT_TASKS")) std::cout << "=== " << f << "\n" << text;
   }
 }
@@ -187,6 +206,7 @@ TEST(Examples, AnnotateVersions) {
   EXPECT_EQ(owners(a, "fixed"), std::vector<std::string>{"i"});
   EXPECT_EQ(owners(a, "inferred"), std::vector<std::string>{"i"});
   EXPECT_EQ(a.loop().loop()->numStages, 4);
+  EXPECT_EQ(a.storage("inferred").versionBound, 4);
 }
 
 TEST(Examples, ManualFlatRing) {
@@ -271,12 +291,13 @@ TEST(Examples, AnalysesAcceptEveryCompilingKernelInTheTree) {
   EXPECT_GE(analysed, 11);
 }
 
-// The printed task graph of vec_add, byte for byte (tests/analysis/golden/).
-// Regenerate with UPDATE_GOLDEN=1 after an intended change, and review the diff.
-TEST(Examples, VecAddTaskGraphGolden) {
-  auto a = analyzeExample("vec_add.py");
-  std::string text = printTaskGraph(a.ka);
-  std::string path = std::string(TILESCHED_TEST_DATA_DIR) + "/golden/vec_add.tasks";
+namespace {
+
+// Compares a printed task graph with tests/analysis/golden/<name>, byte for
+// byte. Regenerate with UPDATE_GOLDEN=1 after an intended change, and review
+// the diff.
+void expectGolden(const std::string& text, const std::string& name) {
+  std::string path = std::string(TILESCHED_TEST_DATA_DIR) + "/golden/" + name;
   if (std::getenv("UPDATE_GOLDEN")) {
     std::ofstream(path) << text;
     GTEST_SKIP() << "golden updated";
@@ -286,4 +307,29 @@ TEST(Examples, VecAddTaskGraphGolden) {
   std::stringstream expected;
   expected << in.rdbuf();
   EXPECT_EQ(text, expected.str());
+}
+
+}  // namespace
+
+// The printed task graph of vec_add.
+TEST(Examples, VecAddTaskGraphGolden) {
+  auto a = analyzeExample("vec_add.py");
+  expectGolden(printTaskGraph(a.ka), "vec_add.tasks");
+}
+
+// The revised ownership rules on one kernel (tests/diagnostics/ownership_rules.py):
+// a serial owner reached through a one-trip loop, complementary guarded
+// writes, a broadcast fill, and the storages that stay single.
+TEST(Examples, OwnershipRulesTaskGraphGolden) {
+  std::string path = std::string(TILESCHED_SOURCE_DIR) + "/tests/diagnostics/ownership_rules.py";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto a = tilesched::testing::analyzeText("ownership_rules.py", ss.str());
+  for (const char* b : {"x", "y", "z"}) EXPECT_EQ(owners(a, b), std::vector<std::string>{"i"}) << b;
+  EXPECT_FALSE(a.storage("p").eligible);
+  EXPECT_FALSE(a.storage("acc").eligible);
+  EXPECT_EQ(a.storage("z").broadcastFills.size(), 1u);
+  expectGolden(printTaskGraph(a.ka), "ownership_rules.tasks");
 }

@@ -12,6 +12,7 @@ def kernel(N=1024):
             c = T.alloc_shared((256,), "float32")
             a_half = T.view(a, (256,), "float16")
             b_half = T.view(b, (128,), "float32")
+            c_view = T.view(c, (16, 16))
             frag = T.alloc_fragment((256,), "float32")
             v = T.alloc_var("int32")
             T.annotate_buffer_versions({a: (2, "fast")})  # expected-error col 48 {{unknown mode 'fast' for buffer 'a'; expected 'auto', 'iteration' or 'counter'}}
@@ -34,6 +35,12 @@ def kernel(N=1024):
             T.annotate_buffer_versions({a: 2, a_half: 3})  # expected-error col 47 {{buffers 'a' and 'a_half' share one storage but are given different version counts (2 and 3)}}
             T.annotate_buffer_versions({b: (2, "counter"), b_half: (2, "iteration")})  # expected-error col 60 {{buffers 'b' and 'b_half' share one storage but are given different modes ('counter' and 'iteration')}}
             T.annotate_buffer_versions({c: 2, undefined_buffer: 2})  # expected-error col 47 {{name 'undefined_buffer' is not defined}}
+            # A count through one alias and a mode through another combine: c is (2, "counter").
+            T.annotate_buffer_versions({c_view: "counter", b_half: 2})
+            T.annotate_buffer_versions({c: (2, "counter")})
+            T.annotate_buffer_versions({b: 3})  # expected-error col 41 {{buffer 'b' is already given 2 versions; give each buffer one version spec}}
+            T.annotate_buffer_versions({b: "iteration"})  # expected-error col 41 {{buffer 'b' is already given 'counter' versions; give each buffer one version spec}}
+            T.annotate_buffer_versions({c_view: 3})  # expected-error col 41 {{buffers 'c' and 'c_view' share one storage but are given different version counts (2 and 3)}}
             T.annotate_buffer_versions(a, 2)  # expected-error col 13 {{T.annotate_buffer_versions takes one dict: {buffer: versions, ...}}}
             T.annotate_buffer_versions({a: 2}, mode="auto")  # expected-error col 48 {{unknown keyword argument 'mode' to T.annotate_buffer_versions; it takes no keyword arguments}}
             for i in T.Pipelined(4, num_stages=2):
