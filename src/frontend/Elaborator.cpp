@@ -689,9 +689,12 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
     case EK::Name: {
       const Value* v = env.lookup(e.id);
       if (!v) fail(e.loc, fmt::format("name '{}' is not defined", e.id));
+      if (v->scopeNote || !scopes_.empty()) noteNameRead(e, env);
       if (v->kind == K::Undefined)
         fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
-      return *v;
+      Value read = *v;
+      read.scopeNote.reset();  // the note belongs to the binding, not to copies of its value
+      return read;
     }
     case EK::Tuple:
     case EK::List: {
@@ -1386,6 +1389,121 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
   }
 }
 
+void Elaborator::elabScopedBlock(const py::StmtList& body, Env& env, BlockCtx& ctx,
+                                 const std::string& what, SourceLoc loc, bool loop,
+                                 std::vector<PendingScopeNote>* deferred) {
+  NameScope scope;
+  scope.env = &env;
+  scope.saved = env.names;
+  scope.what = what;
+  scope.loc = loc;
+  scope.loop = loop;
+  scopes_.push_back(std::move(scope));
+  size_t depth = scopes_.size();
+  try {
+    elabBlock(body, env, ctx);
+  } catch (...) {
+    scopes_.resize(depth - 1);
+    throw;
+  }
+  NameScope done = std::move(scopes_.back());
+  scopes_.pop_back();
+  auto notes = closeScope(done);
+  if (deferred)
+    deferred->insert(deferred->end(), notes.begin(), notes.end());
+  else
+    applyScopeNotes(env, notes);
+}
+
+// Restores the names a scope's body bound or re-bound; warns where a loop body
+// re-binds a name it read earlier in the same iteration (a running value
+// written as a plain assignment). Returns the notes for later reads.
+std::vector<PendingScopeNote> Elaborator::closeScope(NameScope& scope) {
+  Env& env = *scope.env;
+  std::vector<std::string> changed;
+  for (const auto& [name, v] : env.names) {
+    auto it = scope.saved.find(name);
+    if (it == scope.saved.end() || it->second.serial != v.serial) changed.push_back(name);
+  }
+  for (const auto& [name, v] : scope.saved)
+    if (!env.names.count(name)) changed.push_back(name);
+  std::vector<PendingScopeNote> notes;
+  for (const auto& name : changed) {
+    auto cur = env.names.find(name);
+    auto before = scope.saved.find(name);
+    ScopeNote note;
+    note.scope = scope.what;
+    note.scopeLoc = scope.loc;
+    if (cur != env.names.end()) {
+      note.boundAt = cur->second.boundAt.valid() ? cur->second.boundAt : scope.loc;
+      if (cur->second.scopeNote && cur->second.scopeNote->ended) note = *cur->second.scopeNote;
+    }
+    if (before != scope.saved.end()) {
+      if (scope.loop && scope.readBeforeRebind.count(name) && cur != env.names.end() &&
+          cur->second.boundAt.valid() && !(cur->second.scopeNote && cur->second.scopeNote->ended))
+        warning(
+            cur->second.boundAt,
+            fmt::format("'{}' is re-bound inside the loop, but a plain assignment lasts only to "
+                        "the end of the loop body: every iteration reads the value '{}' had "
+                        "before the loop; use T.alloc_var for a running value",
+                        name, name));
+      env.names[name] = before->second;
+      note.ended = false;
+      notes.push_back({name, before->second.serial, note});
+      continue;
+    }
+    env.names.erase(name);
+    // A name of an enclosing environment (a macro's caller) shows through again.
+    if (env.parent && env.parent->lookup(name)) continue;
+    note.ended = true;
+    notes.push_back({name, 0, note});
+  }
+  return notes;
+}
+
+void Elaborator::applyScopeNotes(Env& env, const std::vector<PendingScopeNote>& notes) {
+  for (const auto& p : notes) {
+    if (p.note.ended) {
+      if (env.lookup(p.name)) continue;
+      Value gone = Value::undefined("bound only inside a " + p.note.scope, p.note.boundAt);
+      gone.scopeNote = std::make_shared<ScopeNote>(p.note);
+      env.names[p.name] = std::move(gone);
+      continue;
+    }
+    auto it = env.names.find(p.name);
+    if (it != env.names.end() && it->second.serial == p.serial)
+      it->second.scopeNote = std::make_shared<ScopeNote>(p.note);
+  }
+}
+
+void Elaborator::noteNameRead(const py::Expr& name, Env& env) {
+  Env* owner = &env;
+  while (owner && !owner->names.count(name.id)) owner = owner->parent.get();
+  if (!owner) return;
+  Value& v = owner->names[name.id];
+  if (v.scopeNote) {
+    const ScopeNote n = *v.scopeNote;
+    if (n.ended)
+      fail(name.loc,
+           fmt::format("'{}' is bound only inside the {} at line {} and is not defined after it; "
+                       "assign it before the {} (a T.alloc_var can hold a value computed inside)",
+                       name.id, n.scope, n.scopeLoc.line, n.scope));
+    warning(
+        name.loc,
+        fmt::format("'{}' is re-bound inside the {} at line {}, but a plain assignment lasts only "
+                    "to the end of the {}: here '{}' has its value from before the {}; use "
+                    "T.alloc_var for a running value",
+                    name.id, n.scope, n.boundAt.line, n.scope, name.id, n.scope));
+    v.scopeNote.reset();  // one warning per re-binding
+  }
+  for (auto& scope : scopes_) {
+    if (!scope.loop || scope.env != owner) continue;
+    auto it = scope.saved.find(name.id);
+    if (it != scope.saved.end() && it->second.serial == v.serial)
+      scope.readBeforeRebind.insert(name.id);
+  }
+}
+
 void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   using SK = py::StmtKind;
   switch (s.kind) {
@@ -1585,7 +1703,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (fn.kind == K::DialectFn && (fn.s.rfind("alloc_", 0) == 0)) {
       pendingInit_.reset();
       Value b = allocate(fn.s, *s.value, env, target.id);
-      env.bind(target.id, b);
+      env.bind(target.id, b, s.loc);
       if (pendingInit_) ctx.out->push_back(pendingInit_);
       pendingInit_.reset();
       return;
@@ -1622,8 +1740,10 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
                                        bytes, base->storage->bytes, base->name));
       std::vector<Expr> shapeExprs;
       for (auto d : dims) shapeExprs.push_back(intImm(d));
-      env.bind(target.id, Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs,
-                                                s.value->loc, base->storage)));
+      env.bind(target.id,
+               Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, s.value->loc,
+                                     base->storage)),
+               s.loc);
       return;
     }
   }
@@ -1669,26 +1789,40 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
 void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
                               SourceLoc loc) {
+  // `a = v` with `v` a T.alloc_var reads it: `a` is a snapshot, not an alias.
+  if (v.kind == K::Buffer && v.buffer->storage->scope == MemScope::LocalVar)
+    return assignScalar(name, Value::irExpr(toExpr(v, loc)), env, ctx, loc);
   // Constants, buffers and tuples are compile-time bindings; only run-time
   // scalars become IR assignments.
   if (v.kind != K::Expr && v.kind != K::Access) {
-    env.bind(name, v);
+    env.bind(name, v, loc);
     return;
   }
   Expr value = toExpr(v, loc);
   if (isConst(value)) {
-    env.bind(name, v);
+    env.bind(name, v, loc);
     return;
   }
-  const Value* old = env.lookup(name);
+  // Every assignment is a new let (TVMScript). The IR scalar of the name's
+  // current binding is reused only when that binding was made in this same
+  // body (straight-line re-binding, same dtype): then no read of the old
+  // value can follow the assignment.
   Var var;
-  if (old && old->kind == K::Expr && old->expr->kind == ExprKind::VarRef &&
-      old->expr->var->kind == VarKind::Local)
-    var = old->expr->var;
-  if (!var) {
-    var = makeVar(name, value->dtype, VarKind::Local);
-    env.bind(name, Value::irExpr(varRef(var)));
+  auto old = env.names.find(name);
+  if (old != env.names.end() && old->second.kind == K::Expr &&
+      old->second.expr->kind == ExprKind::VarRef && old->second.expr->var->kind == VarKind::Local &&
+      old->second.expr->var->dtype == value->dtype) {
+    bool boundHere = true;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      if (it->env != &env) continue;
+      auto saved = it->saved.find(name);
+      boundHere = saved == it->saved.end() || saved->second.serial != old->second.serial;
+      break;
+    }
+    if (boundHere) var = old->second.expr->var;
   }
+  if (!var) var = makeVar(name, value->dtype, VarKind::Local);
+  env.bind(name, Value::irExpr(varRef(var)), loc);
   ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
 }
 
@@ -1780,7 +1914,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
   auto bodyInto = [&](std::vector<Stmt>& out, BlockCtx inner) {
     inner.out = &out;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     return std::make_shared<SeqStmt>(std::move(out), s.loc);
   };
   // Loop variables are visible in the body only.
@@ -1969,7 +2103,7 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     std::vector<Stmt> out;
     BlockCtx inner = ctx;
     inner.out = &out;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     if (saved)
       env.bind(item.target->id, *saved);
     else
@@ -2006,7 +2140,7 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     BlockCtx inner = ctx;
     inner.out = &out;
     inner.inVF = true;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "T." + name + " region", s.loc, /*loop=*/false);
     region->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
     ctx.out->push_back(region);
     return;
@@ -2019,17 +2153,21 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
 void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   Value cond = eval(*s.iter, env);
+  // Each branch scopes its names, also under a compile-time condition (TVMScript).
   if (cond.isConstant() || cond.kind == K::Buffer) {
-    elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
+    elabScopedBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx, "branch", s.loc,
+                    /*loop=*/false);
     return;
   }
   Expr c = toExpr(cond, s.iter->loc);
   std::vector<Stmt> thenOut, elseOut;
   BlockCtx inner = ctx;
   inner.out = &thenOut;
-  elabBlock(s.body, env, inner);
+  std::vector<PendingScopeNote> notes;
+  elabScopedBlock(s.body, env, inner, "branch", s.loc, /*loop=*/false, &notes);
   inner.out = &elseOut;
-  elabBlock(s.orelse, env, inner);
+  elabScopedBlock(s.orelse, env, inner, "branch", s.loc, /*loop=*/false, &notes);
+  applyScopeNotes(env, notes);
   Stmt elseStmt = s.orelse.empty() ? nullptr : std::make_shared<SeqStmt>(std::move(elseOut), s.loc);
   if (elseStmt && s.orelse.size() == 1 && s.orelse[0]->kind == py::StmtKind::If) {
     const auto* seq = as<SeqStmt>(elseStmt);
