@@ -1767,7 +1767,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] "
                                    "= value' or use T.copy",
                                    target.id, target.id));
-    return assignScalar(target.id, v, env, ctx, s.value->loc);
+    return assignScalar(target.id, v, env, ctx, s.value->loc, target.loc);
   }
   if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
     if (s.kind == py::StmtKind::AugAssign)
@@ -1781,26 +1781,26 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     for (const auto& t : target.elts)
       if (t->kind != py::ExprKind::Name) fail(t->loc, "only names can be unpacked into");
     for (size_t i = 0; i < target.elts.size(); ++i)
-      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.value->loc);
+      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.value->loc, target.elts[i]->loc);
     return;
   }
   fail(target.loc, "only names and buffer elements can be assigned in a kernel");
 }
 
 void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
-                              SourceLoc loc) {
+                              SourceLoc loc, SourceLoc nameLoc) {
   // `a = v` with `v` a T.alloc_var reads it: `a` is a snapshot, not an alias.
   if (v.kind == K::Buffer && v.buffer->storage->scope == MemScope::LocalVar)
-    return assignScalar(name, Value::irExpr(toExpr(v, loc)), env, ctx, loc);
+    return assignScalar(name, Value::irExpr(toExpr(v, loc)), env, ctx, loc, nameLoc);
   // Constants, buffers and tuples are compile-time bindings; only run-time
   // scalars become IR assignments.
   if (v.kind != K::Expr && v.kind != K::Access) {
-    env.bind(name, v, loc);
+    env.bind(name, v, nameLoc);
     return;
   }
   Expr value = toExpr(v, loc);
   if (isConst(value)) {
-    env.bind(name, v, loc);
+    env.bind(name, v, nameLoc);
     return;
   }
   // Every assignment is a new let (TVMScript). The IR scalar of the name's
@@ -1822,7 +1822,7 @@ void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env,
     if (boundHere) var = old->second.expr->var;
   }
   if (!var) var = makeVar(name, value->dtype, VarKind::Local);
-  env.bind(name, Value::irExpr(varRef(var)), loc);
+  env.bind(name, Value::irExpr(varRef(var)), nameLoc);
   ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
 }
 

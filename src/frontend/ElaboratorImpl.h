@@ -118,8 +118,9 @@ class Elaborator {
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);
-  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
-                    SourceLoc loc);
+  // `loc`: the value (for errors and the IR); `nameLoc`: the name being bound.
+  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc,
+                    SourceLoc nameLoc);
   void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
