@@ -654,6 +654,16 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
       if (valuesEqual(k, key)) return v;
     fail(index.loc, fmt::format("key {} not found", pyRepr(key)));
   }
+  if (base.kind == K::DialectFn && (base.s == "Tensor" || base.s == "Buffer")) {
+    // `T.Tensor[(M, N), "float16"]`: the subscript spelling of T.Tensor((M, N), "float16").
+    Value args = eval(index, env);
+    if (index.kind != py::ExprKind::Tuple || args.elts.size() != 2)
+      fail(index.loc, fmt::format("T.{}[...] takes a shape and a dtype: T.{}[(M, N), \"float16\"]",
+                                  base.s, base.s));
+    Value t = Value::opaque("T.Tensor");
+    t.elts = args.elts;
+    return t;
+  }
   if (base.kind == K::Opaque) return Value::opaque(base.s + "[...]");
   if (base.kind == K::Undefined)
     fail(loc, "value could not be evaluated at compile time: " + base.s);
@@ -742,6 +752,10 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
           return Value::tuple(std::move(dims));
         }
         if (e.id == "dtype") return Value::dtype(base.buffer->dtype);
+        if (e.id == "astype" && base.buffer->storage->scope != MemScope::LocalVar)
+          fail(e.loc, fmt::format("astype converts a scalar value; to convert buffer '{}' use "
+                                  "T.copy into a buffer of the new dtype",
+                                  base.buffer->name));
         fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
       }
       if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
@@ -836,6 +850,19 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
 }
 
 Value Elaborator::evalCall(const py::Expr& call, Env& env) {
+  if (call.lhs->kind == py::ExprKind::Attribute && call.lhs->id == "astype") {
+    // `x.astype(dtype)` on a scalar value: T.cast(x, dtype).
+    Value x = eval(*call.lhs->lhs, env);
+    bool scalar = x.isNumber() || x.kind == K::Expr || x.kind == K::Access ||
+                  (x.kind == K::Buffer && x.buffer->storage->scope == MemScope::LocalVar);
+    if (scalar) {
+      checkKeywords(call, "astype", {});
+      if (call.elts.size() != 1)
+        fail(call.loc, "astype takes one argument, the dtype: x.astype(\"float32\")");
+      DType t = toDType(eval(*call.elts[0], env), argLoc(call, 0));
+      return Value::irExpr(cast(t, x.isNumber() ? toExpr(x, call.loc, t) : toExpr(x, call.loc)));
+    }
+  }
   Value fn = eval(*call.lhs, env);
   switch (fn.kind) {
     case K::DialectFn:
@@ -1091,12 +1118,15 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto [x, y] = unifyOperands(a[1], call.loc, a[2], call.loc);
     return Value::irExpr(select(toExpr(a[0], call.loc), x, y));
   }
-  if (name == "cast") {
+  if (name == "cast" || name == "Cast") {
+    // T.cast(x, dtype); T.Cast(dtype, x) is TVM's spelling with the operands swapped.
+    checkKeywords(call, "T." + name, {});
     auto a = args();
     arity(a, 2);
-    DType t = toDType(a[1], argLoc(call, 1));
-    if (a[0].isNumber()) return Value::irExpr(cast(t, toExpr(a[0], call.loc, t)));
-    return Value::irExpr(cast(t, toExpr(a[0], call.loc)));
+    size_t xi = name == "cast" ? 0 : 1, ti = 1 - xi;
+    DType t = toDType(a[ti], argLoc(call, ti));
+    if (a[xi].isNumber()) return Value::irExpr(cast(t, toExpr(a[xi], call.loc, t)));
+    return Value::irExpr(cast(t, toExpr(a[xi], call.loc)));
   }
   if (name == "infinity") {
     auto a = args();
@@ -1140,8 +1170,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
       fail(call.loc, fmt::format("T.{} is not supported yet", name));
-  static const std::set<std::string> kLoops = {"serial", "Pipelined", "Parallel", "Persistent",
-                                               "unroll"};
+  static const std::set<std::string> kLoops = {"serial",   "Serial",     "Pipelined",
+                                               "Parallel", "Persistent", "unroll"};
   if (kLoops.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
   static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF"};
@@ -1360,13 +1390,18 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
       fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
     for (const auto& kw : call.keywords)
       k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
-    if (!item.target) fail(call.loc, "T.Kernel needs a block index: 'with T.Kernel(n) as bx:'");
-    if (item.target->kind != py::ExprKind::Name)
-      fail(item.target->loc,
-           "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not "
-           "supported yet); use 'as bx'");
-    k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
-    env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
+    if (!item.target) {
+      // `with T.Kernel(n):` every block runs the same body; the index exists
+      // in the IR (printed as `as bx`) but no name is bound to it.
+      k.blockIdx = makeVar("bx", DType::Int32, VarKind::BlockIdx);
+    } else {
+      if (item.target->kind != py::ExprKind::Name)
+        fail(item.target->loc,
+             "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels "
+             "(not supported yet); use 'as bx'");
+      k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
+      env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
+    }
   } catch (const EvalError& e) {
     error(e.loc, e.message);
     return;
@@ -1892,7 +1927,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   const py::Expr& target = *s.targets[0];
   Value fn = iter.kind == py::ExprKind::Call ? eval(*iter.lhs, env) : Value::none();
   std::string name = fn.kind == K::DialectFn ? fn.s : "";
-  if (name == "builtins.range") name = "serial";
+  if (name == "builtins.range" || name == "Serial") name = "serial";
 
   if (iter.kind != py::ExprKind::Call || name.empty()) {
     // A constant sequence: unrolled while building the kernel.
@@ -1975,7 +2010,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (name == "Pipelined")
       checkKeywords(iter, "T.Pipelined", {"num_stages", "annotations", "order", "stage", "group"});
     else if (name == "serial")
-      checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T.serial", {"annotations"});
+      checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
     else
       checkKeywords(iter, "T.unroll", {});
     auto a = positional(iter, env);
