@@ -1474,10 +1474,10 @@ std::vector<PendingScopeNote> Elaborator::closeScope(NameScope& scope) {
       if (cur->second.scopeNote && cur->second.scopeNote->ended) note = *cur->second.scopeNote;
     }
     if (before != scope.saved.end()) {
-      if (scope.loop && scope.readBeforeRebind.count(name) && cur != env.names.end() &&
-          cur->second.boundAt.valid() && !(cur->second.scopeNote && cur->second.scopeNote->ended))
+      auto first = scope.firstRebind.find(name);
+      if (scope.loop && scope.readBeforeRebind.count(name) && first != scope.firstRebind.end())
         warning(
-            cur->second.boundAt,
+            first->second,
             fmt::format("'{}' is re-bound inside the loop, but a plain assignment lasts only to "
                         "the end of the loop body: every iteration reads the value '{}' had "
                         "before the loop; use T.alloc_var for a running value",
@@ -1827,6 +1827,16 @@ void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env,
   // `a = v` with `v` a T.alloc_var reads it: `a` is a snapshot, not an alias.
   if (v.kind == K::Buffer && v.buffer->storage->scope == MemScope::LocalVar)
     return assignScalar(name, Value::irExpr(toExpr(v, loc)), env, ctx, loc, nameLoc);
+  // The first re-binding, in a body, of a name bound outside it (for warnings).
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (it->env != &env) continue;
+    auto saved = it->saved.find(name);
+    auto now = env.names.find(name);
+    if (saved != it->saved.end() && now != env.names.end() &&
+        saved->second.serial == now->second.serial)
+      it->firstRebind.emplace(name, nameLoc);
+    break;
+  }
   // Constants, buffers and tuples are compile-time bindings; only run-time
   // scalars become IR assignments.
   if (v.kind != K::Expr && v.kind != K::Access) {

@@ -32,7 +32,8 @@ struct NameScope {
   Env* env = nullptr;                      // whose names the scope restores
   std::map<std::string, Value> saved;      // env->names at entry
   std::set<std::string> readBeforeRebind;  // (loops) names read while bound to the entry value
-  std::string what;                        // "loop", "branch", "T.SimdVF region"
+  std::map<std::string, SourceLoc> firstRebind;  // where the body first re-bound a name
+  std::string what;                              // "loop", "branch", "T.SimdVF region"
   SourceLoc loc;
   bool loop = false;
 };
