@@ -1964,14 +1964,15 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   };
   // Loop variables are visible in the body only.
   auto bindTemp = [&](const std::string& n, Value v) {
-    const Value* old = env.lookup(n);
-    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    auto old = env.names.find(n);  // a name of an enclosing env shows through again by itself
+    std::optional<Value> saved =
+        old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
     env.bind(n, std::move(v));
     return saved;
   };
   auto restore = [&](const std::string& n, const std::optional<Value>& saved) {
     if (saved)
-      env.bind(n, *saved);
+      env.names[n] = *saved;  // the same binding again (keeps its serial)
     else
       env.names.erase(n);
   };
@@ -2142,15 +2143,16 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     loop->extent = toExpr(a[0], argLoc(call, 0));
     if (isFloat(loop->extent->dtype)) fail(argLoc(call, 0), "loop extent must be an integer");
     loopAnnotations(call, env, *loop);
-    const Value* old = env.lookup(item.target->id);
-    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    auto old = env.names.find(item.target->id);
+    std::optional<Value> saved =
+        old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
     env.bind(item.target->id, Value::irExpr(varRef(loop->var)));
     std::vector<Stmt> out;
     BlockCtx inner = ctx;
     inner.out = &out;
     elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     if (saved)
-      env.bind(item.target->id, *saved);
+      env.names[item.target->id] = *saved;
     else
       env.names.erase(item.target->id);
     loop->body = std::make_shared<SeqStmt>(std::move(out), s.loc);

@@ -45,3 +45,9 @@ def main(a: T.Tensor((8,), "float32"), o: T.Tensor((16,), "float32")):
         n = m
         n = n + 1.0
         o[14] = n
+        # A loop variable shadowing a name for the loop's duration is not a re-binding.
+        j = a[5]
+        for s in T.serial(2):
+            for j in T.serial(2):
+                o[j] = 1.0
+        o[15] = j
