@@ -440,6 +440,9 @@ std::string Elaborator::describe(const Value& v) {
       return fmt::format("'{}'", v.s);
     case K::Function:
       return fmt::format("function '{}'", v.s);
+    case K::DialectFn:
+      return v.s.rfind("builtins.", 0) == 0 ? fmt::format("the builtin '{}'", v.s.substr(9))
+                                            : "T." + v.s;
     default:
       return "a " + typeName(v);
   }
@@ -664,6 +667,11 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
     t.elts = args.elts;
     return t;
   }
+  if (base.kind == K::DialectFn)
+    fail(loc,
+         fmt::format("{} cannot be subscripted; of the T functions only T.Tensor[shape, dtype] "
+                     "and T.Buffer[shape, dtype] take a subscript",
+                     describe(base)));
   if (base.kind == K::Opaque) return Value::opaque(base.s + "[...]");
   if (base.kind == K::Undefined)
     fail(loc, "value could not be evaluated at compile time: " + base.s);

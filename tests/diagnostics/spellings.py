@@ -19,3 +19,6 @@ def main(A: T.Buffer[(64,), "float32"], B: T.Tensor[(64,), "float16"]):
         B[0] = A[0].astype("float16", "x")  # expected-error col 16 {{astype takes one argument, the dtype: x.astype("float32")}}
         B[1] = T.Cast(A[0], "float16")  # expected-error col 23 {{expected a dtype such as "float16" or T.float16, got an element of 'A'}}
         B[2] = T.Serial(4)  # expected-error col 16 {{T.Serial(...) can only be the iterable of a 'for' loop}}
+        B[3] = T.serial[4]  # expected-error col 16 {{T.serial cannot be subscripted; of the T functions only T.Tensor[shape, dtype] and T.Buffer[shape, dtype] take a subscript}}
+        c = T.alloc_ub((4,), T.exp)  # expected-error col 30 {{expected a dtype such as "float16" or T.float16, got T.exp}}
+        d = T.alloc_ub((4,), min)  # expected-error col 30 {{expected a dtype such as "float16" or T.float16, got the builtin 'min'}}
