@@ -440,6 +440,9 @@ std::string Elaborator::describe(const Value& v) {
       return fmt::format("'{}'", v.s);
     case K::Function:
       return fmt::format("function '{}'", v.s);
+    case K::DialectFn:
+      return v.s.rfind("builtins.", 0) == 0 ? fmt::format("the builtin '{}'", v.s.substr(9))
+                                            : "T." + v.s;
     default:
       return "a " + typeName(v);
   }
@@ -654,6 +657,21 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
       if (valuesEqual(k, key)) return v;
     fail(index.loc, fmt::format("key {} not found", pyRepr(key)));
   }
+  if (base.kind == K::DialectFn && (base.s == "Tensor" || base.s == "Buffer")) {
+    // `T.Tensor[(M, N), "float16"]`: the subscript spelling of T.Tensor((M, N), "float16").
+    Value args = eval(index, env);
+    if (index.kind != py::ExprKind::Tuple || args.elts.size() != 2)
+      fail(index.loc, fmt::format("T.{}[...] takes a shape and a dtype: T.{}[(M, N), \"float16\"]",
+                                  base.s, base.s));
+    Value t = Value::opaque("T.Tensor");
+    t.elts = args.elts;
+    return t;
+  }
+  if (base.kind == K::DialectFn)
+    fail(loc,
+         fmt::format("{} cannot be subscripted; of the T functions only T.Tensor[shape, dtype] "
+                     "and T.Buffer[shape, dtype] take a subscript",
+                     describe(base)));
   if (base.kind == K::Opaque) return Value::opaque(base.s + "[...]");
   if (base.kind == K::Undefined)
     fail(loc, "value could not be evaluated at compile time: " + base.s);
@@ -689,9 +707,12 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
     case EK::Name: {
       const Value* v = env.lookup(e.id);
       if (!v) fail(e.loc, fmt::format("name '{}' is not defined", e.id));
+      if (v->scopeNote || !scopes_.empty()) noteNameRead(e, env);
       if (v->kind == K::Undefined)
         fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
-      return *v;
+      Value read = *v;
+      read.scopeNote.reset();  // the note belongs to the binding, not to copies of its value
+      return read;
     }
     case EK::Tuple:
     case EK::List: {
@@ -739,6 +760,10 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
           return Value::tuple(std::move(dims));
         }
         if (e.id == "dtype") return Value::dtype(base.buffer->dtype);
+        if (e.id == "astype" && base.buffer->storage->scope != MemScope::LocalVar)
+          fail(e.loc, fmt::format("astype converts a scalar value; to convert buffer '{}' use "
+                                  "T.copy into a buffer of the new dtype",
+                                  base.buffer->name));
         fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
       }
       if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
@@ -833,6 +858,19 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
 }
 
 Value Elaborator::evalCall(const py::Expr& call, Env& env) {
+  if (call.lhs->kind == py::ExprKind::Attribute && call.lhs->id == "astype") {
+    // `x.astype(dtype)` on a scalar value: T.cast(x, dtype).
+    Value x = eval(*call.lhs->lhs, env);
+    bool scalar = x.isNumber() || x.kind == K::Expr || x.kind == K::Access ||
+                  (x.kind == K::Buffer && x.buffer->storage->scope == MemScope::LocalVar);
+    if (scalar) {
+      checkKeywords(call, "astype", {});
+      if (call.elts.size() != 1)
+        fail(call.loc, "astype takes one argument, the dtype: x.astype(\"float32\")");
+      DType t = toDType(eval(*call.elts[0], env), argLoc(call, 0));
+      return Value::irExpr(cast(t, x.isNumber() ? toExpr(x, call.loc, t) : toExpr(x, call.loc)));
+    }
+  }
   Value fn = eval(*call.lhs, env);
   switch (fn.kind) {
     case K::DialectFn:
@@ -1088,12 +1126,15 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto [x, y] = unifyOperands(a[1], call.loc, a[2], call.loc);
     return Value::irExpr(select(toExpr(a[0], call.loc), x, y));
   }
-  if (name == "cast") {
+  if (name == "cast" || name == "Cast") {
+    // T.cast(x, dtype); T.Cast(dtype, x) is TVM's spelling with the operands swapped.
+    checkKeywords(call, "T." + name, {});
     auto a = args();
     arity(a, 2);
-    DType t = toDType(a[1], argLoc(call, 1));
-    if (a[0].isNumber()) return Value::irExpr(cast(t, toExpr(a[0], call.loc, t)));
-    return Value::irExpr(cast(t, toExpr(a[0], call.loc)));
+    size_t xi = name == "cast" ? 0 : 1, ti = 1 - xi;
+    DType t = toDType(a[ti], argLoc(call, ti));
+    if (a[xi].isNumber()) return Value::irExpr(cast(t, toExpr(a[xi], call.loc, t)));
+    return Value::irExpr(cast(t, toExpr(a[xi], call.loc)));
   }
   if (name == "infinity") {
     auto a = args();
@@ -1137,8 +1178,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
       fail(call.loc, fmt::format("T.{} is not supported yet", name));
-  static const std::set<std::string> kLoops = {"serial", "Pipelined", "Parallel", "Persistent",
-                                               "unroll"};
+  static const std::set<std::string> kLoops = {"serial",   "Serial",     "Pipelined",
+                                               "Parallel", "Persistent", "unroll"};
   if (kLoops.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
   static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF"};
@@ -1357,13 +1398,18 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
       fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
     for (const auto& kw : call.keywords)
       k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
-    if (!item.target) fail(call.loc, "T.Kernel needs a block index: 'with T.Kernel(n) as bx:'");
-    if (item.target->kind != py::ExprKind::Name)
-      fail(item.target->loc,
-           "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not "
-           "supported yet); use 'as bx'");
-    k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
-    env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
+    if (!item.target) {
+      // `with T.Kernel(n):` every block runs the same body; the index exists
+      // in the IR (printed as `as bx`) but no name is bound to it.
+      k.blockIdx = makeVar("bx", DType::Int32, VarKind::BlockIdx);
+    } else {
+      if (item.target->kind != py::ExprKind::Name)
+        fail(item.target->loc,
+             "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels "
+             "(not supported yet); use 'as bx'");
+      k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
+      env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
+    }
   } catch (const EvalError& e) {
     error(e.loc, e.message);
     return;
@@ -1383,6 +1429,121 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
     } catch (const EvalError& e) {
       error(e.loc, e.message);
     }
+  }
+}
+
+void Elaborator::elabScopedBlock(const py::StmtList& body, Env& env, BlockCtx& ctx,
+                                 const std::string& what, SourceLoc loc, bool loop,
+                                 std::vector<PendingScopeNote>* deferred) {
+  NameScope scope;
+  scope.env = &env;
+  scope.saved = env.names;
+  scope.what = what;
+  scope.loc = loc;
+  scope.loop = loop;
+  scopes_.push_back(std::move(scope));
+  size_t depth = scopes_.size();
+  try {
+    elabBlock(body, env, ctx);
+  } catch (...) {
+    scopes_.resize(depth - 1);
+    throw;
+  }
+  NameScope done = std::move(scopes_.back());
+  scopes_.pop_back();
+  auto notes = closeScope(done);
+  if (deferred)
+    deferred->insert(deferred->end(), notes.begin(), notes.end());
+  else
+    applyScopeNotes(env, notes);
+}
+
+// Restores the names a scope's body bound or re-bound; warns where a loop body
+// re-binds a name it read earlier in the same iteration (a running value
+// written as a plain assignment). Returns the notes for later reads.
+std::vector<PendingScopeNote> Elaborator::closeScope(NameScope& scope) {
+  Env& env = *scope.env;
+  std::vector<std::string> changed;
+  for (const auto& [name, v] : env.names) {
+    auto it = scope.saved.find(name);
+    if (it == scope.saved.end() || it->second.serial != v.serial) changed.push_back(name);
+  }
+  for (const auto& [name, v] : scope.saved)
+    if (!env.names.count(name)) changed.push_back(name);
+  std::vector<PendingScopeNote> notes;
+  for (const auto& name : changed) {
+    auto cur = env.names.find(name);
+    auto before = scope.saved.find(name);
+    ScopeNote note;
+    note.scope = scope.what;
+    note.scopeLoc = scope.loc;
+    if (cur != env.names.end()) {
+      note.boundAt = cur->second.boundAt.valid() ? cur->second.boundAt : scope.loc;
+      if (cur->second.scopeNote && cur->second.scopeNote->ended) note = *cur->second.scopeNote;
+    }
+    if (before != scope.saved.end()) {
+      auto first = scope.firstRebind.find(name);
+      if (scope.loop && scope.readBeforeRebind.count(name) && first != scope.firstRebind.end())
+        warning(
+            first->second,
+            fmt::format("'{}' is re-bound inside the loop, but a plain assignment lasts only to "
+                        "the end of the loop body: every iteration reads the value '{}' had "
+                        "before the loop; use T.alloc_var for a running value",
+                        name, name));
+      env.names[name] = before->second;
+      note.ended = false;
+      notes.push_back({name, before->second.serial, note});
+      continue;
+    }
+    env.names.erase(name);
+    // A name of an enclosing environment (a macro's caller) shows through again.
+    if (env.parent && env.parent->lookup(name)) continue;
+    note.ended = true;
+    notes.push_back({name, 0, note});
+  }
+  return notes;
+}
+
+void Elaborator::applyScopeNotes(Env& env, const std::vector<PendingScopeNote>& notes) {
+  for (const auto& p : notes) {
+    if (p.note.ended) {
+      if (env.lookup(p.name)) continue;
+      Value gone = Value::undefined("bound only inside a " + p.note.scope, p.note.boundAt);
+      gone.scopeNote = std::make_shared<ScopeNote>(p.note);
+      env.names[p.name] = std::move(gone);
+      continue;
+    }
+    auto it = env.names.find(p.name);
+    if (it != env.names.end() && it->second.serial == p.serial)
+      it->second.scopeNote = std::make_shared<ScopeNote>(p.note);
+  }
+}
+
+void Elaborator::noteNameRead(const py::Expr& name, Env& env) {
+  Env* owner = &env;
+  while (owner && !owner->names.count(name.id)) owner = owner->parent.get();
+  if (!owner) return;
+  Value& v = owner->names[name.id];
+  if (v.scopeNote) {
+    const ScopeNote n = *v.scopeNote;
+    if (n.ended)
+      fail(name.loc,
+           fmt::format("'{}' is bound only inside the {} at line {} and is not defined after it; "
+                       "assign it before the {} (a T.alloc_var can hold a value computed inside)",
+                       name.id, n.scope, n.scopeLoc.line, n.scope));
+    warning(
+        name.loc,
+        fmt::format("'{}' is re-bound inside the {} at line {}, but a plain assignment lasts only "
+                    "to the end of the {}: here '{}' has its value from before the {}; use "
+                    "T.alloc_var for a running value",
+                    name.id, n.scope, n.boundAt.line, n.scope, name.id, n.scope));
+    v.scopeNote.reset();  // one warning per re-binding
+  }
+  for (auto& scope : scopes_) {
+    if (!scope.loop || scope.env != owner) continue;
+    auto it = scope.saved.find(name.id);
+    if (it != scope.saved.end() && it->second.serial == v.serial)
+      scope.readBeforeRebind.insert(name.id);
   }
 }
 
@@ -1585,7 +1746,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (fn.kind == K::DialectFn && (fn.s.rfind("alloc_", 0) == 0)) {
       pendingInit_.reset();
       Value b = allocate(fn.s, *s.value, env, target.id);
-      env.bind(target.id, b);
+      env.bind(target.id, b, s.loc);
       if (pendingInit_) ctx.out->push_back(pendingInit_);
       pendingInit_.reset();
       return;
@@ -1622,8 +1783,10 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
                                        bytes, base->storage->bytes, base->name));
       std::vector<Expr> shapeExprs;
       for (auto d : dims) shapeExprs.push_back(intImm(d));
-      env.bind(target.id, Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs,
-                                                s.value->loc, base->storage)));
+      env.bind(target.id,
+               Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, s.value->loc,
+                                     base->storage)),
+               s.loc);
       return;
     }
   }
@@ -1647,7 +1810,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] "
                                    "= value' or use T.copy",
                                    target.id, target.id));
-    return assignScalar(target.id, v, env, ctx, s.value->loc);
+    return assignScalar(target.id, v, env, ctx, s.value->loc, target.loc);
   }
   if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
     if (s.kind == py::StmtKind::AugAssign)
@@ -1661,34 +1824,58 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     for (const auto& t : target.elts)
       if (t->kind != py::ExprKind::Name) fail(t->loc, "only names can be unpacked into");
     for (size_t i = 0; i < target.elts.size(); ++i)
-      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.value->loc);
+      assignScalar(target.elts[i]->id, v.elts[i], env, ctx, s.value->loc, target.elts[i]->loc);
     return;
   }
   fail(target.loc, "only names and buffer elements can be assigned in a kernel");
 }
 
 void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
-                              SourceLoc loc) {
+                              SourceLoc loc, SourceLoc nameLoc) {
+  // `a = v` with `v` a T.alloc_var reads it: `a` is a snapshot, not an alias.
+  if (v.kind == K::Buffer && v.buffer->storage->scope == MemScope::LocalVar)
+    return assignScalar(name, Value::irExpr(toExpr(v, loc)), env, ctx, loc, nameLoc);
+  // The first re-binding, in a body, of a name bound outside it (for warnings).
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (it->env != &env) continue;
+    auto saved = it->saved.find(name);
+    auto now = env.names.find(name);
+    if (saved != it->saved.end() && now != env.names.end() &&
+        saved->second.serial == now->second.serial)
+      it->firstRebind.emplace(name, nameLoc);
+    break;
+  }
   // Constants, buffers and tuples are compile-time bindings; only run-time
   // scalars become IR assignments.
   if (v.kind != K::Expr && v.kind != K::Access) {
-    env.bind(name, v);
+    env.bind(name, v, nameLoc);
     return;
   }
   Expr value = toExpr(v, loc);
   if (isConst(value)) {
-    env.bind(name, v);
+    env.bind(name, v, nameLoc);
     return;
   }
-  const Value* old = env.lookup(name);
+  // Every assignment is a new let (TVMScript). The IR scalar of the name's
+  // current binding is reused only when that binding was made in this same
+  // body (straight-line re-binding, same dtype): then no read of the old
+  // value can follow the assignment.
   Var var;
-  if (old && old->kind == K::Expr && old->expr->kind == ExprKind::VarRef &&
-      old->expr->var->kind == VarKind::Local)
-    var = old->expr->var;
-  if (!var) {
-    var = makeVar(name, value->dtype, VarKind::Local);
-    env.bind(name, Value::irExpr(varRef(var)));
+  auto old = env.names.find(name);
+  if (old != env.names.end() && old->second.kind == K::Expr &&
+      old->second.expr->kind == ExprKind::VarRef && old->second.expr->var->kind == VarKind::Local &&
+      old->second.expr->var->dtype == value->dtype) {
+    bool boundHere = true;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      if (it->env != &env) continue;
+      auto saved = it->saved.find(name);
+      boundHere = saved == it->saved.end() || saved->second.serial != old->second.serial;
+      break;
+    }
+    if (boundHere) var = old->second.expr->var;
   }
+  if (!var) var = makeVar(name, value->dtype, VarKind::Local);
+  env.bind(name, Value::irExpr(varRef(var)), nameLoc);
   ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
 }
 
@@ -1758,7 +1945,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   const py::Expr& target = *s.targets[0];
   Value fn = iter.kind == py::ExprKind::Call ? eval(*iter.lhs, env) : Value::none();
   std::string name = fn.kind == K::DialectFn ? fn.s : "";
-  if (name == "builtins.range") name = "serial";
+  if (name == "builtins.range" || name == "Serial") name = "serial";
 
   if (iter.kind != py::ExprKind::Call || name.empty()) {
     // A constant sequence: unrolled while building the kernel.
@@ -1780,19 +1967,20 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
   auto bodyInto = [&](std::vector<Stmt>& out, BlockCtx inner) {
     inner.out = &out;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     return std::make_shared<SeqStmt>(std::move(out), s.loc);
   };
   // Loop variables are visible in the body only.
   auto bindTemp = [&](const std::string& n, Value v) {
-    const Value* old = env.lookup(n);
-    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    auto old = env.names.find(n);  // a name of an enclosing env shows through again by itself
+    std::optional<Value> saved =
+        old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
     env.bind(n, std::move(v));
     return saved;
   };
   auto restore = [&](const std::string& n, const std::optional<Value>& saved) {
     if (saved)
-      env.bind(n, *saved);
+      env.names[n] = *saved;  // the same binding again (keeps its serial)
     else
       env.names.erase(n);
   };
@@ -1841,7 +2029,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (name == "Pipelined")
       checkKeywords(iter, "T.Pipelined", {"num_stages", "annotations", "order", "stage", "group"});
     else if (name == "serial")
-      checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T.serial", {"annotations"});
+      checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
     else
       checkKeywords(iter, "T.unroll", {});
     auto a = positional(iter, env);
@@ -1963,15 +2151,16 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     loop->extent = toExpr(a[0], argLoc(call, 0));
     if (isFloat(loop->extent->dtype)) fail(argLoc(call, 0), "loop extent must be an integer");
     loopAnnotations(call, env, *loop);
-    const Value* old = env.lookup(item.target->id);
-    std::optional<Value> saved = old ? std::optional<Value>(*old) : std::nullopt;
+    auto old = env.names.find(item.target->id);
+    std::optional<Value> saved =
+        old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
     env.bind(item.target->id, Value::irExpr(varRef(loop->var)));
     std::vector<Stmt> out;
     BlockCtx inner = ctx;
     inner.out = &out;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     if (saved)
-      env.bind(item.target->id, *saved);
+      env.names[item.target->id] = *saved;
     else
       env.names.erase(item.target->id);
     loop->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
@@ -2006,7 +2195,7 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     BlockCtx inner = ctx;
     inner.out = &out;
     inner.inVF = true;
-    elabBlock(s.body, env, inner);
+    elabScopedBlock(s.body, env, inner, "T." + name + " region", s.loc, /*loop=*/false);
     region->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
     ctx.out->push_back(region);
     return;
@@ -2019,17 +2208,21 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
 void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   Value cond = eval(*s.iter, env);
+  // Each branch scopes its names, also under a compile-time condition (TVMScript).
   if (cond.isConstant() || cond.kind == K::Buffer) {
-    elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
+    elabScopedBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx, "branch", s.loc,
+                    /*loop=*/false);
     return;
   }
   Expr c = toExpr(cond, s.iter->loc);
   std::vector<Stmt> thenOut, elseOut;
   BlockCtx inner = ctx;
   inner.out = &thenOut;
-  elabBlock(s.body, env, inner);
+  std::vector<PendingScopeNote> notes;
+  elabScopedBlock(s.body, env, inner, "branch", s.loc, /*loop=*/false, &notes);
   inner.out = &elseOut;
-  elabBlock(s.orelse, env, inner);
+  elabScopedBlock(s.orelse, env, inner, "branch", s.loc, /*loop=*/false, &notes);
+  applyScopeNotes(env, notes);
   Stmt elseStmt = s.orelse.empty() ? nullptr : std::make_shared<SeqStmt>(std::move(elseOut), s.loc);
   if (elseStmt && s.orelse.size() == 1 && s.orelse[0]->kind == py::StmtKind::If) {
     const auto* seq = as<SeqStmt>(elseStmt);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 
 #include "frontend/ConstEval.h"
 #include "frontend/Elaborator.h"
@@ -21,6 +22,28 @@ struct BlockCtx {
   std::vector<ir::Stmt>* out = nullptr;
   bool inParallel = false;  // element-wise body of T.Parallel
   bool inVF = false;        // T.SimtVF / T.SimdVF region
+};
+
+// A kernel body that scopes the names bound in it, as TVMScript's parser does
+// for every loop body, branch and `with` body: a plain assignment is a new let
+// that lives to the end of the enclosing body, so when the body ends every
+// name it bound or re-bound has its value from before again.
+struct NameScope {
+  Env* env = nullptr;                      // whose names the scope restores
+  std::map<std::string, Value> saved;      // env->names at entry
+  std::set<std::string> readBeforeRebind;  // (loops) names read while bound to the entry value
+  std::map<std::string, SourceLoc> firstRebind;  // where the body first re-bound a name
+  std::string what;                              // "loop", "branch", "T.SimdVF region"
+  SourceLoc loc;
+  bool loop = false;
+};
+
+// A scope's note for a name, applied once the whole statement (both branches
+// of an `if`) is elaborated, so the else branch does not see the then branch's.
+struct PendingScopeNote {
+  std::string name;
+  uint64_t serial = 0;  // the restored binding the note belongs to
+  ScopeNote note;
 };
 
 struct ReturnSignal {
@@ -81,6 +104,14 @@ class Elaborator {
                    const std::string& factory, std::vector<ir::KernelParam> params,
                    std::vector<ir::Buffer> paramBuffers);
   void elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx);
+  // elabBlock in a NameScope; `what` names the scope in messages.
+  // With `deferred`, the scope notes are appended there for the caller to apply.
+  void elabScopedBlock(const py::StmtList& body, Env& env, BlockCtx& ctx, const std::string& what,
+                       SourceLoc loc, bool loop, std::vector<PendingScopeNote>* deferred = nullptr);
+  std::vector<PendingScopeNote> closeScope(NameScope& scope);
+  void applyScopeNotes(Env& env, const std::vector<PendingScopeNote>& notes);
+  // A kernel read of a name: scope warnings and errors, loop-carried tracking.
+  void noteNameRead(const py::Expr& name, Env& env);
   void elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
@@ -88,8 +119,9 @@ class Elaborator {
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);
-  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,
-                    SourceLoc loc);
+  // `loc`: the value (for errors and the IR); `nameLoc`: the name being bound.
+  void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc,
+                    SourceLoc nameLoc);
   void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
@@ -129,6 +161,7 @@ class Elaborator {
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
   ir::Stmt pendingInit_;
+  std::vector<NameScope> scopes_;  // innermost last
   std::vector<std::pair<std::string, SourceLoc>>
       macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store,
                     // emitted after the allocation

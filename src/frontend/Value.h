@@ -19,6 +19,17 @@ namespace tilesched::frontend {
 
 struct Env;
 
+// Set on a binding a kernel scope (loop body, branch, VF region) ended: the
+// name either has its value from before the scope again (`ended` false; a read
+// warns, since the author probably wanted a running value) or was bound only
+// inside the scope and is no longer defined (`ended` true; a read is an error).
+struct ScopeNote {
+  bool ended = false;
+  SourceLoc boundAt;   // the assignment inside the scope
+  std::string scope;   // "loop", "branch", "T.SimdVF region", ...
+  SourceLoc scopeLoc;  // the statement that opened the scope
+};
+
 // One index of a subscript on a buffer: a point or a slice.
 struct AccessIndex {
   bool isSlice = false;
@@ -60,6 +71,11 @@ struct Value {
   const py::Stmt* def = nullptr;    // Function
   std::shared_ptr<Env> closure;     // Function
   SourceLoc loc;                    // where it was made, for messages
+  // Which binding of a name this is (set by Env::bind), so a kernel scope can
+  // tell the names its body re-bound from the ones it left alone.
+  uint64_t serial = 0;
+  SourceLoc boundAt;                           // the kernel assignment that bound it, if any
+  std::shared_ptr<const ScopeNote> scopeNote;  // see ScopeNote
 
   static Value none() { return Value{}; }
   static Value boolean(bool v) {
@@ -168,7 +184,13 @@ struct Env {
     }
     return nullptr;
   }
-  void bind(const std::string& n, Value v) { names[n] = std::move(v); }
+  void bind(const std::string& n, Value v, SourceLoc at = {}) {
+    static uint64_t nextSerial = 0;
+    v.serial = ++nextSerial;
+    v.boundAt = at;
+    v.scopeNote.reset();
+    names[n] = std::move(v);
+  }
 };
 
 // An error raised while evaluating; turned into a diagnostic by the caller,
