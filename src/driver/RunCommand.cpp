@@ -15,10 +15,12 @@
 #include "driver/Driver.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
+#include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "sim/Run.h"
 #include "sim/Trace.h"
 #include "target/Target.h"
+#include "transform/Lowering.h"
 #include "transform/SerialLowering.h"
 
 namespace tilesched::driver {
@@ -237,19 +239,21 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
                   "write every output tensor of the simulated run as NAME.npy");
   run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
   run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
+  run->add_option("--emit", o.emit, "lowered: print the lowered kernel before running it");
   run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
   return run;
 }
 
 int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.schedule == "auto" || o.schedule == "none" || o.schedule == "double")
-    return usage(
-        err,
-        fmt::format(
-            "--schedule {} is not available yet: the scheduler is not built; use --schedule serial",
-            o.schedule));
-  if (o.schedule != "serial" && o.schedule != "as-written")
-    return usage(err, fmt::format("unknown --schedule '{}'; use serial or as-written", o.schedule));
+  if (o.schedule == "auto")
+    return usage(err,
+                 "--schedule auto is not available yet: the scheduler is not built; use --schedule "
+                 "none, double or serial");
+  if (o.schedule != "serial" && o.schedule != "as-written" && o.schedule != "none" &&
+      o.schedule != "double")
+    return usage(err, fmt::format("unknown --schedule '{}'; use auto, none, double, serial or "
+                                  "as-written",
+                                  o.schedule));
   if (o.cores < 0) return usage(err, "--cores must be 1 or more (default: one core per block)");
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
@@ -313,9 +317,22 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
 
   // Lower, simulate and check every kernel.
   std::vector<KernelOutcome> outcomes;
-  for (const auto& k : program->kernels) {
+  for (size_t ki = 0; ki < program->kernels.size(); ++ki) {
+    const auto& k = program->kernels[ki];
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
     KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}};
+    if (o.schedule == "none" || o.schedule == "double") {
+      auto sched =
+          transform::uniformSchedule(k, analyses[ki], o.schedule == "none" ? 1 : 2, *target, diags);
+      std::optional<transform::LoweredKernel> lk;
+      if (!diags.hasErrors()) lk = transform::lowerKernel(k, analyses[ki], sched, *target, diags);
+      if (!lk) {
+        err << diags.renderAll();
+        return kExitCompileError;
+      }
+      oc.lowered = lk->kernel;
+      if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
+    }
     auto problems = ir::verifyKernel(oc.lowered);
     if (!problems.empty()) {
       err << "tilesched: internal error: the serial lowering produced invalid IR: "
