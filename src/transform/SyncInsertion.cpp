@@ -99,11 +99,10 @@ Reach reach(const std::vector<Edge>& kept, Pipe start, Tok t, bool ordinary, boo
           if (!c.finite() || !e.dKnown) break;
           Tok at = after(c, e.setPos);
           Tok w{at.k + e.d, e.waitPos};
-          if (e.dst == Pipe::S) {
-            for (Pipe x : kAllPipes) changed |= relax(r.ord[pipeIndex(x)], w);
-          } else {
-            changed |= relax(r.ord[pipeIndex(e.dst)], w);
-          }
+          // A wait on S stalls the scalar unit, so later instructions of every
+          // pipe issue after it; the simulator's race detector does not count
+          // that as ordering, so neither do we (S orders S only).
+          changed |= relax(r.ord[pipeIndex(e.dst)], w);
           break;
         }
         case Edge::Barrier: {
@@ -255,7 +254,37 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     int64_t span;
   };
   std::vector<Cand> cands;
-  for (const auto& dep : list.deps) {
+  // Owner exclusions (sibling owners of one storage) order the two units as
+  // written: every conflicting access pair becomes a dependency, forward in
+  // the iteration and, in a loop, from the second unit to the first one
+  // iteration later.
+  std::vector<analysis::Dependency> deps = list.deps;
+  for (const auto& ex : list.exclusions) {
+    for (const auto& x : list.units[static_cast<size_t>(ex.a)].accesses) {
+      if (x.storage != ex.storage) continue;
+      for (const auto& y : list.units[static_cast<size_t>(ex.b)].accesses) {
+        if (y.storage != ex.storage || (!x.isWrite() && !y.isWrite())) continue;
+        analysis::Dependency d;
+        d.kind = x.isWrite() ? (y.isWrite() ? analysis::DepKind::WAW : analysis::DepKind::RAW)
+                             : analysis::DepKind::WAR;
+        d.storage = ex.storage;
+        d.from = ex.a;
+        d.to = ex.b;
+        d.fromPath = {ex.a};
+        d.fromPath.insert(d.fromPath.end(), x.path.begin(), x.path.end());
+        d.toPath = {ex.b};
+        d.toPath.insert(d.toPath.end(), y.path.begin(), y.path.end());
+        deps.push_back(d);
+        if (!isLoop) continue;
+        std::swap(d.from, d.to);
+        std::swap(d.fromPath, d.toPath);
+        d.distanceKind = analysis::DistanceKind::Carried;
+        d.distance = 1;
+        deps.push_back(d);
+      }
+    }
+  }
+  for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
     Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage);
     Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage);

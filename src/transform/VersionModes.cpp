@@ -131,6 +131,16 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
       continue;
     }
     for (const auto& o : own->owners) sl.owners.push_back(as<ForStmt>(o));
+    // A leading version dimension on an alias smaller than its storage would
+    // place the alias's versions at other offsets than the storage's.
+    for (const auto& b : kernel.buffers) {
+      if (b->storage != st || sl.versions <= 1) continue;
+      auto shape = constShape(b);
+      if (shape && product(*shape) * dtypeBytes(b->dtype) == st->bytes) continue;
+      diags.warning(b->loc, fmt::format("'{}' views only part of '{}', so '{}' keeps one version",
+                                        b->name, sl.buffer->name, sl.buffer->name));
+      sl.versions = 1;
+    }
     if (sl.versions <= 1) {
       sl.versions = 1;
       plan.storages.push_back(std::move(sl));
