@@ -217,8 +217,9 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     return;
   }
   Slot slot{s, guard, -1};
+  const StmtNode* original = plan_.origin(s.get());
   for (const auto& u : list.units)
-    if (u.stmt.get() == s.get()) slot.unit = u.index;
+    if (u.stmt.get() == original) slot.unit = u.index;
   if (slot.unit < 0) slot.unmatched = true;
   out.push_back(std::move(slot));
 }
@@ -537,11 +538,11 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     std::vector<Stmt> work;
     if (slot.unit >= 0 && list.units[static_cast<size_t>(slot.unit)].isLoop()) {
       const auto& unit = list.units[static_cast<size_t>(slot.unit)];
-      const auto* inner = unit.loop();
+      const auto* inner = as<ForStmt>(slot.stmt);
       Stmt innerBody = lowerList(*unit.body, inner->body);
       auto f = std::make_shared<ForStmt>(*inner);
       f->body = innerBody;
-      plan_.loopOrigin[f.get()] = inner;
+      plan_.rebuiltFrom[f.get()] = slot.stmt.get();
       work = {f};
     } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
                !as<BarrierStmt>(slot.stmt)) {
@@ -604,7 +605,7 @@ Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysi
   SyncStats scratchStats;
   Lowerer dry(analysis, scratchPlan, target, scratchDiags, scratchStats);
   dry.dryRun = true;
-  dry.chains = loopChains(kernel.body);
+  for (const auto& [loop, chain] : loopChains(kernel.body)) dry.chains[plan.origin(loop)] = chain;
   dry.lowerList(analysis.root, kernel.body);
 
   Lowerer lowerer(analysis, plan, target, diags, stats);
