@@ -545,3 +545,58 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- stages
+
+// load (stage 0) -> compute (stage 1) -> store (stage 2), written by hand.
+ScheduleMaker threeStages(int64_t versions) {
+  return [versions](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, versions, target(), d);
+    const auto& loopUnit = a.root.units.front();
+    schedule::ListSchedule ls;
+    ls.loop = loopUnit.loop();
+    ls.ii = 200;
+    ls.stage = {0, 1, 2};
+    ls.start = {0, 200, 400};
+    ls.maxStage = 2;
+    ls.enableOffset = true;
+    s.lists.push_back(ls);
+    return s;
+  };
+}
+
+std::string stagedKernel(int64_t trips) {
+  std::string text = streamKernel(trips, 3);
+  std::string from = "num_stages=3)";
+  text.replace(text.find(from), from.size(),
+               "num_stages=3, annotations={\"enable_offset\": True})");
+  return text;
+}
+
+TEST(Lowering, EnableOffsetRunsThreeStagesInOneLoop) {
+  for (int64_t versions : {2, 3}) {
+    for (int64_t trips : {0, 1, 2, 3, 5, 17}) {
+      SCOPED_TRACE("versions " + std::to_string(versions) + ", trips " + std::to_string(trips));
+      auto l = lowerText("staged.py", stagedKernel(trips), threeStages(versions));
+      expectCorrect(l);
+      // Two extra iterations; the store sees iteration s - 2, guarded.
+      EXPECT_NE(l.printed.find("T.Pipelined(" + std::to_string(trips + 2)), std::string::npos)
+          << l.printed;
+      EXPECT_NE(l.printed.find("Y[(s - 2) * 64"), std::string::npos) << l.printed;
+      EXPECT_EQ(l.messages().find("without stages"), std::string::npos) << l.messages();
+    }
+  }
+}
+
+TEST(Lowering, StagesNeedEnableOffset) {
+  // The same schedule on a loop without enable_offset stays flat.
+  auto l = lowerText("flat.py", streamKernel(5, 3), threeStages(2));
+  expectCorrect(l);
+  EXPECT_NE(l.printed.find("T.Pipelined(5"), std::string::npos) << l.printed;
+}
+
+}  // namespace
+}  // namespace tilesched
