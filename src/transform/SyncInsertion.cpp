@@ -343,6 +343,45 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       }
     }
   }
+  // A dependency on a loop unit names one of its leaf tasks; every leaf that
+  // makes an access of the right kind must be ordered (they may sit on
+  // different pipes), so the dependency is expanded over all of them.
+  auto leafPaths = [&](int unit, const ir::Storage& st, bool writes) {
+    std::vector<std::vector<int>> paths;
+    for (const auto& acc : list.units[static_cast<size_t>(unit)].accesses) {
+      if (acc.storage != st || (writes && !acc.isWrite())) continue;
+      if (!writes && acc.isWrite()) continue;
+      std::vector<int> path{unit};
+      path.insert(path.end(), acc.path.begin(), acc.path.end());
+      paths.push_back(path);
+    }
+    return paths;
+  };
+  {
+    std::vector<analysis::Dependency> expanded;
+    for (const auto& dep : deps) {
+      bool loops = dep.storage && (list.units[static_cast<size_t>(dep.from)].isLoop() ||
+                                   list.units[static_cast<size_t>(dep.to)].isLoop());
+      if (!loops) {
+        expanded.push_back(dep);
+        continue;
+      }
+      bool fromWrites = dep.kind != analysis::DepKind::WAR;
+      bool toWrites = dep.kind != analysis::DepKind::RAW;
+      auto froms = leafPaths(dep.from, dep.storage, fromWrites);
+      auto tos = leafPaths(dep.to, dep.storage, toWrites);
+      if (froms.empty()) froms.push_back(dep.fromPath);
+      if (tos.empty()) tos.push_back(dep.toPath);
+      for (const auto& f : froms)
+        for (const auto& t : tos) {
+          analysis::Dependency d = dep;
+          d.fromPath = f;
+          d.toPath = t;
+          expanded.push_back(d);
+        }
+    }
+    deps = std::move(expanded);
+  }
   for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
     Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage);
