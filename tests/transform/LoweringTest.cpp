@@ -697,3 +697,82 @@ TEST(Lowering, RandomKernelsRunCorrectlyInEveryVersionCount) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// Random kernels again, now with enable_offset and random stages that respect
+// the same-iteration dependencies (a consumer never at an earlier stage than
+// its producer); schedules the lowering cannot stage are kept flat.
+ScheduleMaker randomStages(uint32_t seed, int64_t versions) {
+  return [seed, versions](const ir::Kernel& k, const analysis::KernelAnalysis& a,
+                          DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, versions, target(), d);
+    std::mt19937 rng(seed * 7919u);
+    analysis::forEachList(a.root, [&](const analysis::UnitList& list) {
+      if (list.isRoot() || !list.loop()->enableOffset) return;
+      schedule::ListSchedule ls;
+      ls.loop = list.loop();
+      ls.ii = 100;
+      ls.enableOffset = true;
+      ls.stage.assign(list.units.size(), 0);
+      for (size_t u = 0; u < list.units.size(); ++u) {
+        int64_t st = static_cast<int64_t>(rng() % 2);
+        for (const auto& dep : list.deps)
+          if (dep.to == static_cast<int>(u) && dep.distanceKind == analysis::DistanceKind::Same)
+            st = std::max(st, ls.stage[static_cast<size_t>(dep.from)]);
+        ls.stage[u] = std::min<int64_t>(st + static_cast<int64_t>(rng() % 2), 3);
+        ls.maxStage = std::max(ls.maxStage, ls.stage[u]);
+      }
+      for (size_t u = 0; u < list.units.size(); ++u) ls.start.push_back(ls.stage[u] * ls.ii);
+      s.lists.push_back(ls);
+    });
+    return s;
+  };
+}
+
+TEST(Lowering, RandomStagedKernelsRunCorrectly) {
+  uint32_t last = getenv("TILESCHED_RANDOM_SEEDS")
+                      ? static_cast<uint32_t>(atoi(getenv("TILESCHED_RANDOM_SEEDS")))
+                      : 40;
+  int staged = 0;
+  for (uint32_t seed = 1; seed <= last; ++seed) {
+    int64_t trips = 0;
+    std::string text = randomKernel(seed, trips);
+    // No conditions (those bodies stay flat) and enable_offset on the loop.
+    std::string clean;
+    std::istringstream in(text);
+    std::string line;
+    bool skipIndented = false;
+    size_t ifIndent = 0;
+    while (std::getline(in, line)) {
+      size_t indent = line.find_first_not_of(' ');
+      if (skipIndented && indent != std::string::npos && indent > ifIndent) {
+        clean += line.substr(0, ifIndent) + line.substr(ifIndent + 4) + "\n";
+        continue;
+      }
+      skipIndented = false;
+      if (line.find("if s % 2") != std::string::npos) {
+        skipIndented = true;
+        ifIndent = indent;
+        continue;
+      }
+      clean += line + "\n";
+    }
+    std::string from = "num_stages=3)";
+    clean.replace(clean.find(from), from.size(),
+                  "num_stages=3, annotations={\"enable_offset\": True})");
+    for (int64_t versions : {1, 2, 3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
+                   "\n" + clean);
+      auto l = lowerText("random_staged.py", clean, randomStages(seed, versions));
+      expectCorrect(l);
+      staged += l.messages().find("without stages") == std::string::npos;
+    }
+  }
+  EXPECT_GT(staged, 0);
+  if (getenv("TILESCHED_RANDOM_SEEDS")) std::cout << staged << " of " << last * 3 << " staged\n";
+}
+
+}  // namespace
+}  // namespace tilesched
