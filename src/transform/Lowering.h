@@ -30,6 +30,7 @@ namespace tilesched::transform {
 
 struct LoweredKernel {
   ir::Kernel kernel;
+  schedule::KernelSchedule schedule;  // what was lowered
   LoweringPlan plan;
   SyncStats sync;
 };
