@@ -776,3 +776,75 @@ TEST(Lowering, RandomStagedKernelsRunCorrectly) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- mode diagnostics (SPEC §6.1)
+
+TEST(VersionModes, IterationModeWithTwoOwnersIsAnError) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.annotate_buffer_versions({a: (2, "iteration")})
+        for s in T.Pipelined(4, num_stages=2):
+            T.copy(X[s * 32:s * 32 + 32], a)
+            T.copy(a, Y[s * 32:s * 32 + 32])
+        for t in T.Pipelined(4, num_stages=2):
+            T.copy(X[128 + t * 32:128 + t * 32 + 32], a)
+            T.copy(a, Y[128 + t * 32:128 + t * 32 + 32])
+)";
+  auto l = lowerText("two_owners.py", text, uniform(2));
+  EXPECT_FALSE(l.lowered);
+  EXPECT_NE(l.messages().find("two_owners.py:7:"), std::string::npos) << l.messages();
+  EXPECT_NE(l.messages().find("error: iteration mode for 'a' needs exactly one owner loop, but it "
+                              "has 2 (lines 8, 11); use \"counter\" or \"auto\""),
+            std::string::npos)
+      << l.messages();
+  // "auto" picks counter for the two owners and runs correctly.
+  std::string autoText = text;
+  autoText.replace(autoText.find("(2, \"iteration\")"), 16, "2");
+  auto ok = lowerText("two_owners_auto.py", autoText, uniform(2));
+  expectCorrect(ok);
+  EXPECT_EQ(*storageOf(ok, "a").mode, ir::VersionMode::Counter);
+}
+
+TEST(VersionModes, IterationModeOnAGuardedEpochWarns) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.annotate_buffer_versions({a: "iteration"})
+        for s in T.Pipelined(8, num_stages=2):
+            if s % 3 == 0:
+                T.copy(X[s * 32:s * 32 + 32], a)
+                T.copy(a, Y[s * 32:s * 32 + 32])
+)";
+  auto l = lowerText("guarded_iteration.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_NE(l.messages().find("warning: 'a' uses iteration mode but its epoch is guarded (not "
+                              "every iteration accesses it); consider counter mode"),
+            std::string::npos)
+      << l.messages();
+  EXPECT_EQ(*storageOf(l, "a").mode, ir::VersionMode::Iteration);
+}
+
+TEST(VersionModes, CounterModeAcrossStagesIsAnError) {
+  std::string text = stagedKernel(5);
+  text.replace(text.find("        for s in"), 0,
+               "        T.annotate_buffer_versions({x_ub: (2, \"counter\")})\n");
+  auto l = lowerText("staged_counter.py", text, threeStages(2));
+  EXPECT_FALSE(l.lowered);
+  EXPECT_NE(l.messages().find("error: 'x_ub' cannot use counter mode: with enable_offset it is "
+                              "accessed at several stages"),
+            std::string::npos)
+      << l.messages();
+}
+
+}  // namespace
+}  // namespace tilesched
