@@ -311,6 +311,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   struct Cand {
     Edge edge;
     int64_t span;
+    int64_t producerSlot, consumerSlot;
   };
   std::vector<Cand> cands;
   // Owner exclusions (sibling owners of one storage) order the two units as
@@ -436,10 +437,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       e.setPos = pos(a + 1, kSet);
       e.waitPos = pos(b, kWait);
     }
-    // For pruning, remember the producer's and consumer's work positions.
-    cands.push_back(Cand{e, e.d * (numSlots + 1) + (b - a)});
-    cands.back().edge.ring = a;  // temporarily: producer slot
-    cands.back().edge.base = b;  // temporarily: consumer slot
+    cands.push_back(Cand{e, e.d * (numSlots + 1) + (b - a), a, b});
   }
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Cand& x, const Cand& y) { return x.span < y.span; });
@@ -447,9 +445,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   // 3. Prune.
   std::vector<Edge> kept;
   for (auto& c : cands) {
-    int64_t a = c.edge.ring, b = c.edge.base;
-    c.edge.ring = 1;
-    c.edge.base = 0;
+    int64_t a = c.producerSlot, b = c.consumerSlot;
     Reach r = reach(kept, c.edge.src, Tok{0, pos(a, kWork)}, false, inOrder(target_, c.edge.src));
     Tok need{c.edge.d, pos(b, kWork)};
     if (r.ord[pipeIndex(c.edge.dst)] < need) continue;
