@@ -617,7 +617,8 @@ namespace {
 
 // Valid random kernels with the simulator as the oracle: loads, vector ops,
 // scalar reads and writes of UB, UB->UB copies and stores over a few buffers,
-// some under conditions, in a pipelined loop (sometimes nested), lowered with
+// some under conditions, in one to three pipelined loops in sequence
+// (sometimes nested in a serial loop), lowered with
 // 1, 2 and 3 versions. A failure prints the seed and the kernel.
 std::string randomKernel(uint32_t seed, int64_t& trips) {
   std::mt19937 rng(seed);
@@ -627,6 +628,7 @@ std::string randomKernel(uint32_t seed, int64_t& trips) {
   trips = pick(7);
   bool nested = pick(3) == 0;
   int64_t outer = nested ? 2 : 1;
+  int loops = 1 + pick(3);  // sibling loops in sequence (ids under pressure)
   std::string ind = nested ? "            " : "        ";
   std::string o = nested ? "o" : "0";
   // A scalar store to part of a buffer counts as initialising it (the
@@ -658,15 +660,15 @@ std::string randomKernel(uint32_t seed, int64_t& trips) {
         body << in << "T.copy(b" << b << ", b" << a << ")\n";
         break;
       default:
-        body << in << "T.copy(b" << a << ", Y[" << o << ", s, " << op << ", :])\n";
+        body << in << "T.copy(b" << a << ", Y[@Y@, s, " << op << ", :])\n";
         break;
     }
   }
   std::ostringstream s;
   s << "import tilelang.language as T\n\n@T.prim_func\n"
     << "def main(X: T.Tensor((" << outer << ", " << std::max<int64_t>(trips, 1)
-    << ", 64), \"float32\"), Y: T.Tensor((" << outer << ", " << std::max<int64_t>(trips, 1) << ", "
-    << numOps << ", 64), \"float32\")):\n"
+    << ", 64), \"float32\"), Y: T.Tensor((" << outer * loops << ", " << std::max<int64_t>(trips, 1)
+    << ", " << numOps << ", 64), \"float32\")):\n"
     << "    with T.Kernel(1) as bx:\n";
   for (int b = 0; b < numBufs; ++b) s << "        b" << b << " = T.alloc_ub((64,), \"float32\")\n";
   if (!scalarWritten.empty()) {
@@ -674,8 +676,14 @@ std::string randomKernel(uint32_t seed, int64_t& trips) {
     for (int b : scalarWritten) s << (b == *scalarWritten.begin() ? "" : ", ") << "b" << b << ": 1";
     s << "})\n";
   }
-  if (nested) s << "        for o in T.serial(2):\n";
-  s << ind << "for s in T.Pipelined(" << trips << ", num_stages=3):\n" << body.str();
+  for (int k = 0; k < loops; ++k) {
+    std::string text = body.str();
+    std::string y = o + " + " + std::to_string(k * outer);
+    for (size_t at = text.find("@Y@"); at != std::string::npos; at = text.find("@Y@"))
+      text.replace(at, 3, y);
+    if (nested) s << "        for o in T.serial(2):\n";
+    s << ind << "for s in T.Pipelined(" << trips << ", num_stages=3):\n" << text;
+  }
   return s.str();
 }
 
@@ -844,6 +852,44 @@ TEST(VersionModes, CounterModeAcrossStagesIsAnError) {
                               "accessed at several stages"),
             std::string::npos)
       << l.messages();
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+TEST(Lowering, SequentialLoopsShareIdsUnderPressure) {
+  // Three root loops, each with two separate load -> compute flags of 2 ids:
+  // 12 MTE2_V ids kernel-wide, but each loop (an epoch) needs only 4, so the
+  // epochs share ids, separated by pipe_barrier("ALL"), with no fallback.
+  std::ostringstream s;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((3, 6, 2, 16), \"float32\"), Y: T.Tensor((3, 6, 2, 16), "
+       "\"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n"
+    << "        p = T.alloc_ub((16,), \"float32\")\n"
+    << "        q = T.alloc_ub((16,), \"float32\")\n"
+    << "        y = T.alloc_ub((2, 16), \"float32\")\n";
+  for (int loop = 0; loop < 3; ++loop)
+    s << "        for t" << loop << " in T.Pipelined(6, num_stages=2):\n"
+      << "            T.copy(X[" << loop << ", t" << loop << ", 0, :], p)\n"
+      << "            for i in T.Parallel(16):\n"
+      << "                y[0, i] = p[i] + 1.0\n"
+      << "            T.copy(X[" << loop << ", t" << loop << ", 1, :], q)\n"
+      << "            for i in T.Parallel(16):\n"
+      << "                y[1, i] = q[i] * 2.0\n"
+      << "            T.copy(y, Y[" << loop << ", t" << loop << ", :, :])\n";
+  auto l = lowerText("epochs.py", s.str(), uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(l.messages().find("needs more than"), std::string::npos) << l.messages();
+  EXPECT_LE(l.lowered->sync.eventIds["MTE2_V"], 8);
+  size_t barriers = 0;
+  for (size_t at = l.printed.find("T.pipe_barrier(\"ALL\")"); at != std::string::npos;
+       at = l.printed.find("T.pipe_barrier(\"ALL\")", at + 1))
+    ++barriers;
+  EXPECT_EQ(barriers, 3u) << l.printed;
 }
 
 }  // namespace
