@@ -1,0 +1,896 @@
+// The schedule lowering (SPEC §6) judged by the simulator: every lowered
+// kernel must give the sequential reference's outputs bit for bit, with no
+// race (happens-before) and no flag error, and pass the lowered-IR verifier.
+// Schedules are hand-made (uniformSchedule or literal KernelSchedules), never
+// the solver's, so lowering bugs show up on their own.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "analysis/TaskGraph.h"
+#include "frontend/Elaborator.h"
+#include "ir/Functor.h"
+#include "ir/IROperator.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "sim/Run.h"
+#include "target/Target.h"
+#include "transform/LoweredVerifier.h"
+#include "transform/Lowering.h"
+
+namespace tilesched {
+namespace {
+
+namespace fs = std::filesystem;
+using transform::LoweredKernel;
+
+const Target& target() {
+  static const Target t = [] {
+    std::string error;
+    auto x = loadTarget("ascend950", error);
+    if (!x) throw std::runtime_error(error);
+    return *x;
+  }();
+  return t;
+}
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// One kernel compiled, analysed, lowered and simulated.
+struct Lowered {
+  std::shared_ptr<SourceFile> file;
+  std::unique_ptr<DiagnosticEngine> diags;
+  std::optional<ir::Program> program;
+  std::vector<analysis::KernelAnalysis> analyses;
+  std::optional<LoweredKernel> lowered;
+  std::optional<sim::KernelRun> run;
+  std::string printed;
+
+  const ir::Kernel& kernel() const { return program->kernels.front(); }
+  std::string messages() const { return diags->renderAll(); }
+};
+
+using ScheduleMaker = std::function<schedule::KernelSchedule(
+    const ir::Kernel&, const analysis::KernelAnalysis&, DiagnosticEngine&)>;
+
+ScheduleMaker uniform(int64_t versions) {
+  return [versions](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+    return transform::uniformSchedule(k, a, versions, target(), d);
+  };
+}
+
+Lowered lowerText(const std::string& path, const std::string& text, const ScheduleMaker& make,
+                  std::vector<std::pair<std::string, std::string>> defines = {}) {
+  Lowered l;
+  l.file = std::make_shared<SourceFile>(path, text);
+  l.diags = std::make_unique<DiagnosticEngine>(l.file);
+  frontend::FrontendOptions fe;
+  fe.defines = std::move(defines);
+  l.program = frontend::compileSource(l.file, fe, *l.diags);
+  if (!l.program) return l;
+  l.analyses = analysis::analyzeProgram(*l.program, target(), *l.diags);
+  auto sched = make(l.kernel(), l.analyses.front(), *l.diags);
+  if (l.diags->hasErrors()) return l;
+  l.lowered = transform::lowerKernel(l.kernel(), l.analyses.front(), sched, target(), *l.diags);
+  if (!l.lowered) return l;
+  l.printed = ir::printKernel(l.lowered->kernel);
+  std::string error;
+  l.run = sim::runKernel(l.kernel(), l.lowered->kernel, target(), {}, error);
+  return l;
+}
+
+// Everything a lowering must guarantee, as one assertion with context.
+void expectCorrect(const Lowered& l) {
+  ASSERT_TRUE(l.program) << l.messages();
+  ASSERT_TRUE(l.lowered) << l.messages();
+  EXPECT_TRUE(ir::verifyKernel(l.lowered->kernel).empty());
+  auto problems = transform::verifyLoweredSync(l.lowered->kernel);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  ASSERT_TRUE(l.run) << l.messages();
+  const auto& r = l.run->sim;
+  EXPECT_TRUE(l.run->outputsMatch) << l.printed;
+  EXPECT_EQ(r.races.size(), 0u) << l.printed;
+  for (const auto& race : r.races)
+    ADD_FAILURE() << "race: line " << (race.first.stmt ? race.first.stmt->loc.line : 0) << " ("
+                  << pipeName(race.first.pipe) << (race.firstWrites ? " write" : " read")
+                  << ") vs line " << (race.second.stmt ? race.second.stmt->loc.line : 0) << " ("
+                  << pipeName(race.second.pipe) << (race.secondWrites ? " write" : " read")
+                  << ") storage " << race.storage << " bytes [" << race.lo << ", " << race.hi
+                  << ")";
+  EXPECT_EQ(r.flagErrors(), 0) << l.printed;
+  for (const auto& i : r.issues) ADD_FAILURE() << i.message << "\n" << l.printed;
+  EXPECT_FALSE(l.run->referenceError);
+  EXPECT_TRUE(l.run->ok());
+}
+
+const transform::StorageLowering& storageOf(const Lowered& l, const std::string& name) {
+  const ir::Buffer* b = l.kernel().findBuffer(name);
+  if (!b) throw std::runtime_error("no buffer " + name);
+  return *l.lowered->plan.find((*b)->storage);
+}
+
+// ---------------------------------------------------------------- examples
+
+const std::string kExamples[] = {"annotate_versions", "gemm_l0",     "gemm_l1",  "manual_flat_ring",
+                                 "persistent_tiles",  "ring_buffer", "rms_norm", "softmax",
+                                 "unlimit_memory",    "vec_add",     "vf_region"};
+
+class Example : public ::testing::TestWithParam<std::string> {};
+
+Lowered lowerExample(const std::string& name, int64_t versions) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (name + ".py");
+  return lowerText(file.string(), readAll(file), uniform(versions));
+}
+
+TEST_P(Example, NoneRunsCorrectly) {
+  auto l = lowerExample(GetParam(), 1);
+  expectCorrect(l);
+  for (const auto& sl : l.lowered->plan.storages) {
+    if (sl.source == schedule::VersionSource::Manual) continue;
+    EXPECT_EQ(sl.versions, 1);
+  }
+}
+
+TEST_P(Example, DoubleRunsCorrectlyWhereItFits) {
+  auto l = lowerExample(GetParam(), 2);
+  if (GetParam() == "unlimit_memory") {
+    // Two 128 KiB rows per buffer exceed the 248 KiB UB: a located error, no run.
+    EXPECT_FALSE(l.lowered);
+    // Independently: x_ub and y_ub are 16384 float32 each (65536 bytes), 2 x 2 x 65536.
+    EXPECT_NE(l.messages().find("error: 2 versions of every eligible buffer need 262144 bytes of "
+                                "shared, more than the 253952 bytes of ascend950"),
+              std::string::npos)
+        << l.messages();
+    return;
+  }
+  expectCorrect(l);
+  int doubled = 0;
+  for (const auto& sl : l.lowered->plan.storages) doubled += sl.versions == 2 && sl.mode;
+  EXPECT_GT(doubled, 0) << GetParam() << " has no eligible storage";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lowering, Example, ::testing::ValuesIn(kExamples));
+
+TEST(Lowering, DoubleVecAddIsTheTextbookPipeline) {
+  auto l = lowerExample("vec_add", 2);
+  expectCorrect(l);
+  // Loads of a_ub and b_ub share one WAR ring and one RAW ring (pruned), c_ub
+  // has its RAW and WAR rings: 2 ids each, as an Ascend C author writes it.
+  EXPECT_EQ(
+      l.lowered->sync.eventIds,
+      (std::map<std::string, int64_t>{{"MTE2_V", 2}, {"V_MTE2", 2}, {"V_MTE3", 2}, {"MTE3_V", 2}}));
+  EXPECT_EQ(l.lowered->sync.pipeBarrier, 0);
+  // Double buffering overlaps: clearly faster than one version.
+  auto none = lowerExample("vec_add", 1);
+  EXPECT_LT(l.run->sim.cycles, none.run->sim.cycles);
+}
+
+TEST(Lowering, GoldenLoweredVecAdd) {
+  auto l = lowerExample("vec_add", 2);
+  ASSERT_TRUE(l.lowered);
+  fs::path golden = fs::path(TILESCHED_TRANSFORM_GOLDEN_DIR) / "vec_add.double.lowered";
+  EXPECT_EQ(ir::printKernel(l.lowered->kernel, "examples/vec_add.py"), readAll(golden));
+}
+
+// ---------------------------------------------------------------- trip counts
+
+// y = 2 * x + 1 over `trips` tiles of 64, loaded, computed and stored through
+// three automatic buffers.
+std::string streamKernel(int64_t trips, int64_t stages) {
+  std::ostringstream s;
+  int64_t n = std::max<int64_t>(trips, 1) * 64;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((" << n << ",), \"float32\"), Y: T.Tensor((" << n
+    << ",), \"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n"
+    << "        x_ub = T.alloc_ub((64,), \"float32\")\n"
+    << "        y_ub = T.alloc_ub((64,), \"float32\")\n"
+    << "        for s in T.Pipelined(" << trips << ", num_stages=" << stages << "):\n"
+    << "            T.copy(X[s * 64:s * 64 + 64], x_ub)\n"
+    << "            for i in T.Parallel(64):\n"
+    << "                y_ub[i] = x_ub[i] * 2.0 + 1.0\n"
+    << "            T.copy(y_ub, Y[s * 64:s * 64 + 64])\n";
+  return s.str();
+}
+
+TEST(Lowering, RingsBalanceForEveryTripCount) {
+  for (int64_t n : {2, 3, 4}) {
+    for (int64_t trips : {int64_t{0}, int64_t{1}, n - 1, n, n + 1, int64_t{37}}) {
+      SCOPED_TRACE("ring " + std::to_string(n) + ", trips " + std::to_string(trips));
+      auto l = lowerText("stream.py", streamKernel(trips, n), uniform(n));
+      expectCorrect(l);
+      EXPECT_EQ(storageOf(l, "x_ub").versions, n);
+      EXPECT_EQ(*storageOf(l, "x_ub").mode, ir::VersionMode::Iteration);
+      if (trips == 0) continue;
+      // Every tile was computed: the reference itself is checked against a closed form.
+      EXPECT_EQ(l.run->tensors.size(), 2u);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- modes
+
+TEST(Lowering, GuardedEpochUsesCounterMode) {
+  // Only odd iterations use t_ub: a guarded epoch, so "auto" picks counter.
+  for (int64_t trips : {0, 1, 2, 3, 7}) {
+    SCOPED_TRACE("trips " + std::to_string(trips));
+    std::ostringstream s;
+    int64_t n = std::max<int64_t>(trips, 1) * 32;
+    s << "import tilelang.language as T\n\n@T.prim_func\n"
+      << "def main(X: T.Tensor((" << n << ",), \"float32\"), Y: T.Tensor((" << n
+      << ",), \"float32\")):\n"
+      << "    with T.Kernel(1) as bx:\n"
+      << "        t_ub = T.alloc_ub((32,), \"float32\")\n"
+      << "        for s in T.Pipelined(" << trips << ", num_stages=2):\n"
+      << "            if s % 2 == 1:\n"
+      << "                T.copy(X[s * 32:s * 32 + 32], t_ub)\n"
+      << "                for i in T.Parallel(32):\n"
+      << "                    t_ub[i] = t_ub[i] + 1.0\n"
+      << "                T.copy(t_ub, Y[s * 32:s * 32 + 32])\n";
+    auto l = lowerText("guarded.py", s.str(), uniform(2));
+    expectCorrect(l);
+    const auto& t = storageOf(l, "t_ub");
+    ASSERT_EQ(t.versions, 2);
+    EXPECT_EQ(*t.mode, ir::VersionMode::Counter);
+    EXPECT_NE(l.printed.find("t_ub_epoch"), std::string::npos) << l.printed;
+  }
+}
+
+TEST(Lowering, ExplicitCounterModeOnAnUnguardedEpoch) {
+  auto l = lowerExample("annotate_versions", 2);
+  expectCorrect(l);
+  EXPECT_EQ(*storageOf(l, "fixed").mode, ir::VersionMode::Counter);
+  EXPECT_EQ(*storageOf(l, "inferred").mode, ir::VersionMode::Iteration);
+}
+
+TEST(Lowering, IterationModeWithANestedOwnerFlattensTheNest) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((3, 5, 16), "float32"), Y: T.Tensor((3, 5, 16), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((16,), "float32")
+        for o in T.serial(3):
+            for s in T.Pipelined(5, num_stages=2):
+                T.copy(X[o, s, :], a)
+                for i in T.Parallel(16):
+                    a[i] = a[i] * 3.0
+                T.copy(a, Y[o, s, :])
+)";
+  auto l = lowerText("nested.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(*storageOf(l, "a").mode, ir::VersionMode::Iteration);
+  // The version index counts iterations across the whole nest: o * 5 + s.
+  EXPECT_NE(l.printed.find("a[(o * 5 + s) % 2"), std::string::npos) << l.printed;
+}
+
+// ---------------------------------------------------------------- manual rings
+
+std::string manualRing(int64_t ring, int64_t tiles) {
+  std::ostringstream s;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((" << tiles * 32 << ",), \"float32\"), Y: T.Tensor((" << tiles * 32
+    << ",), \"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n"
+    << "        buf = T.alloc_ub((" << ring << ", 32), \"float32\")\n"
+    << "        y_ub = T.alloc_ub((32,), \"float32\")\n"
+    << "        T.annotate_manual_multi_buffer(buf)\n"
+    << "        for l in T.serial(" << tiles + ring - 1 << "):\n"
+    << "            if l < " << tiles << ":\n"
+    << "                T.copy(X[l * 32:l * 32 + 32], buf[l % " << ring << ", :])\n"
+    << "            if l >= " << ring - 1 << ":\n"
+    << "                for j in T.Parallel(32):\n"
+    << "                    y_ub[j] = buf[(l + 1) % " << ring << ", j] * 0.5\n"
+    << "                T.copy(y_ub, Y[(l - " << ring - 1 << ") * 32:(l - " << ring - 1
+    << ") * 32 + 32])\n";
+  return s.str();
+}
+
+TEST(Lowering, ManualRingsOfTwoThreeAndFourSlots) {
+  for (int64_t ring : {2, 3, 4}) {
+    for (int64_t tiles : {int64_t{1}, ring, int64_t{9}}) {
+      SCOPED_TRACE("ring " + std::to_string(ring) + ", tiles " + std::to_string(tiles));
+      auto l = lowerText("manual.py", manualRing(ring, tiles), uniform(1));
+      expectCorrect(l);
+      const auto& b = storageOf(l, "buf");
+      EXPECT_EQ(b.source, schedule::VersionSource::Manual);
+      EXPECT_FALSE(b.mode);
+      // Untouched: the buffer keeps its shape.
+      EXPECT_NE(l.printed.find("buf = T.alloc_shared((" + std::to_string(ring) + ", 32)"),
+                std::string::npos)
+          << l.printed;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- id budget
+
+TEST(Lowering, MoreThanEightIdsOnOneHardEventFallBackWithAWarning) {
+  // Five load/compute pairs, each a separate MTE2 -> V dependency needing a
+  // 2-id ring: 10 ids on MTE2_V, more than the 8 the hardware has.
+  std::ostringstream s;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((8, 5, 16), \"float32\"), Y: T.Tensor((8, 5, 16), \"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n";
+  for (int b = 0; b < 5; ++b) s << "        x" << b << " = T.alloc_ub((16,), \"float32\")\n";
+  s << "        y = T.alloc_ub((5, 16), \"float32\")\n"
+    << "        for t in T.Pipelined(8, num_stages=2):\n";
+  for (int b = 0; b < 5; ++b)
+    s << "            T.copy(X[t, " << b << ", :], x" << b << ")\n"
+      << "            for i in T.Parallel(16):\n"
+      << "                y[" << b << ", i] = x" << b << "[i] + " << b << ".0\n";
+  s << "            T.copy(y, Y[t, :, :])\n";
+  auto l = lowerText("budget.py", s.str(), uniform(2));
+  expectCorrect(l);
+  EXPECT_LE(l.lowered->sync.eventIds["MTE2_V"], 8);
+  EXPECT_NE(l.messages().find("warning: hard event MTE2_V needs more than its 8 event ids"),
+            std::string::npos)
+      << l.messages();
+  EXPECT_GT(l.lowered->sync.pipeBarrier, 0);
+}
+
+// ---------------------------------------------------------------- verifier
+
+std::vector<std::string> verifyText(const std::string& body) {
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((64,), "
+      "\"float32\")):\n    with T.Kernel(1) as bx:\n        a = T.alloc_ub((64,), \"float32\")\n" +
+      body;
+  auto file = std::make_shared<SourceFile>("v.py", text);
+  DiagnosticEngine diags(file);
+  auto p = frontend::compileSource(file, {}, diags);
+  if (!p) throw std::runtime_error(diags.renderAll());
+  return transform::verifyLoweredSync(p->kernels.front());
+}
+
+TEST(LoweredVerifier, AcceptsABalancedRing) {
+  auto problems = verifyText(R"(        T.set_flag("V", "MTE2", 0)
+        T.set_flag("V", "MTE2", 1)
+        for s in T.serial(4):
+            T.wait_flag("V", "MTE2", s % 2)
+            T.copy(X, a)
+            T.set_flag("V", "MTE2", s % 2)
+        T.wait_flag("V", "MTE2", 0)
+        T.wait_flag("V", "MTE2", 1)
+)");
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST(LoweredVerifier, RejectsAnIdOutOfRange) {
+  // The front end refuses id 8 itself, so the program is broken after parsing.
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((64,), "
+      "\"float32\")):\n    with T.Kernel(1) as bx:\n        T.set_flag(\"MTE2\", \"V\", 0)\n"
+      "        T.wait_flag(\"MTE2\", \"V\", 0)\n";
+  auto file = std::make_shared<SourceFile>("v.py", text);
+  DiagnosticEngine diags(file);
+  auto p = frontend::compileSource(file, {}, diags);
+  ASSERT_TRUE(p) << diags.renderAll();
+  struct IdEight : ir::IRMutator {
+    ir::Stmt mutateSetFlag(const ir::SetFlagStmt& s, const ir::Stmt&) override {
+      return std::make_shared<ir::SetFlagStmt>(s.src, s.dst, ir::intImm(8), s.loc);
+    }
+    ir::Stmt mutateWaitFlag(const ir::WaitFlagStmt& s, const ir::Stmt&) override {
+      return std::make_shared<ir::WaitFlagStmt>(s.src, s.dst, ir::intImm(8), s.loc);
+    }
+  } broken;
+  ir::Kernel k = p->kernels.front();
+  k.body = broken.mutateStmt(k.body);
+  auto problems = transform::verifyLoweredSync(k);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("outside 0..7"), std::string::npos) << problems[0];
+}
+
+TEST(LoweredVerifier, RejectsARingThatOverflowsTheIds) {
+  auto problems = verifyText(R"(        for s in T.serial(4):
+            T.set_flag("MTE2", "V", 6 + s % 3)
+            T.wait_flag("MTE2", "V", 6 + s % 3)
+)");
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("ranges over [6, 8]"), std::string::npos) << problems[0];
+}
+
+TEST(LoweredVerifier, RejectsASetTwiceBeforeAWait) {
+  auto problems = verifyText(R"(        T.set_flag("MTE2", "V", 0)
+        T.set_flag("MTE2", "V", 0)
+        T.wait_flag("MTE2", "V", 0)
+        T.wait_flag("MTE2", "V", 0)
+)");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("set twice"), std::string::npos) << problems[0];
+}
+
+TEST(LoweredVerifier, RejectsAnUnbalancedBranch) {
+  auto problems = verifyText(R"(        for s in T.serial(4):
+            if s > 0:
+                T.set_flag("MTE2", "V", 0)
+            T.wait_flag("MTE2", "V", 0)
+)");
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("branches of this if"), std::string::npos) << problems[0];
+}
+
+TEST(LoweredVerifier, RejectsAnUnbalancedLoopBody) {
+  auto problems = verifyText(R"(        for s in T.serial(4):
+            T.set_flag("MTE2", "V", 0)
+        T.wait_flag("MTE2", "V", 0)
+)");
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("loop bodies must balance"), std::string::npos) << problems[0];
+}
+
+TEST(LoweredVerifier, RejectsAFlagLeftSetAtTheEnd) {
+  auto problems = verifyText("        T.set_flag(\"MTE2\", \"V\", 0)\n");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("left set at the end of the kernel"), std::string::npos)
+      << problems[0];
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- edge cases
+
+struct Snippet {
+  const char* name;
+  const char* body;  // under `with T.Kernel(1) as bx:`, X, Z inputs and Y output of 256 float32
+};
+
+const Snippet kSnippets[] = {
+    {"complementary_guards", R"(a = T.alloc_ub((32,), "float32")
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    if s % 2 == 0:
+        T.copy(X[s * 32:s * 32 + 32], a)
+    else:
+        T.copy(Z[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        b[i] = a[i] + 1.0
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"scalar_reads_ub", R"(a = T.alloc_ub((32,), "float32")
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    m = a[3]
+    for i in T.Parallel(32):
+        b[i] = a[i] * m
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"scalar_writes_ub", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    a[0] = a[1] + a[2]
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"carried_accumulator_and_root_fill", R"(a = T.alloc_ub((32,), "float32")
+acc = T.alloc_ub((32,), "float32")
+T.clear(acc)
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        acc[i] = acc[i] + a[i]
+T.copy(acc, Y[0:32])
+)"},
+    {"fill_outside_owner", R"(a = T.alloc_ub((32,), "float32")
+T.fill(a, 2.0)
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] * 2.0
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"alias_view", R"(a = T.alloc_ub((64,), "float32")
+v = T.view(a, (2, 32))
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 64:s * 64 + 64], a)
+    for i in T.Parallel(32):
+        b[i] = v[0, i] + v[1, i]
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"nested_inner_pipeline", R"(a = T.alloc_ub((16,), "float32")
+c = T.alloc_ub((16,), "float32")
+for o in T.serial(4):
+    for s in T.Pipelined(4, num_stages=2):
+        T.copy(X[o * 64 + s * 16:o * 64 + s * 16 + 16], a)
+        for i in T.Parallel(16):
+            c[i] = a[i] + 3.0
+        T.copy(c, Y[o * 64 + s * 16:o * 64 + s * 16 + 16])
+)"},
+    {"sibling_loops_share_nothing_unsafe", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(3, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] + 1.0
+    T.copy(a, Y[s * 32:s * 32 + 32])
+for t in T.Pipelined(5, num_stages=2):
+    T.copy(Z[t * 32:t * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] * 2.0
+    T.copy(a, Y[96 + t * 32:96 + t * 32 + 32])
+)"},
+};
+
+class EdgeCase : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
+
+TEST_P(EdgeCase, RunsCorrectly) {
+  const Snippet& sn = kSnippets[std::get<0>(GetParam())];
+  int64_t versions = std::get<1>(GetParam());
+  SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((256,), \"float32\"), "
+      "Z: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n";
+  std::string line;
+  for (char c : std::string(sn.body)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    text += "        " + line + "\n";
+    line.clear();
+  }
+  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  expectCorrect(l);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lowering, EdgeCase,
+    ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kSnippets))),
+                       ::testing::Values(int64_t{1}, int64_t{2}, int64_t{3})));
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- stages
+
+// load (stage 0) -> compute (stage 1) -> store (stage 2), written by hand.
+ScheduleMaker threeStages(int64_t versions) {
+  return [versions](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, versions, target(), d);
+    const auto& loopUnit = a.root.units.front();
+    schedule::ListSchedule ls;
+    ls.loop = loopUnit.loop();
+    ls.ii = 200;
+    ls.stage = {0, 1, 2};
+    ls.start = {0, 200, 400};
+    ls.maxStage = 2;
+    ls.enableOffset = true;
+    s.lists.push_back(ls);
+    return s;
+  };
+}
+
+std::string stagedKernel(int64_t trips) {
+  std::string text = streamKernel(trips, 3);
+  std::string from = "num_stages=3)";
+  text.replace(text.find(from), from.size(),
+               "num_stages=3, annotations={\"enable_offset\": True})");
+  return text;
+}
+
+TEST(Lowering, EnableOffsetRunsThreeStagesInOneLoop) {
+  for (int64_t versions : {2, 3}) {
+    for (int64_t trips : {0, 1, 2, 3, 5, 17}) {
+      SCOPED_TRACE("versions " + std::to_string(versions) + ", trips " + std::to_string(trips));
+      auto l = lowerText("staged.py", stagedKernel(trips), threeStages(versions));
+      expectCorrect(l);
+      // Two extra iterations; the store sees iteration s - 2, guarded.
+      EXPECT_NE(l.printed.find("T.Pipelined(" + std::to_string(trips + 2)), std::string::npos)
+          << l.printed;
+      EXPECT_NE(l.printed.find("Y[(s - 2) * 64"), std::string::npos) << l.printed;
+      EXPECT_EQ(l.messages().find("without stages"), std::string::npos) << l.messages();
+    }
+  }
+}
+
+TEST(Lowering, StagesNeedEnableOffset) {
+  // The same schedule on a loop without enable_offset stays flat.
+  auto l = lowerText("flat.py", streamKernel(5, 3), threeStages(2));
+  expectCorrect(l);
+  EXPECT_NE(l.printed.find("T.Pipelined(5"), std::string::npos) << l.printed;
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- random kernels
+
+// Valid random kernels with the simulator as the oracle: loads, vector ops,
+// scalar reads and writes of UB, UB->UB copies and stores over a few buffers,
+// some under conditions, in one to three pipelined loops in sequence
+// (sometimes nested in a serial loop), lowered with
+// 1, 2 and 3 versions. A failure prints the seed and the kernel.
+std::string randomKernel(uint32_t seed, int64_t& trips) {
+  std::mt19937 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int numBufs = 2 + pick(3);
+  int numOps = 3 + pick(6);
+  trips = pick(7);
+  bool nested = pick(3) == 0;
+  int64_t outer = nested ? 2 : 1;
+  int loops = 1 + pick(3);  // sibling loops in sequence (ids under pressure)
+  std::string ind = nested ? "            " : "        ";
+  std::string o = nested ? "o" : "0";
+  // A scalar store to part of a buffer counts as initialising it (the
+  // optimistic write-first test, SPEC §2.4): such buffers opt out with {b: 1}.
+  std::set<int> scalarWritten;
+  std::ostringstream body;
+  for (int op = 0; op < numOps; ++op) {
+    std::string in = ind + "    ";
+    if (pick(4) == 0) {
+      body << in << "if s % 2 == " << pick(2) << ":\n";
+      in += "    ";
+    }
+    int a = pick(numBufs), b = pick(numBufs), c = pick(numBufs);
+    switch (pick(6)) {
+      case 0:
+      case 1:
+        body << in << "T.copy(X[" << o << ", s, :], b" << a << ")\n";
+        break;
+      case 2:
+        body << in << "for i in T.Parallel(64):\n"
+             << in << "    b" << a << "[i] = b" << b << "[i] * 0.5 + b" << c << "[i]\n";
+        break;
+      case 3:
+        body << in << "b" << a << "[" << pick(64) << "] = b" << b << "[" << pick(64) << "] + 1.0\n";
+        scalarWritten.insert(a);
+        break;
+      case 4:
+        if (a == b) b = (a + 1) % numBufs;
+        body << in << "T.copy(b" << b << ", b" << a << ")\n";
+        break;
+      default:
+        body << in << "T.copy(b" << a << ", Y[@Y@, s, " << op << ", :])\n";
+        break;
+    }
+  }
+  std::ostringstream s;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((" << outer << ", " << std::max<int64_t>(trips, 1)
+    << ", 64), \"float32\"), Y: T.Tensor((" << outer * loops << ", " << std::max<int64_t>(trips, 1)
+    << ", " << numOps << ", 64), \"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n";
+  for (int b = 0; b < numBufs; ++b) s << "        b" << b << " = T.alloc_ub((64,), \"float32\")\n";
+  if (!scalarWritten.empty()) {
+    s << "        T.annotate_buffer_versions({";
+    for (int b : scalarWritten) s << (b == *scalarWritten.begin() ? "" : ", ") << "b" << b << ": 1";
+    s << "})\n";
+  }
+  for (int k = 0; k < loops; ++k) {
+    std::string text = body.str();
+    std::string y = o + " + " + std::to_string(k * outer);
+    for (size_t at = text.find("@Y@"); at != std::string::npos; at = text.find("@Y@"))
+      text.replace(at, 3, y);
+    if (nested) s << "        for o in T.serial(2):\n";
+    s << ind << "for s in T.Pipelined(" << trips << ", num_stages=3):\n" << text;
+  }
+  return s.str();
+}
+
+TEST(Lowering, RandomKernelsRunCorrectlyInEveryVersionCount) {
+  uint32_t last = getenv("TILESCHED_RANDOM_SEEDS")
+                      ? static_cast<uint32_t>(atoi(getenv("TILESCHED_RANDOM_SEEDS")))
+                      : 40;
+  for (uint32_t seed = 1; seed <= last; ++seed) {
+    int64_t trips = 0;
+    std::string text = randomKernel(seed, trips);
+    for (int64_t versions : {1, 2, 3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
+                   "\n" + text);
+      auto l = lowerText("random.py", text, uniform(versions));
+      expectCorrect(l);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// Random kernels again, now with enable_offset and random stages that respect
+// the same-iteration dependencies (a consumer never at an earlier stage than
+// its producer); schedules the lowering cannot stage are kept flat.
+ScheduleMaker randomStages(uint32_t seed, int64_t versions) {
+  return [seed, versions](const ir::Kernel& k, const analysis::KernelAnalysis& a,
+                          DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, versions, target(), d);
+    std::mt19937 rng(seed * 7919u);
+    analysis::forEachList(a.root, [&](const analysis::UnitList& list) {
+      if (list.isRoot() || !list.loop()->enableOffset) return;
+      schedule::ListSchedule ls;
+      ls.loop = list.loop();
+      ls.ii = 100;
+      ls.enableOffset = true;
+      ls.stage.assign(list.units.size(), 0);
+      for (size_t u = 0; u < list.units.size(); ++u) {
+        int64_t st = static_cast<int64_t>(rng() % 2);
+        for (const auto& dep : list.deps)
+          if (dep.to == static_cast<int>(u) && dep.distanceKind == analysis::DistanceKind::Same)
+            st = std::max(st, ls.stage[static_cast<size_t>(dep.from)]);
+        ls.stage[u] = std::min<int64_t>(st + static_cast<int64_t>(rng() % 2), 3);
+        ls.maxStage = std::max(ls.maxStage, ls.stage[u]);
+      }
+      for (size_t u = 0; u < list.units.size(); ++u) ls.start.push_back(ls.stage[u] * ls.ii);
+      s.lists.push_back(ls);
+    });
+    return s;
+  };
+}
+
+TEST(Lowering, RandomStagedKernelsRunCorrectly) {
+  uint32_t last = getenv("TILESCHED_RANDOM_SEEDS")
+                      ? static_cast<uint32_t>(atoi(getenv("TILESCHED_RANDOM_SEEDS")))
+                      : 40;
+  int staged = 0;
+  for (uint32_t seed = 1; seed <= last; ++seed) {
+    int64_t trips = 0;
+    std::string text = randomKernel(seed, trips);
+    // No conditions (those bodies stay flat) and enable_offset on the loop.
+    std::string clean;
+    std::istringstream in(text);
+    std::string line;
+    bool skipIndented = false;
+    size_t ifIndent = 0;
+    while (std::getline(in, line)) {
+      size_t indent = line.find_first_not_of(' ');
+      if (skipIndented && indent != std::string::npos && indent > ifIndent) {
+        clean += line.substr(0, ifIndent) + line.substr(ifIndent + 4) + "\n";
+        continue;
+      }
+      skipIndented = false;
+      if (line.find("if s % 2") != std::string::npos) {
+        skipIndented = true;
+        ifIndent = indent;
+        continue;
+      }
+      clean += line + "\n";
+    }
+    std::string from = "num_stages=3)";
+    clean.replace(clean.find(from), from.size(),
+                  "num_stages=3, annotations={\"enable_offset\": True})");
+    for (int64_t versions : {1, 2, 3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
+                   "\n" + clean);
+      auto l = lowerText("random_staged.py", clean, randomStages(seed, versions));
+      expectCorrect(l);
+      staged += l.messages().find("without stages") == std::string::npos;
+    }
+  }
+  EXPECT_GT(staged, 0);
+  if (getenv("TILESCHED_RANDOM_SEEDS")) std::cout << staged << " of " << last * 3 << " staged\n";
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- mode diagnostics (SPEC §6.1)
+
+TEST(VersionModes, IterationModeWithTwoOwnersIsAnError) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.annotate_buffer_versions({a: (2, "iteration")})
+        for s in T.Pipelined(4, num_stages=2):
+            T.copy(X[s * 32:s * 32 + 32], a)
+            T.copy(a, Y[s * 32:s * 32 + 32])
+        for t in T.Pipelined(4, num_stages=2):
+            T.copy(X[128 + t * 32:128 + t * 32 + 32], a)
+            T.copy(a, Y[128 + t * 32:128 + t * 32 + 32])
+)";
+  auto l = lowerText("two_owners.py", text, uniform(2));
+  EXPECT_FALSE(l.lowered);
+  EXPECT_NE(l.messages().find("two_owners.py:7:"), std::string::npos) << l.messages();
+  EXPECT_NE(l.messages().find("error: iteration mode for 'a' needs exactly one owner loop, but it "
+                              "has 2 (lines 8, 11); use \"counter\" or \"auto\""),
+            std::string::npos)
+      << l.messages();
+  // "auto" picks counter for the two owners and runs correctly.
+  std::string autoText = text;
+  autoText.replace(autoText.find("(2, \"iteration\")"), 16, "2");
+  auto ok = lowerText("two_owners_auto.py", autoText, uniform(2));
+  expectCorrect(ok);
+  EXPECT_EQ(*storageOf(ok, "a").mode, ir::VersionMode::Counter);
+}
+
+TEST(VersionModes, IterationModeOnAGuardedEpochWarns) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.annotate_buffer_versions({a: "iteration"})
+        for s in T.Pipelined(8, num_stages=2):
+            if s % 3 == 0:
+                T.copy(X[s * 32:s * 32 + 32], a)
+                T.copy(a, Y[s * 32:s * 32 + 32])
+)";
+  auto l = lowerText("guarded_iteration.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_NE(l.messages().find("warning: 'a' uses iteration mode but its epoch is guarded (not "
+                              "every iteration accesses it); consider counter mode"),
+            std::string::npos)
+      << l.messages();
+  EXPECT_EQ(*storageOf(l, "a").mode, ir::VersionMode::Iteration);
+}
+
+TEST(VersionModes, CounterModeAcrossStagesIsAnError) {
+  std::string text = stagedKernel(5);
+  text.replace(text.find("        for s in"), 0,
+               "        T.annotate_buffer_versions({x_ub: (2, \"counter\")})\n");
+  auto l = lowerText("staged_counter.py", text, threeStages(2));
+  EXPECT_FALSE(l.lowered);
+  EXPECT_NE(l.messages().find("error: 'x_ub' cannot use counter mode: with enable_offset it is "
+                              "accessed at several stages"),
+            std::string::npos)
+      << l.messages();
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+TEST(Lowering, SequentialLoopsShareIdsUnderPressure) {
+  // Three root loops, each with two separate load -> compute flags of 2 ids:
+  // 12 MTE2_V ids kernel-wide, but each loop (an epoch) needs only 4, so the
+  // epochs share ids, separated by pipe_barrier("ALL"), with no fallback.
+  std::ostringstream s;
+  s << "import tilelang.language as T\n\n@T.prim_func\n"
+    << "def main(X: T.Tensor((3, 6, 2, 16), \"float32\"), Y: T.Tensor((3, 6, 2, 16), "
+       "\"float32\")):\n"
+    << "    with T.Kernel(1) as bx:\n"
+    << "        p = T.alloc_ub((16,), \"float32\")\n"
+    << "        q = T.alloc_ub((16,), \"float32\")\n"
+    << "        y = T.alloc_ub((2, 16), \"float32\")\n";
+  for (int loop = 0; loop < 3; ++loop)
+    s << "        for t" << loop << " in T.Pipelined(6, num_stages=2):\n"
+      << "            T.copy(X[" << loop << ", t" << loop << ", 0, :], p)\n"
+      << "            for i in T.Parallel(16):\n"
+      << "                y[0, i] = p[i] + 1.0\n"
+      << "            T.copy(X[" << loop << ", t" << loop << ", 1, :], q)\n"
+      << "            for i in T.Parallel(16):\n"
+      << "                y[1, i] = q[i] * 2.0\n"
+      << "            T.copy(y, Y[" << loop << ", t" << loop << ", :, :])\n";
+  auto l = lowerText("epochs.py", s.str(), uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(l.messages().find("needs more than"), std::string::npos) << l.messages();
+  EXPECT_LE(l.lowered->sync.eventIds["MTE2_V"], 8);
+  size_t barriers = 0;
+  for (size_t at = l.printed.find("T.pipe_barrier(\"ALL\")"); at != std::string::npos;
+       at = l.printed.find("T.pipe_barrier(\"ALL\")", at + 1))
+    ++barriers;
+  EXPECT_EQ(barriers, 3u) << l.printed;
+}
+
+}  // namespace
+}  // namespace tilesched
