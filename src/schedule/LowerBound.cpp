@@ -22,13 +22,21 @@ bool hasPositiveCycle(const SchedulingProblem& p, int64_t ii) {
   std::vector<int64_t> dist(n, 0);
   for (int round = 0; round <= n; ++round) {
     bool changed = false;
-    for (const auto& d : p.deps) {
-      int64_t w = d.latency - ii * maxDistance(p, d);
-      if (dist[d.from] + w > dist[d.to]) {
-        dist[d.to] = dist[d.from] + w;
+    auto relax = [&](int from, int to, int64_t w) {
+      if (dist[from] + w > dist[to]) {
+        dist[to] = dist[from] + w;
         changed = true;
       }
-    }
+    };
+    for (const auto& d : p.deps) relax(d.from, d.to, d.latency - ii * maxDistance(p, d));
+    // The window rule: |s_a - s_b| <= II - 1 on a shared pipe.
+    if (p.isLoop && !p.enableOffset)
+      for (int a = 0; a < n; ++a)
+        for (int b = a + 1; b < n; ++b)
+          if (p.sharePipe(a, b)) {
+            relax(a, b, 1 - ii);
+            relax(b, a, 1 - ii);
+          }
     if (!changed) return false;
   }
   return true;
@@ -50,7 +58,7 @@ int64_t resourceBound(const SchedulingProblem& p) {
 }
 
 int64_t recurrenceBound(const SchedulingProblem& p) {
-  int64_t hi = 1;
+  int64_t hi = 2;
   for (const auto& d : p.deps) hi += std::max<int64_t>(0, d.latency);
   if (hasPositiveCycle(p, hi)) return hi;  // a zero-distance cycle: no II helps
   if (!hasPositiveCycle(p, 1)) return 1;

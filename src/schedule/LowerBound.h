@@ -8,6 +8,9 @@
 //    interval must fit on the circle of length II without overlap);
 //  - recurrence: for every dependency cycle, Σ latency <= II · Σ distance,
 //    with every version variable at its upper bound (the most relaxed);
+//    without enable_offset the window rule adds s_a - s_b >= 1 - II both
+//    ways for units sharing a pipe (distance 1, latency 1), so a chain of
+//    same-iteration dependencies between two tasks of one pipe bounds II;
 //  - owner exclusion: forward + reverse latency of each excluded pair.
 //
 //   vec_add loop s: MTE2 82 + 82 = 164; cycle #2 -> #3 -> #2 (c_ub, <= 2

@@ -3,6 +3,7 @@
 // check, refine the objectives on a sat answer, pop.
 #include "schedule/ModuloSolver.h"
 
+#include <fmt/format.h>
 #include <z3++.h>
 
 #include <algorithm>
@@ -31,14 +32,21 @@ class Encoding {
     solver_.set(params);
     for (int i = 0; i < p.numUnits(); ++i) {
       s_.push_back(c.int_const(("s" + std::to_string(i)).c_str()));
-      k_.push_back(c.int_const(("k" + std::to_string(i)).c_str()));
-      r_.push_back(c.int_const(("r" + std::to_string(i)).c_str()));
       solver_.add(s_.back() >= 0);
     }
+    // v_k = Σ j·[choice j]: a product II·v_k becomes one implication per
+    // choice, linear even when II is a variable.
     for (size_t k = 0; k < p.versions.size(); ++k) {
       v_.push_back(c.int_const(("v" + std::to_string(k)).c_str()));
-      solver_.add(v_.back() >= num(p.versions[k].minVersions) &&
-                  v_.back() <= num(p.versions[k].maxVersions));
+      std::vector<z3::expr> choices;
+      z3::expr value = num(0), count = num(0);
+      for (int64_t j = p.versions[k].minVersions; j <= p.versions[k].maxVersions; ++j) {
+        choices.push_back(c.bool_const(fmt::format("v{}_is_{}", k, j).c_str()));
+        value = value + z3::ite(choices.back(), num(j), num(0));
+        count = count + z3::ite(choices.back(), num(1), num(0));
+      }
+      solver_.add(count == 1 && v_.back() == value);
+      versionChoices_.push_back(std::move(choices));
     }
     for (const auto& g : p.memoryGroups) {
       z3::expr sum = num(0);
@@ -50,6 +58,66 @@ class Encoding {
   }
 
   ProblemSolution solveLoop(const ProblemSolution& fallback) {
+    return p_.enableOffset ? solveLoopByProbes(fallback) : solveLoopVariableII(fallback);
+  }
+
+  // Without enable_offset every constraint is linear in II, so "a schedule
+  // with II <= T exists" is monotone in T: bisection on one solver, and an
+  // unsat answer at T proves every II <= T infeasible.
+  ProblemSolution solveLoopVariableII(const ProblemSolution& fallback) {
+    int64_t lb = iiLowerBound(p_);
+    int64_t ub = std::max(fallback.ii, lb);
+    z3::expr ii = c_.int_const("II");
+    iiVar_.emplace(ii);
+    solver_.add(ii >= num(lb) && ii <= num(ub));
+    addLoopConstraints(ii, ub);
+    int64_t provenBelow = lb;  // every II < provenBelow is infeasible
+    std::optional<int64_t> found;
+    auto query = [&](int64_t t) {
+      solver_.push();
+      solver_.add(ii <= num(t));
+      Answer a = check();
+      solver_.pop();
+      if (a == Answer::Sat) found = lastII_;
+      if (a == Answer::Unsat) provenBelow = std::max(provenBelow, t + 1);
+      return a;
+    };
+    int64_t lo = lb, hi = ub;
+    int probes = 0;
+    // The lower bound first: it is the answer for most loops.
+    if (query(lb) != Answer::Sat) {
+      lo = lb + 1;
+      while (lo <= hi && probes++ < limits_.maxLinearProbes) {
+        int64_t mid = lo + (hi - lo) / 2;
+        Answer a = query(mid);
+        if (a == Answer::Sat)
+          hi = *found - 1;
+        else
+          lo = mid + 1;
+      }
+    }
+    ProblemSolution out;
+    if (!found) {
+      out = fallback;
+      out.iiLowerBound = lb;
+      out.provenOptimal = fallback.ii == provenBelow;
+      return out;
+    }
+    int64_t t = *found;
+    solver_.push();
+    solver_.add(ii == num(t));
+    if (check() == Answer::Sat) refine(t);  // else starts_ keeps the last model of II <= t
+    solver_.pop();
+    out.found = true;
+    out.ii = t;
+    out.iiLowerBound = lb;
+    out.provenOptimal = t == provenBelow;
+    out.start = normalise(starts_, t);
+    out.versions = neededVersions(p_, out.start, t);
+    return out;
+  }
+
+  ProblemSolution solveLoopByProbes(const ProblemSolution& fallback) {
     ProblemSolution out;
     int64_t lb = iiLowerBound(p_);
     int64_t ub = std::max(fallback.ii, lb);
@@ -148,6 +216,7 @@ class Encoding {
         z3::model m = solver_.get_model();
         starts_.clear();
         for (const auto& s : s_) starts_.push_back(m.eval(s, true).get_numeral_int64());
+        if (iiVar_) lastII_ = m.eval(*iiVar_, true).get_numeral_int64();
       }
     } catch (const z3::exception&) {
       a = Answer::Unknown;
@@ -202,14 +271,19 @@ class Encoding {
   // Leaves the best model of this II in starts_.
   Answer probe(int64_t t) {
     solver_.push();
-    Answer a = addLoopConstraints(t) ? check() : Answer::Unsat;
+    Answer a = addLoopConstraints(num(t), t) ? check() : Answer::Unsat;
     probe_ = a;
     if (a == Answer::Sat) refine(t);
     solver_.pop();
     return a;
   }
 
-  bool addLoopConstraints(int64_t t) {
+  // Without k_i·II + r_i variables: the window rule bounds |s_a - s_b| below
+  // II, so a shared pipe's circular non-overlap is a disjunction of two
+  // difference constraints; with enable_offset one integer wrap count per
+  // pair measures how many IIs separate them.
+  // `ii` is a constant (probes) or the II variable (<= tMax).
+  bool addLoopConstraints(const z3::expr& ii, int64_t tMax) {
     int n = p_.numUnits();
     int64_t longest = 0;
     for (const auto& d : p_.deps) longest = std::max(longest, d.latency);
@@ -217,36 +291,51 @@ class Encoding {
       longest = std::max({longest, e.forwardLatency, e.reverseLatency});
     for (int i = 0; i < n; ++i) longest = std::max(longest, p_.span(i));
     // A feasible II has a schedule within this horizon (docs/scheduler.md).
-    int64_t horizon = (n + 1) * (longest + 2 * t) + t;
+    int64_t horizon = (n + 1) * (longest + 2 * tMax) + tMax;
     for (int i = 0; i < n; ++i) {
-      if (p_.pipeMask[i] && p_.ii[i] > t) return false;
-      solver_.add(s_[i] <= num(horizon) && k_[i] >= 0 && r_[i] >= 0 && r_[i] <= num(t - 1) &&
-                  s_[i] == k_[i] * num(t) + r_[i]);
+      if (p_.pipeMask[i]) solver_.add(ii >= num(p_.ii[i]));
+      solver_.add(s_[i] <= num(horizon));
     }
-    for (const auto& d : p_.deps)
-      solver_.add(s_[d.to] - s_[d.from] >= num(d.latency) - num(t) * distance(d));
+    for (const auto& d : p_.deps) {
+      z3::expr gap = s_[d.to] - s_[d.from];
+      if (d.versionVar < 0) {
+        solver_.add(gap >= num(d.latency) - ii * num(d.distance));
+        continue;
+      }
+      const ProblemVersion& v = p_.versions[d.versionVar];
+      for (int64_t j = v.minVersions; j <= v.maxVersions; ++j)
+        solver_.add(z3::implies(versionChoices_[d.versionVar][j - v.minVersions],
+                                gap >= num(d.latency) - ii * num(j)));
+    }
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b) {
         if (!p_.sharePipe(a, b)) continue;
-        if (p_.ii[a] + p_.ii[b] > t) return false;
-        z3::expr order = c_.bool_const(("o" + std::to_string(a) + "_" + std::to_string(b)).c_str());
-        z3::expr ab = r_[b] >= r_[a] + num(p_.ii[a]) && r_[a] + num(t) >= r_[b] + num(p_.ii[b]);
-        z3::expr ba = r_[a] >= r_[b] + num(p_.ii[b]) && r_[b] + num(t) >= r_[a] + num(p_.ii[a]);
-        solver_.add(z3::implies(order, ab) && z3::implies(!order, ba));
-        if (!p_.enableOffset)
-          solver_.add(s_[a] - s_[b] <= num(t - 1) && s_[b] - s_[a] <= num(t - 1));
+        solver_.add(ii >= num(p_.ii[a] + p_.ii[b]));
+        z3::expr gap = s_[b] - s_[a];  // b's start after a's
+        if (!p_.enableOffset) {
+          z3::expr aThenB = gap >= num(p_.ii[a]) && gap <= ii - num(p_.ii[b]);
+          z3::expr bThenA = gap <= num(-p_.ii[b]) && gap >= num(p_.ii[a]) - ii;
+          solver_.add(aThenB || bThenA);
+          continue;
+        }
+        z3::expr wraps = c_.int_const(("m" + std::to_string(a) + "_" + std::to_string(b)).c_str());
+        z3::expr phase = gap - wraps * ii;
+        solver_.add(phase >= num(p_.ii[a]) && phase <= ii - num(p_.ii[b]));
       }
     }
-    for (size_t x = 0; x < p_.exclusions.size(); ++x) {
-      const auto& e = p_.exclusions[x];
-      z3::expr order = c_.bool_const(("e" + std::to_string(x)).c_str());
+    for (const auto& e : p_.exclusions) {
       z3::expr ab = s_[e.b] - s_[e.a] >= num(e.forwardLatency) &&
-                    s_[e.a] + num(t) - s_[e.b] >= num(e.reverseLatency);
+                    s_[e.a] + ii - s_[e.b] >= num(e.reverseLatency);
       z3::expr ba = s_[e.a] - s_[e.b] >= num(e.reverseLatency) &&
-                    s_[e.b] + num(t) - s_[e.a] >= num(e.forwardLatency);
-      solver_.add(z3::implies(order, ab) && z3::implies(!order, ba));
+                    s_[e.b] + ii - s_[e.a] >= num(e.forwardLatency);
+      solver_.add(ab || ba);
     }
     return true;
+  }
+
+  // Every unit in stage <= k: s_i < (k + 1)·II.
+  void boundStages(int64_t k, int64_t t) {
+    for (const auto& s : s_) solver_.add(s <= num((k + 1) * t - 1));
   }
 
   // Lexicographic: fewest stages, fewest version bytes, shortest makespan.
@@ -259,7 +348,7 @@ class Encoding {
     for (int64_t e : earliest()) least = std::max(least, e / t);
     for (int64_t k = least; k < stage && budgetLeft(); ++k) {
       solver_.push();
-      for (const auto& kv : k_) solver_.add(kv <= num(k));
+      boundStages(k, t);
       ++checks;
       Answer a = check();
       solver_.pop();
@@ -270,7 +359,7 @@ class Encoding {
       if (a == Answer::Unknown) break;
     }
     std::vector<int64_t> best = starts_;
-    for (const auto& kv : k_) solver_.add(kv <= num(stage));
+    boundStages(stage, t);
     // Version bytes: descending while a smaller total exists.
     if (!p_.versions.empty()) {
       int64_t bytes = versionBytes(best, t);
@@ -296,8 +385,10 @@ class Encoding {
       auto e = earliest();
       for (int i = 0; i < p_.numUnits(); ++i) lo = std::max(lo, e[i] + p_.span(i));
     }
+    bool first = true;  // the bound first: often reached
     while (lo < hi && budgetLeft()) {
-      int64_t mid = lo + (hi - lo) / 2;
+      int64_t mid = first ? lo : lo + (hi - lo) / 2;
+      first = false;
       solver_.push();
       for (int i = 0; i < p_.numUnits(); ++i)
         solver_.add(s_[i] + num(p_.span(i)) - *m0_ <= num(mid));
@@ -340,8 +431,10 @@ class Encoding {
   z3::context& c_;
   z3::solver solver_;
   SolverLimits limits_;
-  std::vector<z3::expr> s_, k_, r_, v_;
-  std::optional<z3::expr> m0_;
+  std::vector<z3::expr> s_, v_;
+  std::optional<z3::expr> m0_, iiVar_;
+  std::vector<std::vector<z3::expr>> versionChoices_;
+  int64_t lastII_ = 0;
   std::vector<int64_t> starts_, bestStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;

@@ -3,19 +3,18 @@
 // Expects: a SchedulingProblem, its lower bound and a legal fallback schedule
 // (ListFallback.h) that bounds the search from above.
 // Guarantees:
-//  - loops: for a candidate II the model is s_i = k_i·II + r_i (k_i >= 0,
-//    0 <= r_i < II); s_w - s_u >= l - II·d for every dependency (d a version
-//    variable 1 <= v <= bound, or a constant); circular non-overlap of the
-//    busy intervals [r, r + II_task) of units sharing a pipe; an ordered
-//    choice per owner-exclusion pair covering the forward and the
-//    wrap-around hand-off; Σ v·bytes <= capacity per memory group; without
-//    enable_offset, |s_a - s_b| < II for units sharing a pipe. II is searched
-//    upward from the lower bound, then by bisection up to the fallback's II,
-//    on one solver (push/pop); each check has the time budget; "unknown" is
-//    never taken as infeasible. At the chosen II the stages, then the version
-//    bytes, then the makespan are minimised (each step keeps the best model
-//    when a check times out). provenOptimal only when every II below the
-//    answer was proven infeasible.
+//  - loops: for a candidate II (a constant per probe) the model of
+//    s_i = k_i·II + r_i, written over the starts alone (k_i and r_i are
+//    floor(s_i / II) and s_i mod II; docs/scheduler.md); s_w - s_u >= l - II·d for every dependency
+//    (d a version variable 1 <= v <= bound, or a constant); circular non-overlap of the busy
+//    intervals [r, r + II_task) of units sharing a pipe; an ordered choice per owner-exclusion pair
+//    covering the forward and the wrap-around hand-off; Σ v·bytes <= capacity per memory group;
+//    without enable_offset, |s_a - s_b| < II for units sharing a pipe. II is searched upward from
+//    the lower bound, then by bisection up to the fallback's II, on one solver (push/pop); each
+//    check has the time budget; "unknown" is never taken as infeasible. At the chosen II the
+//    stages, then the version bytes, then the makespan are minimised (each step keeps the best
+//    model when a check times out). provenOptimal only when every II below the answer was proven
+//    infeasible.
 //  - straight-line lists: the makespan is bisected between its lower bound
 //    and the fallback's (monotone, so an unsat answer below proves optimality).
 //  - deterministic: fixed seed, one thread; the same problem gives the same
