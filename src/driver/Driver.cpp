@@ -120,7 +120,13 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
           << " generated.\n";
     return kExitCompileError;
   }
-  if (opts.emit == "ir" || opts.emit.empty()) out << printProgram(*program);
+  if (opts.emit == "ir" || opts.emit.empty()) {
+    // The IR as elaborated: the annotations as written, not the written-back
+    // versions (`{buf: 1}` would read back as an opt-out).
+    ir::Program asWritten = *program;
+    for (auto& k : asWritten.kernels) k.annotations.selectedVersions.clear();
+    out << printProgram(asWritten);
+  }
   if (opts.emit == "tasks") out << analysis::printTaskGraph(analyses);
   if (opts.emit == "schedule")
     for (size_t i = 0; i < schedules.size(); ++i)
