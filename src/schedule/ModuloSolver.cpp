@@ -25,7 +25,7 @@ enum class Answer { Sat, Unsat, Unknown };
 class Encoding {
  public:
   Encoding(const SchedulingProblem& p, z3::context& c, const SolverLimits& limits)
-      : p_(p), c_(c), solver_(c), limits_(limits) {
+      : p_(p), c_(c), solver_(c, z3::solver::simple()), limits_(limits) {
     z3::params params(c);
     params.set("timeout", limits.timeoutMs);
     params.set("random_seed", 0u);
