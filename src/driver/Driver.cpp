@@ -161,8 +161,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       "--emit", opts.emit,
       "ir | tasks | schedule | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
-  compile->add_option("--solver-timeout-ms", opts.solverTimeoutMs,
-                      "time budget of each scheduler solve in milliseconds (default 2000)");
+  compile->add_option(
+      "--solver-timeout-ms", opts.solverTimeoutMs,
+      "time budget of the scheduler's solve of each loop, in milliseconds (default 2000)");
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
   RunCommandOptions runOpts;

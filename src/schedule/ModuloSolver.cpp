@@ -25,11 +25,11 @@ enum class Answer { Sat, Unsat, Unknown };
 class Encoding {
  public:
   Encoding(const SchedulingProblem& p, z3::context& c, const SolverLimits& limits)
-      : p_(p), c_(c), solver_(c, z3::solver::simple()), limits_(limits) {
-    z3::params params(c);
-    params.set("timeout", limits.timeoutMs);
-    params.set("random_seed", 0u);
-    solver_.set(params);
+      : p_(p),
+        c_(c),
+        solver_(c, z3::solver::simple()),
+        limits_(limits),
+        deadline_(Clock::now() + std::chrono::milliseconds(limits.timeoutMs)) {
     for (int i = 0; i < p.numUnits(); ++i) {
       s_.push_back(c.int_const(("s" + std::to_string(i)).c_str()));
       solver_.add(s_.back() >= 0);
@@ -206,9 +206,16 @@ class Encoding {
  private:
   z3::expr num(int64_t v) { return c_.int_val(static_cast<int64_t>(v)); }
 
+  // One check within what is left of the list's budget; none once it is spent.
   Answer check() {
     Answer a = Answer::Unknown;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    if (left.count() < 1) return a;
     try {
+      z3::params params(c_);
+      params.set("timeout", static_cast<unsigned>(left.count()));
+      params.set("random_seed", 0u);
+      solver_.set(params);
       z3::check_result r = solver_.check();
       if (r == z3::sat) a = Answer::Sat;
       if (r == z3::unsat) a = Answer::Unsat;
@@ -435,6 +442,7 @@ class Encoding {
   std::optional<z3::expr> m0_, iiVar_;
   std::vector<std::vector<z3::expr>> versionChoices_;
   int64_t lastII_ = 0;
+  Clock::time_point deadline_;
   std::vector<int64_t> starts_, bestStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;

@@ -9,12 +9,14 @@
 //    (d a version variable 1 <= v <= bound, or a constant); circular non-overlap of the busy
 //    intervals [r, r + II_task) of units sharing a pipe; an ordered choice per owner-exclusion pair
 //    covering the forward and the wrap-around hand-off; Σ v·bytes <= capacity per memory group;
-//    without enable_offset, |s_a - s_b| < II for units sharing a pipe. II is searched upward from
-//    the lower bound, then by bisection up to the fallback's II, on one solver (push/pop); each
-//    check has the time budget; "unknown" is never taken as infeasible. At the chosen II the
-//    stages, then the version bytes, then the makespan are minimised (each step keeps the best
-//    model when a check times out). provenOptimal only when every II below the answer was proven
-//    infeasible.
+//    without enable_offset, |s_a - s_b| < II for units sharing a pipe. Without enable_offset II
+//    is a solver variable (everything is linear in it) bisected between the lower bound and the
+//    fallback's II; with it II is a constant per probe, searched upward from the lower bound,
+//    then by bisection. One solver (push/pop) per list; the list's checks share the time budget
+//    (each gets what is left, none once it is spent); "unknown" is never taken as infeasible. At
+//    the chosen II the stages, then the version bytes, then the makespan are minimised (each step
+//    keeps the best model when a check times out). provenOptimal only when every II below the
+//    answer was proven infeasible.
 //  - straight-line lists: the makespan is bisected between its lower bound
 //    and the fallback's (monotone, so an unsat answer below proves optimality).
 //  - deterministic: fixed seed, one thread; the same problem gives the same
@@ -37,7 +39,7 @@ class context;
 namespace tilesched::schedule {
 
 struct SolverLimits {
-  unsigned timeoutMs = 2000;     // per check
+  unsigned timeoutMs = 2000;     // per list: every check gets what is left
   int maxLinearProbes = 16;      // IIs tried one by one above the lower bound
   int maxRefinementChecks = 24;  // checks spent on stages, bytes and makespan
 };

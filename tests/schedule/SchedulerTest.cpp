@@ -344,7 +344,7 @@ TEST(Scheduler, OwnerExclusionOrdersTwoOwners) {
 
 TEST(Scheduler, OneMillisecondBudgetFallsBackToACheckedListSchedule) {
   std::string body = "";
-  const int kTasks = 14;
+  const int kTasks = 14;  // 42 units: building their constraints alone outlasts 1 ms
   for (int i = 0; i < kTasks; ++i)
     body += "u" + std::to_string(i) + " = T.alloc_ub((64,), \"float32\")\n";
   body += "for s in T.Pipelined(4, num_stages=3):\n";
