@@ -73,10 +73,10 @@ class Encoding {
     addLoopConstraints(ii, ub);
     int64_t provenBelow = lb;  // every II < provenBelow is infeasible
     std::optional<int64_t> found;
-    auto query = [&](int64_t t) {
+    auto query = [&](int64_t t, double share) {
       solver_.push();
       solver_.add(ii <= num(t));
-      Answer a = check();
+      Answer a = check(share);
       solver_.pop();
       if (a == Answer::Sat) found = lastII_;
       if (a == Answer::Unsat) provenBelow = std::max(provenBelow, t + 1);
@@ -85,11 +85,11 @@ class Encoding {
     int64_t lo = lb, hi = ub;
     int probes = 0;
     // The lower bound first: it is the answer for most loops.
-    if (query(lb) != Answer::Sat) {
+    if (query(lb, 0.5) != Answer::Sat) {
       lo = lb + 1;
       while (lo <= hi && probes++ < limits_.maxLinearProbes) {
         int64_t mid = lo + (hi - lo) / 2;
-        Answer a = query(mid);
+        Answer a = query(mid, 0.25);
         if (a == Answer::Sat)
           hi = *found - 1;
         else
@@ -206,11 +206,15 @@ class Encoding {
  private:
   z3::expr num(int64_t v) { return c_.int_val(static_cast<int64_t>(v)); }
 
-  // One check within what is left of the list's budget; none once it is spent.
-  Answer check() {
+  // One check within `share` of what is left of the list's budget (so one
+  // hard question cannot starve the rest of the search); none once the budget
+  // is spent.
+  Answer check(double share = 1.0) {
     Answer a = Answer::Unknown;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     if (left.count() < 1) return a;
+    left = std::max(std::chrono::milliseconds(1),
+                    std::chrono::milliseconds(static_cast<int64_t>(left.count() * share)));
     try {
       z3::params params(c_);
       params.set("timeout", static_cast<unsigned>(left.count()));
@@ -278,7 +282,7 @@ class Encoding {
   // Leaves the best model of this II in starts_.
   Answer probe(int64_t t) {
     solver_.push();
-    Answer a = addLoopConstraints(num(t), t) ? check() : Answer::Unsat;
+    Answer a = addLoopConstraints(num(t), t) ? check(0.25) : Answer::Unsat;
     probe_ = a;
     if (a == Answer::Sat) refine(t);
     solver_.pop();
@@ -357,7 +361,7 @@ class Encoding {
       solver_.push();
       boundStages(k, t);
       ++checks;
-      Answer a = check();
+      Answer a = check(0.125);
       solver_.pop();
       if (a == Answer::Sat) {
         stage = maxStage(starts_, t);
@@ -376,7 +380,7 @@ class Encoding {
         for (size_t k = 0; k < v_.size(); ++k) sum = sum + v_[k] * num(p_.versions[k].bytes);
         solver_.add(sum <= num(bytes - 1));
         ++checks;
-        Answer a = check();
+        Answer a = check(0.125);
         solver_.pop();
         if (a != Answer::Sat) break;
         best = starts_;
@@ -400,7 +404,7 @@ class Encoding {
       for (int i = 0; i < p_.numUnits(); ++i)
         solver_.add(s_[i] + num(p_.span(i)) - *m0_ <= num(mid));
       ++checks;
-      Answer a = check();
+      Answer a = check(0.125);
       solver_.pop();
       if (a == Answer::Sat) {
         best = starts_;
