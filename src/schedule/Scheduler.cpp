@@ -83,7 +83,7 @@ class KernelScheduler {
         int index = storageIndex(problem.versions[k].storage);
         if (index >= 0) chosen_[index] = std::max(chosen_[index], solution.versions[k]);
       }
-      if (!list->isRoot()) {
+      if (!list->isRoot() && !schedule.start.empty()) {
         int64_t first = *std::min_element(schedule.start.begin(), schedule.start.end());
         list->timing.ii = schedule.ii;
         list->timing.start.clear();
