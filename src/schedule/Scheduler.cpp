@@ -68,10 +68,11 @@ class KernelScheduler {
       ProblemSolution solution = solveProblem(problem, fallback, context, limits);
       ListSchedule schedule = toListSchedule(*list, problem, solution);
       auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution));
-      if (!errors.empty() && !solution.fallback) {
-        // A solver answer the checker rejects is never used.
+      if (!errors.empty()) {
+        // An answer the checker rejects is never used: the sequential
+        // schedule is legal by construction.
         double ms = solution.solveMs;
-        solution = fallback;
+        solution = sequentialSchedule(problem);
         solution.iiLowerBound = iiLowerBoundOf(problem);
         solution.solveMs = ms;
         schedule = toListSchedule(*list, problem, solution);
