@@ -446,3 +446,21 @@ TEST(Scheduler, EnableOffsetLiftsTheWindowRule) {
   // b's store waits for the load and the compute: a longer II.
   EXPECT_GT(lso.ii, lsw.ii);
 }
+
+// With no time to solve, every example's loops get the list-schedule
+// fallback, and the checker accepts each of them (solve() runs it).
+TEST(Scheduler, EveryExampleFallsBackToACheckedListSchedule) {
+  namespace fs = std::filesystem;
+  for (const auto& e : fs::directory_iterator(std::string(TILESCHED_SOURCE_DIR) + "/examples")) {
+    if (e.path().extension() != ".py") continue;
+    SCOPED_TRACE(e.path().filename().string());
+    auto a = tilesched::testing::analyzeExample(e.path().filename().string());
+    auto s = solve(a, tilesched::testing::ascend950(), 1);
+    ASSERT_FALSE(s.lists.empty());
+    for (const auto& l : s.lists) {
+      if (!l.loop) continue;
+      EXPECT_TRUE(l.fallback || l.ii == l.iiLowerBound);
+      EXPECT_GE(l.ii, l.iiLowerBound);
+    }
+  }
+}
