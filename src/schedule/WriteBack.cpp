@@ -17,7 +17,14 @@ void writeBackVersions(ir::Kernel& kernel, const KernelSchedule& schedule,
     if (!spec.count || *spec.count < 2) continue;
     const StorageDecision* d = schedule.find(spec.storage);
     if (d && d->source == VersionSource::Fixed && d->versions == *spec.count) continue;
-    // Same key as the ownership analysis' warning: one warning per storage.
+    // One warning per storage: the ownership analysis may already have said
+    // it (same key, or any warning at this annotation naming the buffer).
+    bool said = false;
+    for (const auto& d : diags.all())
+      said |= d.severity == Severity::Warning && d.loc.line == spec.loc.line &&
+              d.loc.col == spec.loc.col &&
+              d.message.find("'" + spec.buffer->name + "'") != std::string::npos;
+    if (said) continue;
     diags.warningOnce(
         "fixed-ineligible:" + std::to_string(spec.storage->id), spec.loc,
         fmt::format("'{}' asks for {} versions but gets {} ({}); the request never applies",
