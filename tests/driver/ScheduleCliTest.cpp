@@ -141,3 +141,76 @@ TEST(ScheduleCli, SolverTimeoutOption) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// Every dumped problem's result satisfies the dumped inputs, read only from
+// the JSON (what another solver would see): dependencies with version
+// variables, modulo pipe occupancy, owner exclusions, memory groups, windows.
+TEST(ScheduleCli, DumpedResultsSatisfyTheDumpedProblems) {
+  fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "_dump_all");
+  fs::remove_all(dir);
+  for (const auto& e : fs::directory_iterator(fs::path(TILESCHED_SOURCE_DIR) / "examples")) {
+    if (e.path().extension() != ".py") continue;
+    CliRun r = cli(
+        {"compile", e.path().string(), "--emit", "ir", "--dump-schedule-problems", dir.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  int files = 0;
+  for (const auto& f : fs::directory_iterator(dir)) {
+    SCOPED_TRACE(f.path().filename().string());
+    ++files;
+    std::ifstream in(f.path());
+    json j = json::parse(in);
+    bool loop = j.at("is_loop");
+    int64_t ii = j.at("ii");
+    auto s = j.at("start_times").get<std::vector<int64_t>>();
+    auto lat = j.at("latencies").get<std::vector<int64_t>>();
+    auto iis = j.at("iis").get<std::vector<int64_t>>();
+    auto versions = j.at("versions").get<std::vector<int64_t>>();
+    auto sizes = j.at("storage_sizes").get<std::vector<int64_t>>();
+    ASSERT_EQ(versions.size(), sizes.size());
+    for (const auto& d : j.at("data_deps")) {
+      int a = d.at(0), b = d.at(1);
+      int64_t dist = d.at(2), l = d.at(3);
+      if (dist < 0) dist = versions.at(-dist - 1);
+      if (!loop && dist > 0) continue;
+      EXPECT_GE(s[b] - s[a], l - ii * dist) << d.dump();
+    }
+    for (const auto& p : j.at("resource_deps")) {
+      int a = p.at(0), b = p.at(1);
+      if (loop) {
+        int64_t gap = ((s[b] - s[a]) % ii + ii) % ii;
+        EXPECT_TRUE(gap >= iis[a] && ii - gap >= iis[b]) << p.dump();
+        if (!j.at("enable_offset").get<bool>()) {
+          EXPECT_LT(std::abs(s[b] - s[a]), ii) << p.dump();
+        }
+      } else {
+        EXPECT_TRUE(s[b] >= s[a] + iis[a] || s[a] >= s[b] + iis[b]) << p.dump();
+      }
+    }
+    for (const auto& x : j.at("owner_exclusion_deps")) {
+      int a = x.at(0), b = x.at(1);
+      int64_t fwd = x.at(2), rev = x.at(3);
+      bool aFirst = s[b] - s[a] >= fwd && (!loop || s[a] + ii - s[b] >= rev);
+      bool bFirst = s[a] - s[b] >= rev && (!loop || s[b] + ii - s[a] >= fwd);
+      EXPECT_TRUE(aFirst || bFirst) << x.dump();
+    }
+    for (const auto& g : j.at("memory_groups")) {
+      int64_t used = 0;
+      for (size_t k = 1; k < g.size(); ++k)
+        used += versions.at(g[k].get<int>()) * sizes.at(g[k].get<int>());
+      EXPECT_LE(used, g.at(0).get<int64_t>()) << g.dump();
+    }
+    EXPECT_GE(ii, j.at("ii_lower_bound").get<int64_t>());
+    if (!loop) {
+      for (size_t i = 0; i < s.size(); ++i) EXPECT_LE(s[i] + std::max(lat[i], iis[i]), ii);
+    }
+  }
+  EXPECT_GE(files, 20);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tilesched
