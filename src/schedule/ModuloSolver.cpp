@@ -139,7 +139,7 @@ class Encoding {
       int64_t lo = t + (probe_ == Answer::Unknown ? 1 : 0), hi = ub;
       while (lo <= hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        Answer a = probe(mid);
+        Answer a = probe(mid, /*refineAnswer=*/false);
         if (a == Answer::Sat) {
           found = mid;
           hi = mid - 1;
@@ -150,8 +150,9 @@ class Encoding {
         }
       }
       if (found) {
-        starts_ = bestStarts_;
         found = bestT_;
+        // Refine only the answer (a timed-out re-probe keeps its first model).
+        if (probe(bestT_) != Answer::Sat) starts_ = bestStarts_;
       }
     }
     out.iiLowerBound = lb;
@@ -280,11 +281,11 @@ class Encoding {
 
   // Pushes the constraints of II = t and, when sat, refines the objectives.
   // Leaves the best model of this II in starts_.
-  Answer probe(int64_t t) {
+  Answer probe(int64_t t, bool refineAnswer = true) {
     solver_.push();
     Answer a = addLoopConstraints(num(t), t) ? check(0.25) : Answer::Unsat;
     probe_ = a;
-    if (a == Answer::Sat) refine(t);
+    if (a == Answer::Sat && refineAnswer) refine(t);
     solver_.pop();
     return a;
   }
