@@ -147,6 +147,7 @@ void annotateScheduleReport(json& entry, const Kernel& k, const schedule::Kernel
                      {"solve_ms", ls->solveMs},
                      {"fallback", ls->fallback},
                      {"iteration", ls->makespan},
+                     {"note", ls->note.empty() ? json(nullptr) : json(ls->note)},
                      {"starts", ls->start},
                      {"stages", ls->stage}});
   });

@@ -101,6 +101,7 @@ class Encoding {
       out = fallback;
       out.iiLowerBound = lb;
       out.provenOptimal = fallback.ii == provenBelow;
+      out.note = "no solver answer within the time budget";
       return out;
     }
     int64_t t = *found;
@@ -112,6 +113,8 @@ class Encoding {
     out.ii = t;
     out.iiLowerBound = lb;
     out.provenOptimal = t == provenBelow;
+    if (!out.provenOptimal)
+      out.note = fmt::format("IIs {} to {} not refuted within the time budget", provenBelow, t - 1);
     out.start = normalise(starts_, t);
     out.versions = neededVersions(p_, out.start, t);
     return out;
@@ -160,11 +163,16 @@ class Encoding {
       out = fallback;
       out.iiLowerBound = lb;
       out.provenOptimal = fallback.ii == provenBelow;
+      out.note = "no solver answer within the time budget";
       return out;
     }
     out.found = true;
     out.ii = *found;
     out.provenOptimal = *found == provenBelow;
+    if (!out.provenOptimal)
+      out.note = fmt::format(
+          "enable_offset: IIs {} to {} not refuted one by one (probe limit or time budget)",
+          provenBelow, *found - 1);
     out.start = normalise(starts_, *found);
     out.versions = neededVersions(p_, out.start, *found);
     return out;
@@ -201,6 +209,7 @@ class Encoding {
     out.ii = makespanOf(best);
     out.iiLowerBound = lb;
     out.provenOptimal = !unknown || out.ii == lb;
+    if (!out.provenOptimal) out.note = "makespan not proven within the time budget";
     return out;
   }
 

@@ -40,6 +40,7 @@ std::string printSchedule(const ir::Kernel& kernel, const analysis::KernelAnalys
   for (const ListSchedule& s : schedule.lists) {
     const analysis::UnitList* list = s.loop ? analysis.findLoop(s.loop) : &analysis.root;
     out += header(s) + "\n";
+    if (!s.note.empty()) out += "#   " + s.note + "\n";
     if (!list) continue;
     for (size_t i = 0; i < list->units.size() && i < s.start.size(); ++i) {
       const analysis::Unit& u = list->units[i];

@@ -72,7 +72,10 @@ class KernelScheduler {
         // An answer the checker rejects is never used: the sequential
         // schedule is legal by construction.
         double ms = solution.solveMs;
+        std::string rejected = formatScheduleErrors(errors);
         solution = sequentialSchedule(problem);
+        solution.note =
+            "the checker rejected the schedule found: " + rejected.substr(0, rejected.find('\n'));
         solution.iiLowerBound = iiLowerBoundOf(problem);
         solution.solveMs = ms;
         schedule = toListSchedule(*list, problem, solution);
@@ -196,6 +199,7 @@ class KernelScheduler {
     s.provenOptimal = solution.provenOptimal;
     s.fallback = solution.fallback;
     s.solveMs = solution.solveMs;
+    s.note = solution.note;
     s.start = solution.start;
     int n = problem.numUnits();
     int64_t first = n ? *std::min_element(s.start.begin(), s.start.end()) : 0;

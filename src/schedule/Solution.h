@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tilesched::schedule {
@@ -17,6 +18,7 @@ struct ProblemSolution {
   double solveMs = 0;
   std::vector<int64_t> start;     // per unit, >= 0
   std::vector<int64_t> versions;  // per version variable of the problem
+  std::string note;               // why not proven / why the fallback ("" otherwise)
 };
 
 }  // namespace tilesched::schedule
