@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct ListSchedule {
   int64_t maxStage = 0;
   int64_t makespan = 0;  // one iteration: first start to last completion
   bool enableOffset = false;
+  std::string note;  // why not proven optimal, or why the fallback ("" otherwise)
 };
 
 // The schedule of one kernel.
