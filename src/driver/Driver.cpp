@@ -100,8 +100,10 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
       if (!schedules.back().lists.empty())
         schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
     }
-    if (diags.hasErrors()) program.reset();
   }
+  // Errors of the analyses (e.g. nested ownership claims) or of the scheduler
+  // (capacity) make the compile fail.
+  if (diags.hasErrors()) program.reset();
   err << diags.renderAll();
 
   auto report = [&] {

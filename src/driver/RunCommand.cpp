@@ -18,6 +18,7 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "schedule/Schedule.h"
+#include "schedule/Scheduler.h"
 #include "sim/Run.h"
 #include "sim/Trace.h"
 #include "target/Target.h"
@@ -266,17 +267,15 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
 // after an error in `diags`.
 std::optional<schedule::KernelSchedule> scheduleFor(const std::string& mode, const ir::Kernel& k,
                                                     const analysis::KernelAnalysis& analysis,
-                                                    const Target& target, DiagnosticEngine& diags) {
+                                                    const Target& target, unsigned solverTimeoutMs,
+                                                    DiagnosticEngine& diags) {
   if (mode == "auto") {
-    // ==== SCHEDULER HOOK (issue 8) ====================================
-    // The lead wires this to the Z3 scheduler when merging:
-    //   return schedule::scheduleKernel(analysis, k, target, options, diags);
-    // Everything after it (lowering, simulation, output) is shared with
-    // `none` and `double`.
-    diags.error(k.kernelLoc.valid() ? k.kernelLoc : k.loc,
-                "--schedule auto needs the Z3 scheduler, which this build does not have; use "
-                "--schedule none or double");
-    return std::nullopt;
+    size_t errors = diags.numErrors();
+    schedule::ScheduleOptions options;
+    options.solverTimeoutMs = solverTimeoutMs;
+    auto s = schedule::scheduleKernel(analysis, k, target, options, diags);
+    if (diags.numErrors() > errors) return std::nullopt;
+    return s;
   }
   size_t errors = diags.numErrors();
   auto s = transform::uniformSchedule(k, analysis, mode == "none" ? 1 : 2, target, diags);
@@ -293,7 +292,7 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
     KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {}};
     if (isLoweredSchedule(o.schedule)) {
-      auto sched = scheduleFor(o.schedule, k, analyses[ki], target, diags);
+      auto sched = scheduleFor(o.schedule, k, analyses[ki], target, o.solverTimeoutMs, diags);
       if (sched) oc.lowering = transform::lowerKernel(k, analyses[ki], *sched, target, diags);
       if (!oc.lowering) return false;
       oc.lowered = oc.lowering->kernel;
@@ -568,6 +567,8 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--schedule", o.schedule,
                   "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
                   "serial | as-written");
+  run->add_option("--solver-timeout-ms", o.solverTimeoutMs,
+                  "time budget of one Z3 check in milliseconds (default 2000)");
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -608,7 +609,9 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
   std::vector<KernelOutcome> outcomes;
-  bool lowered = program && lowerAll(o, *program, analyses, *target, diags, outcomes);
+  // Errors of the analyses (e.g. nested ownership claims) stop the run too.
+  bool lowered = program && !diags.hasErrors() &&
+                 lowerAll(o, *program, analyses, *target, diags, outcomes);
   err << diags.renderAll();
   if (!lowered) {
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";

@@ -23,7 +23,8 @@ struct RunCommandOptions {
   std::vector<std::string> defines;
   std::string func;
   std::string target;
-  std::string schedule = "serial";
+  std::string schedule = "auto";
+  unsigned solverTimeoutMs = 2000;  // --solver-timeout-ms, per Z3 check
   unsigned long long seed = 0;
   long long cores = 0;
   std::vector<std::string> inputs;  // NAME=file.npy or NAME=number
