@@ -620,6 +620,20 @@ void Machine::forEachElement(const ResolvedRegion& r, F&& fn) {
   }
 }
 
+namespace {
+
+// fp16 bits -> value, as decodeHalf.
+const std::vector<double>& halfTable() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(65536);
+    for (uint32_t b = 0; b < 65536; ++b) t[b] = decodeHalf(static_cast<uint16_t>(b));
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
 template <class F>
 void Machine::forEachRow(const ResolvedRegion& r, F&& fn) {
   const auto& bi = info(r.buffer);
@@ -817,10 +831,19 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
     const uint8_t* mem = memory_.data(bi.storage);
     DType dt = r.buffer->dtype;
     out.reserve(static_cast<size_t>(r.numElements()));
+    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
     forEachRow(r, [&](int64_t off, int64_t len) {
       if (access) access->add(bi.storage, off, off + len * bi.elemBytes, false);
-      for (int64_t k = 0; k < len; ++k)
-        out.push_back(loadElement(mem + off + k * bi.elemBytes, dt).asDouble());
+      for (int64_t k = 0; k < len; ++k) {
+        const uint8_t* p = mem + off + k * bi.elemBytes;
+        if (half) {
+          uint16_t h;
+          std::memcpy(&h, p, 2);
+          out.push_back(half[h]);
+        } else {
+          out.push_back(loadElement(p, dt).asDouble());
+        }
+      }
     });
     return true;
   };
@@ -938,6 +961,11 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
     accF.resize(N);
   }
   const uint8_t* cBytes = memory_.data(ci.storage);
+  bool rowsFast = std::none_of(rowPoison.begin(), rowPoison.end(), [](uint8_t x) { return x; }) &&
+                  std::none_of(colPoison.begin(), colPoison.end(), [](uint8_t x) { return x; }) &&
+                  (clear || !trackPoison || regionDefined(c));
+  for (size_t x = 0; rowsFast && x < offs.size(); ++x)  // rows of N contiguous elements
+    rowsFast = x % N == 0 || offs[x] == offs[x - 1] + ci.elemBytes;
   for (int64_t m = 0; m < ops.m; ++m) {
     const int64_t* rowOffs = offs.data() + m * ops.n;
     if (ops.integer) {
@@ -965,8 +993,27 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
         }
       }
     }
-    // Element by element as before: the old value's load (access, poison)
-    // and the store.
+    // Without poison, a whole (contiguous) row at once: the same accesses,
+    // bytes and shadow bytes as the element loop below.
+    if (rowsFast && N > 0) {
+      int64_t off = rowOffs[0], bytes = static_cast<int64_t>(N) * ci.elemBytes;
+      if (access && !clear) access->add(ci.storage, off, off + bytes, false);
+      if (access) access->add(ci.storage, off, off + bytes, true);
+      written[static_cast<size_t>(ci.storage)] = 1;
+      if (deferring_) logOld(ci.storage, off, bytes);
+      uint8_t* p = memory_.data(ci.storage) + off;
+      if (!ops.integer && c.buffer->dtype == DType::Float32) {
+        std::memcpy(p, accF.data(), static_cast<size_t>(bytes));  // float -> float32: as is
+      } else {
+        for (size_t n = 0; n < N; ++n)
+          storeElement(p + static_cast<int64_t>(n) * ci.elemBytes, c.buffer->dtype,
+                       ops.integer ? Scalar::ofInt(accI[n])
+                                   : Scalar::ofFloat(static_cast<double>(accF[n])));
+      }
+      std::memset(memory_.defined(ci.storage) + off, 1, static_cast<size_t>(bytes));
+      continue;
+    }
+    // Element by element: the old value's load (access, poison) and the store.
     for (size_t n = 0; n < N; ++n) {
       int64_t off = rowOffs[n];
       Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
@@ -1204,15 +1251,6 @@ bool hasLoad(const Expr& e) {
   return false;
 }
 
-// fp16 bits -> value, as decodeHalf.
-const std::vector<double>& halfTable() {
-  static const std::vector<double> table = [] {
-    std::vector<double> t(65536);
-    for (uint32_t b = 0; b < 65536; ++b) t[b] = decodeHalf(static_cast<uint16_t>(b));
-    return t;
-  }();
-  return table;
-}
 
 }  // namespace
 
