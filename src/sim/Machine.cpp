@@ -291,6 +291,7 @@ void Machine::logOld(int storage, int64_t offset, int64_t size) {
 void Machine::beginDeferred() {
   deferring_ = true;
   undo_ = Patches{};
+  direct_ = Patches{};
 }
 
 Patches Machine::endDeferred() {
@@ -299,13 +300,13 @@ Patches Machine::endDeferred() {
   // final bytes in both patches), then the old bytes back, newest first.
   Patches out;
   out.ranges = undo_.ranges;
-  out.bytes.resize(undo_.bytes.size());
-  out.defined.resize(undo_.defined.size());
-  for (const auto& r : undo_.ranges) {
-    std::memcpy(out.bytes.data() + r.at, memory_.data(r.storage) + r.offset,
-                static_cast<size_t>(r.size));
-    std::memcpy(out.defined.data() + r.at, memory_.defined(r.storage) + r.offset,
-                static_cast<size_t>(r.size));
+  out.bytes.reserve(undo_.bytes.size());
+  out.defined.reserve(undo_.defined.size());
+  for (const auto& r : undo_.ranges) {  // ranges are laid out in order: `at` is the running size
+    out.bytes.insert(out.bytes.end(), memory_.data(r.storage) + r.offset,
+                     memory_.data(r.storage) + r.offset + r.size);
+    out.defined.insert(out.defined.end(), memory_.defined(r.storage) + r.offset,
+                       memory_.defined(r.storage) + r.offset + r.size);
   }
   for (size_t i = undo_.ranges.size(); i-- > 0;) {
     const auto& r = undo_.ranges[i];
@@ -315,6 +316,14 @@ Patches Machine::endDeferred() {
                 static_cast<size_t>(r.size));
   }
   undo_ = Patches{};
+  size_t shift = out.bytes.size();
+  for (auto r : direct_.ranges) {
+    r.at += shift;
+    out.ranges.push_back(r);
+  }
+  out.bytes.insert(out.bytes.end(), direct_.bytes.begin(), direct_.bytes.end());
+  out.defined.insert(out.defined.end(), direct_.defined.begin(), direct_.defined.end());
+  direct_ = Patches{};
   return out;
 }
 
@@ -664,6 +673,7 @@ void Machine::forEachRow(const ResolvedRegion& r, F&& fn) {
 
 bool Machine::regionDefined(const ResolvedRegion& r) {
   const auto& bi = info(r.buffer);
+  if (memory_.storage(bi.storage)->scope == MemScope::Global) return true;  // always defined
   const uint8_t* shadow = memory_.defined(bi.storage);
   bool ok = true;
   forEachRow(r, [&](int64_t off, int64_t n) {
@@ -677,13 +687,32 @@ bool Machine::regionDefined(const ResolvedRegion& r) {
 static void convertElements(const uint8_t* in, DType from, uint8_t* out, DType to, int64_t n) {
   int fb = dtypeBytes(from), tb = dtypeBytes(to);
   if (from == to && isInt(from) && from != DType::Bool) {
-    std::memcpy(out, in, static_cast<size_t>(n * fb));
+    if (out != in) std::memcpy(out, in, static_cast<size_t>(n * fb));
     return;
   }
   if (from == to && (from == DType::Float32 || from == DType::Float16 || from == DType::BFloat16)) {
     // Bit copy, except NaNs, which the load/store pair canonicalises.
-    std::memcpy(out, in, static_cast<size_t>(n * fb));
-    for (int64_t k = 0; k < n; ++k) {
+    if (out != in) std::memcpy(out, in, static_cast<size_t>(n * fb));
+    bool anyNan = false;
+    if (fb == 4) {
+      uint32_t found = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        uint32_t u;
+        std::memcpy(&u, in + k * 4, 4);
+        found |= static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
+      }
+      anyNan = found != 0;
+    } else {
+      uint32_t found = 0;
+      uint32_t inf = from == DType::Float16 ? 0x7c00u : 0x7f80u;
+      for (int64_t k = 0; k < n; ++k) {
+        uint16_t u;
+        std::memcpy(&u, in + k * 2, 2);
+        found |= static_cast<uint32_t>((u & 0x7fffu) > inf);
+      }
+      anyNan = found != 0;
+    }
+    for (int64_t k = 0; anyNan && k < n; ++k) {
       bool nan = false;
       if (fb == 4) {
         uint32_t u;
@@ -717,16 +746,28 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
     std::memcpy(raw.data() + at, memory_.data(s.storage) + off, bytes);
     at += bytes;
   });
-  std::vector<uint8_t> converted(static_cast<size_t>(n * d.elemBytes));
-  convertElements(raw.data(), src.buffer->dtype, converted.data(), dst.buffer->dtype, n);
+  std::vector<uint8_t> convertedBytes;
+  const uint8_t* converted = raw.data();
+  if (src.buffer->dtype == dst.buffer->dtype) {
+    convertElements(raw.data(), src.buffer->dtype, raw.data(), dst.buffer->dtype, n);
+  } else {
+    convertedBytes.resize(static_cast<size_t>(n * d.elemBytes));
+    convertElements(raw.data(), src.buffer->dtype, convertedBytes.data(), dst.buffer->dtype, n);
+    converted = convertedBytes.data();
+  }
   written[static_cast<size_t>(d.storage)] = 1;
   at = 0;
   forEachRow(dst, [&](int64_t off, int64_t len) {
     int64_t bytes = len * d.elemBytes;
     if (access) access->add(d.storage, off, off + bytes, true);
-    if (deferring_) logOld(d.storage, off, bytes);
-    std::memcpy(memory_.data(d.storage) + off, converted.data() + at, static_cast<size_t>(bytes));
-    std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+    if (deferring_) {
+      direct_.ranges.push_back({d.storage, off, bytes, direct_.bytes.size()});
+      direct_.bytes.insert(direct_.bytes.end(), converted + at, converted + at + bytes);
+      direct_.defined.resize(direct_.defined.size() + static_cast<size_t>(bytes), 1);
+    } else {
+      std::memcpy(memory_.data(d.storage) + off, converted + at, static_cast<size_t>(bytes));
+      std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+    }
     at += static_cast<size_t>(bytes);
   });
   return true;
@@ -1258,7 +1299,7 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   TileProgram prog;
   for (const auto& v : ps.vars) prog.varIds.push_back(v->id);
   prog.extents = ps.extents;
-  if (prog.extents.size() != prog.varIds.size()) return false;
+  if (prog.extents.size() != prog.varIds.size() || prog.varIds.empty()) return false;
   int64_t total = 1;
   for (int64_t e : prog.extents) total *= e;
   if (total <= 0) return false;
@@ -1499,11 +1540,20 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   const std::vector<double>* half = nullptr;
   for (int64_t done = 0; done < total;) {
     size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
-    for (size_t e = 0; e < n; ++e) {
-      for (size_t d = 0; d < rank; ++d) varCol[d][e] = idx[d];
+    for (size_t e = 0; e < n;) {
+      // A run along the innermost variable, then the odometer steps.
+      size_t run = static_cast<size_t>(
+          std::min<int64_t>(prog.extents[rank - 1] - idx[rank - 1], static_cast<int64_t>(n - e)));
+      for (size_t d = 0; d + 1 < rank; ++d)
+        std::fill(varCol[d].begin() + static_cast<long>(e),
+                  varCol[d].begin() + static_cast<long>(e + run), idx[d]);
+      for (size_t k = 0; k < run; ++k) varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
+      e += run;
+      idx[rank - 1] += static_cast<int64_t>(run);
       for (size_t d = rank; d-- > 0;) {
-        if (++idx[d] < prog.extents[d]) break;
+        if (idx[d] < prog.extents[d]) break;
         idx[d] = 0;
+        if (d > 0) ++idx[d - 1];
       }
     }
     auto offsets = [&](const TileAccess& a) {

@@ -213,6 +213,10 @@ class Machine {
   std::vector<BufferInfo> buffers_;  // by buffer id
   bool deferring_ = false;
   Patches undo_;  // the old bytes of everything written while deferring
+  // Writes a fast path made straight into the completion patches while
+  // deferring (memory untouched, nothing to undo); no other write of the
+  // same instruction touches their bytes.
+  Patches direct_;
   // Logs the old bytes of [offset, offset + size) of `storage` before a write.
   void logOld(int storage, int64_t offset, int64_t size);
   // Calls fn(byteOffset, elements) for every row (innermost extent) of `r`.
