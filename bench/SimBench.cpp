@@ -21,8 +21,8 @@
 
 #include <fstream>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "frontend/Elaborator.h"
@@ -108,11 +108,11 @@ void BM_Work(benchmark::State& state, const std::string& name,
   for (const auto& p : l.lowered.params)
     if (p.buffer)
       sim::generateInput(inputs.raw(inputs.index(p.buffer->storage)), p.buffer->dtype, 0, p.name);
-  std::optional<sim::Memory> mem;  // set up and freed outside the timed part
+  std::unique_ptr<sim::Memory> mem;  // set up and freed outside the timed part
   for (auto _ : state) {
     state.PauseTiming();
     mem.reset();
-    mem.emplace(inputs);
+    mem = std::make_unique<sim::Memory>(inputs);
     state.ResumeTiming();
     sim::SimOptions o;
     o.recordTrace = false;
@@ -177,11 +177,10 @@ int registerAll = [] {
   }
   for (bool fast : {true, false}) {
     std::string mode = fast ? "/fast" : "/plain";
-    benchmark::RegisterBenchmark(
-        ("vec_add_4M" + mode).c_str(), BM_Work, "vec_add",
-        std::vector<std::pair<std::string, std::string>>{
-            {"N", "4194304"}, {"block_N", "1048576"}, {"sub_N", "8192"}},
-        "elem/s", 4194304.0, fast)
+    benchmark::RegisterBenchmark(("vec_add_4M" + mode).c_str(), BM_Work, "vec_add",
+                                 std::vector<std::pair<std::string, std::string>>{
+                                     {"N", "4194304"}, {"block_N", "1048576"}, {"sub_N", "8192"}},
+                                 "elem/s", 4194304.0, fast)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(fast ? 3 : 1);
     benchmark::RegisterBenchmark(

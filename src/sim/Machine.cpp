@@ -892,16 +892,18 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
   bool fastB = readRows(b, bi, bm);
   if (trackPoison && fastA) ap.assign(am.size(), 0);
   if (trackPoison && fastB) bp.assign(bm.size(), 0);
-  if (!fastA) forEachElement(a, [&](int64_t off) {
-    Scalar v = loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes);
-    am.push_back(v.asDouble());
-    if (trackPoison) ap.push_back(v.poison);
-  });
-  if (!fastB) forEachElement(b, [&](int64_t off) {
-    Scalar v = loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes);
-    bm.push_back(v.asDouble());
-    if (trackPoison) bp.push_back(v.poison);
-  });
+  if (!fastA)
+    forEachElement(a, [&](int64_t off) {
+      Scalar v = loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes);
+      am.push_back(v.asDouble());
+      if (trackPoison) ap.push_back(v.poison);
+    });
+  if (!fastB)
+    forEachElement(b, [&](int64_t off) {
+      Scalar v = loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes);
+      bm.push_back(v.asDouble());
+      if (trackPoison) bp.push_back(v.poison);
+    });
   ops.a.resize(static_cast<size_t>(ops.m * ops.k));
   ops.b.resize(static_cast<size_t>(ops.k * ops.n));
   for (int64_t m = 0; m < ops.m; ++m)
@@ -1021,9 +1023,10 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
     } else {
       float* acc = accF.data();
       for (size_t n = 0; n < N; ++n)
-        acc[n] = clear ? 0.0f
-                       : static_cast<float>(
-                             loadElement(cBytes + rowOffs[n], c.buffer->dtype).asDouble());
+        acc[n] =
+            clear
+                ? 0.0f
+                : static_cast<float>(loadElement(cBytes + rowOffs[n], c.buffer->dtype).asDouble());
       for (int64_t k = 0; k < ops.k; ++k) {
         float x = af[static_cast<size_t>(m * ops.k + k)];
         const float* __restrict brow = bf.data() + k * ops.n;
@@ -1047,9 +1050,9 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
         std::memcpy(p, accF.data(), static_cast<size_t>(bytes));  // float -> float32: as is
       } else {
         for (size_t n = 0; n < N; ++n)
-          storeElement(p + static_cast<int64_t>(n) * ci.elemBytes, c.buffer->dtype,
-                       ops.integer ? Scalar::ofInt(accI[n])
-                                   : Scalar::ofFloat(static_cast<double>(accF[n])));
+          storeElement(
+              p + static_cast<int64_t>(n) * ci.elemBytes, c.buffer->dtype,
+              ops.integer ? Scalar::ofInt(accI[n]) : Scalar::ofFloat(static_cast<double>(accF[n])));
       }
       std::memset(memory_.defined(ci.storage) + off, 1, static_cast<size_t>(bytes));
       continue;
@@ -1058,8 +1061,8 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
     for (size_t n = 0; n < N; ++n) {
       int64_t off = rowOffs[n];
       Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
-      Scalar result = ops.integer ? Scalar::ofInt(accI[n])
-                                  : Scalar::ofFloat(static_cast<double>(accF[n]));
+      Scalar result =
+          ops.integer ? Scalar::ofInt(accI[n]) : Scalar::ofFloat(static_cast<double>(accF[n]));
       result.poison = old.poison || rowPoison[static_cast<size_t>(m)] || colPoison[n];
       storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, result);
     }
@@ -1212,8 +1215,8 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
 namespace {
 
 struct TileDim {
-  int var = -1;    // parallel variable index, or -1 for an invariant index
-  int64_t c = 0;   // added invariant
+  int var = -1;   // parallel variable index, or -1 for an invariant index
+  int64_t c = 0;  // added invariant
 };
 
 struct TileAccess {
@@ -1223,8 +1226,8 @@ struct TileAccess {
   std::vector<TileDim> dims;
   int stmt = 0;  // index of the store statement it belongs to
   bool write = false;
-  int64_t base = 0;                 // byte offset of the invariant part
-  std::vector<int64_t> varStride;   // bytes per step of each parallel variable
+  int64_t base = 0;                // byte offset of the invariant part
+  std::vector<int64_t> varStride;  // bytes per step of each parallel variable
 };
 
 enum class TileKind { Const, Var, Load, Cast, Unary, Binary, AndOr, Select };
@@ -1291,7 +1294,6 @@ bool hasLoad(const Expr& e) {
     if (hasLoad(o)) return true;
   return false;
 }
-
 
 }  // namespace
 
@@ -1441,8 +1443,7 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
           bool logical = e->binOp == BinOp::And || e->binOp == BinOp::Or;
           if (logical && hasLoad(e->operands[1])) return -1;
           n.kind = logical ? TileKind::AndOr : TileKind::Binary;
-          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0)
-            return -1;
+          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0) return -1;
           if (logical || isComparison(e->binOp)) {
             n.isFloat = false;
           } else {
@@ -1547,7 +1548,8 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
       for (size_t d = 0; d + 1 < rank; ++d)
         std::fill(varCol[d].begin() + static_cast<long>(e),
                   varCol[d].begin() + static_cast<long>(e + run), idx[d]);
-      for (size_t k = 0; k < run; ++k) varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
+      for (size_t k = 0; k < run; ++k)
+        varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
       e += run;
       idx[rank - 1] += static_cast<int64_t>(run);
       for (size_t d = rank; d-- > 0;) {

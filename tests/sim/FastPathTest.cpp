@@ -26,7 +26,8 @@ struct ExprGen {
     int k = pick(allowLoads ? 7 : 3);
     switch (k) {
       case 0:
-        return isInt ? std::to_string(pick(7) + 1) : "T.cast(" + std::to_string(pick(9) - 4) + ".25, \"" + w + "\")";
+        return isInt ? std::to_string(pick(7) + 1)
+                     : "T.cast(" + std::to_string(pick(9) - 4) + ".25, \"" + w + "\")";
       case 1:
         return "T.cast(i, \"" + w + "\")";
       case 2:
@@ -60,8 +61,8 @@ struct ExprGen {
         return "T.min(" + x + ", " + y + ")";
       case 5:
         // Branches with loads take the general path; without, the fast one.
-        return "T.if_then_else(" + x + " > " + y + ", " + expr(w, depth - 1, pick(2) == 0) +
-               ", " + expr(w, depth - 1, pick(2) == 0) + ")";
+        return "T.if_then_else(" + x + " > " + y + ", " + expr(w, depth - 1, pick(2) == 0) + ", " +
+               expr(w, depth - 1, pick(2) == 0) + ")";
       case 6:
         return "T.cast(" + x + ", \"" + std::string(isInt ? "float32" : "int32") + "\")" +
                "";  // a cast to the other kind, then back
@@ -98,9 +99,8 @@ const char* kDtypes[] = {"float32", "float16", "bfloat16", "int32", "int8"};
 std::string randomKernel(ExprGen& g) {
   std::string da = kDtypes[g.pick(5)], db = kDtypes[g.pick(5)], dout = kDtypes[g.pick(5)];
   std::string w = kDtypes[g.pick(5)];
-  std::string body = "a = T.alloc_ub((4, 24), \"" + da + "\")\n" +
-                     "b = T.alloc_ub((4, 24), \"" + db + "\")\n" +
-                     "o = T.alloc_ub((4, 24), \"" + dout + "\")\n" +
+  std::string body = "a = T.alloc_ub((4, 24), \"" + da + "\")\n" + "b = T.alloc_ub((4, 24), \"" +
+                     db + "\")\n" + "o = T.alloc_ub((4, 24), \"" + dout + "\")\n" +
                      "t = T.alloc_ub((4, 24), \"" + w + "\")\n" + "T.copy(A, a)\n" +
                      "T.copy(B, b)\n";
   if (g.pick(3) == 0) body += "T.fill(o, 0)\n";
@@ -119,7 +119,8 @@ std::string randomKernel(ExprGen& g) {
 
 void fillInputs(Memory& mem, const ir::Kernel& k, uint64_t seed) {
   for (const auto& p : k.params)
-    if (p.buffer) generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, seed, p.name);
+    if (p.buffer)
+      generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, seed, p.name);
 }
 
 std::vector<std::vector<uint8_t>> snapshot(Memory& mem) {
