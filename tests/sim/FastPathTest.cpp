@@ -8,6 +8,7 @@
 // poison reports and (simulated) the same races, issues and cycles.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "SimTestUtil.h"
@@ -246,6 +247,48 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
   }
   EXPECT_EQ(errors, 1);    // the out-of-bounds body
   EXPECT_GE(poisoned, 3);  // the uninitialised reads
+}
+
+// Copies bit-copy equal dtypes except NaNs, which the element path
+// canonicalises: special bit patterns (NaN payloads and signs, signalling
+// NaN, -0, infinities, subnormals) through same- and cross-dtype copies and
+// a T.Parallel pass-through.
+TEST(FastPath, SpecialBitPatternsCopyLikeTheElementWalk) {
+  const uint32_t f32[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x80000000u, 0x7f800000u,
+                          0xff800000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0x7fffffffu};
+  const uint16_t f16[] = {0x7e00u, 0xfe01u, 0x7c01u, 0x8000u, 0x7c00u,
+                          0xfc00u, 0x0001u, 0x83ffu, 0x3c00u, 0x7fffu};
+  const char* dtypes[] = {"float32", "float16", "bfloat16"};
+  for (const char* from : dtypes)
+    for (const char* to : dtypes) {
+      std::string text =
+          kernelText(std::string("A: T.Tensor((10,), \"") + from + "\"), O: T.Tensor((10,), \"" +
+                         to + "\"), P: T.Tensor((10,), \"" + from + "\")",
+                     std::string("a = T.alloc_ub((10,), \"") + from + "\")\n" +
+                         "b = T.alloc_ub((10,), \"" + to + "\")\n" + "p = T.alloc_ub((10,), \"" +
+                         from + "\")\n" + "T.copy(A, a)\nT.copy(a, b)\nT.copy(b, O)\n" +
+                         "for i in T.Parallel(10):\n    p[i] = a[i]\nT.copy(p, P)");
+      auto p = compileText(text);
+      ASSERT_TRUE(p) << text;
+      const ir::Kernel& k = p->kernels.front();
+      auto run = [&](bool fast) {
+        Memory mem(k);
+        auto& a = mem.raw(mem.index((*k.findBuffer("A"))->storage));
+        for (size_t i = 0; i < 10; ++i) {
+          if (std::string(from) == "float32")
+            std::memcpy(a.data() + 4 * i, &f32[i], 4);
+          else
+            std::memcpy(a.data() + 2 * i, &f16[i], 2);
+        }
+        Machine m(k, mem);
+        m.fastPaths = fast;
+        mem.resetOnChip();
+        m.bindBlock(0);
+        m.exec(k.body);
+        return snapshot(mem);
+      };
+      EXPECT_TRUE(run(true) == run(false)) << text;
+    }
 }
 
 }  // namespace
