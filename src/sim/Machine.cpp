@@ -1112,6 +1112,31 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
   forEachElement(src, [&](int64_t off) { srcOffs.push_back(off); });
   std::vector<int64_t> dstOffs;
   forEachElement(dst, [&](int64_t off) { dstOffs.push_back(off); });
+  // Without poison, and when the stores cannot change the source, every
+  // source element is read once up front, row by row: the same values (each
+  // is read exactly once either way) and the same accesses.
+  std::vector<Scalar> values;
+  bool fastSource =
+      fastPaths && s.storage != d.storage && (!trackPoison || regionDefined(src)) && outer > 0;
+  if (fastSource) {
+    values.reserve(static_cast<size_t>(src.numElements()));
+    const uint8_t* mem = memory_.data(s.storage);
+    DType dt = src.buffer->dtype;
+    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
+    forEachRow(src, [&](int64_t off, int64_t len) {
+      if (access) access->add(s.storage, off, off + len * s.elemBytes, false);
+      for (int64_t k = 0; k < len; ++k) {
+        const uint8_t* p = mem + off + k * s.elemBytes;
+        if (half) {
+          uint16_t h;
+          std::memcpy(&h, p, 2);
+          values.push_back(Scalar::ofFloat(half[h]));
+        } else {
+          values.push_back(loadElement(p, dt));
+        }
+      }
+    });
+  }
   // Row-major strides of the source region, to walk `dim` for each output.
   std::vector<int64_t> rstride(rank, 1);
   for (size_t i = rank; i-- > 1;) rstride[i - 1] = rstride[i] * src.extents[i];
@@ -1128,6 +1153,7 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     }
     bool poison = init.poison;  // any folded element poison: the result is
     auto element = [&](int64_t k) {
+      if (fastSource) return values[static_cast<size_t>(base + k * dimStride)];
       Scalar x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
                         src.buffer->dtype, s.elemBytes);
       poison = poison || x.poison;

@@ -231,8 +231,27 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
       "T.copy(A[0:2, 0:24], a[0:2, 0:24])\nT.copy(A, b)\nT.gemm(a, b, c, clear_accum=True)\n"
       "T.fill(o, 0)\nT.copy(c, o[0:4, 0:4])\nT.copy(o, O)",
   };
+  // Reductions: float16 and int sources, along either dimension, with and
+  // without clear, over a partly uninitialised source and over a sub-region.
+  std::vector<std::string> reductions = {
+      "a = T.alloc_ub((4, 24), \"float16\")\nr = T.alloc_ub((4,), \"float32\")\n"
+      "o = T.alloc_ub((4, 24), \"float32\")\nT.copy(A, a)\nT.fill(r, 0.5)\n"
+      "T.reduce_sum(a, r, dim=-1, clear=False)\nT.fill(o, 0)\nT.copy(r, o[0, 0:4])\n"
+      "T.copy(o, O)",
+      "a = T.alloc_ub((4, 24), \"int32\")\nr = T.alloc_ub((24,), \"int32\")\n"
+      "o = T.alloc_ub((4, 24), \"float32\")\nT.copy(A, a)\nT.reduce_max(a, r, dim=0)\n"
+      "T.fill(o, 0)\nT.copy(r, o[1, 0:24])\nT.copy(o, O)",
+      "a = T.alloc_ub((4, 24), \"float32\")\nr = T.alloc_ub((4,), \"float32\")\n"
+      "o = T.alloc_ub((4, 24), \"float32\")\nT.copy(A[0:3, 0:24], a[0:3, 0:24])\n"
+      "T.reduce_min(a, r, dim=-1)\nT.fill(o, 0)\nT.copy(r, o[0, 0:4])\nT.copy(o, O)",
+      "a = T.alloc_ub((4, 24), \"float32\")\nr = T.alloc_ub((4,), \"float32\")\n"
+      "T.copy(A, a)\nT.reduce_sum(a[0:4, 4:12], r, dim=-1)\nT.copy(r, a[0, 0:4])\n"
+      "T.copy(a, O)",
+  };
   int errors = 0, poisoned = 0;
-  for (const char* body : bodies) {
+  std::vector<std::string> all(std::begin(bodies), std::end(bodies));
+  all.insert(all.end(), reductions.begin(), reductions.end());
+  for (const std::string& body : all) {
     std::string text =
         kernelText("A: T.Tensor((4, 24), \"float32\"), O: T.Tensor((4, 24), \"float32\")", body);
     auto p = compileText(text);
@@ -246,7 +265,7 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
     expectSame(simulated(lowered, 7, true), simulated(lowered, 7, false), text);
   }
   EXPECT_EQ(errors, 1);    // the out-of-bounds body
-  EXPECT_GE(poisoned, 3);  // the uninitialised reads
+  EXPECT_GE(poisoned, 4);  // the uninitialised reads
 }
 
 // Copies bit-copy equal dtypes except NaNs, which the element path
