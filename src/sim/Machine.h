@@ -27,6 +27,11 @@
 //
 // Guarantees: identical inputs give bit-identical memory on every call path;
 // every read and write of memory is reported to `access` when it is set.
+// The tile-at-a-time paths (`fastPaths`, on by default) give the same bytes,
+// shadow bytes, accesses and errors as the element-at-a-time ones: e.g.
+//   for i, j in T.Parallel(4, 64): c[i, j] = a[i, j] + b[i, 0]
+// is compiled once into columns (load a, load b, add, store c) evaluated 2048
+// elements at a time, with the per-element functions `eval` uses.
 #pragma once
 
 #include <cstdint>
