@@ -8,11 +8,21 @@
 // Its time must grow linearly with N (issue 7: the race detector's history
 // made it quadratic, 8192 iterations took 8 s); the BigO row fits the curve.
 //
-//   build-sim/bench/sim_bench --benchmark_min_time=0.2
+// `vec_add_4M` and `gemm_1024` are the element-work rows (issue 10): the
+// examples at real sizes (a 4 M-element fp32 add, a 1024 x 1024 x 1024 fp16
+// GEMM with fp32 accumulation), simulated with the tile-at-a-time paths
+// (`/fast`) and with the element-at-a-time ones (`/plain`, the code before
+// them, which gives the same bits). Counters: `elem/s` (elements of C per
+// second) and `MAC/s` (multiply-accumulates per second).
+//
+//   build/bench/sim_bench --benchmark_min_time=0.2
+//   build/bench/sim_bench --benchmark_filter='vec_add_4M|gemm_1024'
 #include <benchmark/benchmark.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "frontend/Elaborator.h"
@@ -37,9 +47,12 @@ const Target& target() {
   return t;
 }
 
-const Loaded& load(const std::string& name) {
+const Loaded& load(const std::string& name,
+                   const std::vector<std::pair<std::string, std::string>>& defines = {}) {
   static std::map<std::string, std::unique_ptr<Loaded>> cache;
-  auto& slot = cache[name];
+  std::string key = name;
+  for (const auto& [k, v] : defines) key += " " + k + "=" + v;
+  auto& slot = cache[key];
   if (slot) return *slot;
   std::string path = std::string(TILESCHED_EXAMPLES_DIR) + "/" + name + ".py";
   std::ifstream in(path);
@@ -47,7 +60,9 @@ const Loaded& load(const std::string& name) {
   text << in.rdbuf();
   auto file = std::make_shared<SourceFile>(path, text.str());
   DiagnosticEngine diags(file);
-  auto p = frontend::compileSource(file, {}, diags);
+  frontend::FrontendOptions options;
+  options.defines = defines;
+  auto p = frontend::compileSource(file, options, diags);
   if (!p) throw std::runtime_error(diags.renderAll());
   slot = std::make_unique<Loaded>(Loaded{std::move(*p), {}});
   slot->lowered = transform::lowerSerial(slot->program.kernels.front());
@@ -81,6 +96,32 @@ void BM_Run(benchmark::State& state, const std::string& name) {
     auto r = sim::runKernel(l.program.kernels.front(), l.lowered, target(), o, error);
     benchmark::DoNotOptimize(r->outputsMatch);
   }
+}
+
+// A whole simulation (serial lowering) of an example at a real size;
+// `work` is the element count (vec add) or MAC count (gemm) of one run.
+void BM_Work(benchmark::State& state, const std::string& name,
+             std::vector<std::pair<std::string, std::string>> defines, const char* counter,
+             double work, bool fast) {
+  const Loaded& l = load(name, defines);
+  sim::Memory inputs(l.lowered);  // generated once: the rows time the simulation
+  for (const auto& p : l.lowered.params)
+    if (p.buffer)
+      sim::generateInput(inputs.raw(inputs.index(p.buffer->storage)), p.buffer->dtype, 0, p.name);
+  std::unique_ptr<sim::Memory> mem;  // set up and freed outside the timed part
+  for (auto _ : state) {
+    state.PauseTiming();
+    mem.reset();
+    mem = std::make_unique<sim::Memory>(inputs);
+    state.ResumeTiming();
+    sim::SimOptions o;
+    o.recordTrace = false;
+    o.fastPaths = fast;
+    auto r = sim::simulate(l.lowered, target(), *mem, o);
+    benchmark::DoNotOptimize(r.cycles);
+  }
+  state.counters[counter] = benchmark::Counter(work * static_cast<double>(state.iterations()),
+                                               benchmark::Counter::kIsRate);
 }
 
 // One block, N pipelined iterations of scalar work on distinct UB elements.
@@ -133,6 +174,26 @@ int registerAll = [] {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("run/") + e).c_str(), BM_Run, std::string(e))
         ->Unit(benchmark::kMillisecond);
+  }
+  for (bool fast : {true, false}) {
+    std::string mode = fast ? "/fast" : "/plain";
+    benchmark::RegisterBenchmark(("vec_add_4M" + mode).c_str(), BM_Work, "vec_add",
+                                 std::vector<std::pair<std::string, std::string>>{
+                                     {"N", "4194304"}, {"block_N", "1048576"}, {"sub_N", "8192"}},
+                                 "elem/s", 4194304.0, fast)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(fast ? 3 : 1);
+    benchmark::RegisterBenchmark(
+        ("gemm_1024" + mode).c_str(), BM_Work, "gemm_l1",
+        std::vector<std::pair<std::string, std::string>>{{"M", "1024"},
+                                                         {"N", "1024"},
+                                                         {"K", "1024"},
+                                                         {"block_M", "128"},
+                                                         {"block_N", "128"},
+                                                         {"block_K", "64"}},
+        "MAC/s", 1024.0 * 1024.0 * 1024.0, fast)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(fast ? 3 : 1);
   }
   benchmark::RegisterBenchmark("scalar_loop", BM_ScalarLoop)
       ->Arg(1024)

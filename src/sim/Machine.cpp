@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
@@ -21,8 +23,11 @@ using namespace ir;
 void AccessSet::add(int storage, int64_t lo, int64_t hi, bool write) {
   if (hi <= lo) return;
   Entry* e = nullptr;
-  for (auto& x : entries)
-    if (x.storage == storage) e = &x;
+  if (!entries.empty() && entries.back().storage == storage)
+    e = &entries.back();
+  else
+    for (auto& x : entries)
+      if (x.storage == storage) e = &x;
   if (!e) {
     entries.push_back(Entry{storage, {}, {}});
     e = &entries.back();
@@ -256,44 +261,78 @@ void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Sca
                     instruction.empty() ? std::string("this statement ") : instruction + " ",
                     memory_.storage(storage)->name, offset, offset + bytes,
                     poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
-  if (deferring_) {
-    Patch old{storage, offset, static_cast<uint8_t>(bytes), {}, {}};
-    std::memcpy(old.bytes, p, static_cast<size_t>(bytes));
-    std::memcpy(old.defined, d, static_cast<size_t>(bytes));
-    undo_.push_back(old);
-  }
+  if (deferring_) logOld(storage, offset, bytes);
   storeElement(p, t, v);
   std::memset(d, v.poison && !toGlobal ? 0 : 1, static_cast<size_t>(bytes));
 }
 
-void Machine::beginDeferred() {
-  deferring_ = true;
-  undo_.clear();
+void Machine::logOld(int storage, int64_t offset, int64_t size) {
+  // Consecutive element writes extend the last range (restoring is per byte,
+  // so a longer range restores exactly what its pieces would).
+  if (!undo_.ranges.empty()) {
+    auto& last = undo_.ranges.back();
+    if (last.storage == storage && last.offset + last.size == offset &&
+        last.at + static_cast<size_t>(last.size) == undo_.bytes.size()) {
+      last.size += size;
+      undo_.bytes.insert(undo_.bytes.end(), memory_.data(storage) + offset,
+                         memory_.data(storage) + offset + size);
+      undo_.defined.insert(undo_.defined.end(), memory_.defined(storage) + offset,
+                           memory_.defined(storage) + offset + size);
+      return;
+    }
+  }
+  undo_.ranges.push_back({storage, offset, size, undo_.bytes.size()});
+  undo_.bytes.insert(undo_.bytes.end(), memory_.data(storage) + offset,
+                     memory_.data(storage) + offset + size);
+  undo_.defined.insert(undo_.defined.end(), memory_.defined(storage) + offset,
+                       memory_.defined(storage) + offset + size);
 }
 
-std::vector<Patch> Machine::endDeferred() {
+void Machine::beginDeferred() {
+  deferring_ = true;
+  undo_ = Patches{};
+  direct_ = Patches{};
+}
+
+Patches Machine::endDeferred() {
   deferring_ = false;
-  std::vector<Patch> out;
-  out.reserve(undo_.size());
-  for (const Patch& u : undo_) {
-    Patch n = u;
-    std::memcpy(n.bytes, memory_.data(u.storage) + u.offset, u.size);
-    std::memcpy(n.defined, memory_.defined(u.storage) + u.offset, u.size);
-    out.push_back(n);
+  // The new bytes of every logged range (a range written twice holds its
+  // final bytes in both patches), then the old bytes back, newest first.
+  Patches out;
+  out.ranges = undo_.ranges;
+  out.bytes.reserve(undo_.bytes.size());
+  out.defined.reserve(undo_.defined.size());
+  for (const auto& r : undo_.ranges) {  // ranges are laid out in order: `at` is the running size
+    out.bytes.insert(out.bytes.end(), memory_.data(r.storage) + r.offset,
+                     memory_.data(r.storage) + r.offset + r.size);
+    out.defined.insert(out.defined.end(), memory_.defined(r.storage) + r.offset,
+                       memory_.defined(r.storage) + r.offset + r.size);
   }
-  for (size_t i = undo_.size(); i-- > 0;) {
-    std::memcpy(memory_.data(undo_[i].storage) + undo_[i].offset, undo_[i].bytes, undo_[i].size);
-    std::memcpy(memory_.defined(undo_[i].storage) + undo_[i].offset, undo_[i].defined,
-                undo_[i].size);
+  for (size_t i = undo_.ranges.size(); i-- > 0;) {
+    const auto& r = undo_.ranges[i];
+    std::memcpy(memory_.data(r.storage) + r.offset, undo_.bytes.data() + r.at,
+                static_cast<size_t>(r.size));
+    std::memcpy(memory_.defined(r.storage) + r.offset, undo_.defined.data() + r.at,
+                static_cast<size_t>(r.size));
   }
-  undo_.clear();
+  undo_ = Patches{};
+  size_t shift = out.bytes.size();
+  for (auto r : direct_.ranges) {
+    r.at += shift;
+    out.ranges.push_back(r);
+  }
+  out.bytes.insert(out.bytes.end(), direct_.bytes.begin(), direct_.bytes.end());
+  out.defined.insert(out.defined.end(), direct_.defined.begin(), direct_.defined.end());
+  direct_ = Patches{};
   return out;
 }
 
-void Machine::applyPatches(const std::vector<Patch>& patches) {
-  for (const Patch& p : patches) {
-    std::memcpy(memory_.data(p.storage) + p.offset, p.bytes, p.size);
-    std::memcpy(memory_.defined(p.storage) + p.offset, p.defined, p.size);
+void Machine::applyPatches(const Patches& patches) {
+  for (const auto& r : patches.ranges) {
+    std::memcpy(memory_.data(r.storage) + r.offset, patches.bytes.data() + r.at,
+                static_cast<size_t>(r.size));
+    std::memcpy(memory_.defined(r.storage) + r.offset, patches.defined.data() + r.at,
+                static_cast<size_t>(r.size));
   }
 }
 
@@ -324,6 +363,140 @@ double unaryFloat(UnOp op, double x) {
       return f == 0.0f ? 1.0 : 0.0;
   }
   return f;
+}
+
+// `op a` with the result in dtype `t`.
+Scalar unaryValue(UnOp op, DType t, const Scalar& a) {
+  if (op == UnOp::Not) return Scalar::ofInt(a.truthy() ? 0 : 1);
+  if (isFloat(t)) return Scalar::ofFloat(roundToFloat(unaryFloat(op, a.asDouble()), t));
+  int64_t v = a.asInt();
+  switch (op) {
+    case UnOp::Neg:
+      return Scalar::ofInt(wrapToInt(-v, t));
+    case UnOp::Abs:
+      return Scalar::ofInt(wrapToInt(v < 0 ? -v : v, t));
+    default:
+      return convert(Scalar::ofFloat(unaryFloat(op, a.asDouble())), t);
+  }
+}
+
+// The comparison `a op b` (in double when either side is a float).
+bool compareValues(BinOp op, const Scalar& a, const Scalar& b) {
+  bool r = false;
+  if (a.isFloat || b.isFloat) {
+    double x = a.asDouble(), y = b.asDouble();
+    switch (op) {
+      case BinOp::EQ:
+        r = x == y;
+        break;
+      case BinOp::NE:
+        r = x != y;
+        break;
+      case BinOp::LT:
+        r = x < y;
+        break;
+      case BinOp::LE:
+        r = x <= y;
+        break;
+      case BinOp::GT:
+        r = x > y;
+        break;
+      default:
+        r = x >= y;
+        break;
+    }
+  } else {
+    switch (op) {
+      case BinOp::EQ:
+        r = a.i == b.i;
+        break;
+      case BinOp::NE:
+        r = a.i != b.i;
+        break;
+      case BinOp::LT:
+        r = a.i < b.i;
+        break;
+      case BinOp::LE:
+        r = a.i <= b.i;
+        break;
+      case BinOp::GT:
+        r = a.i > b.i;
+        break;
+      default:
+        r = a.i >= b.i;
+        break;
+    }
+  }
+  return r;
+}
+
+// Float `a op b`: binary32 arithmetic, then the expression's dtype `t`
+// (fp16/bf16: RNE).
+double floatBinary(BinOp op, double a, double b, DType t) {
+  float x = static_cast<float>(roundToFloat(a, t));
+  float y = static_cast<float>(roundToFloat(b, t));
+  float r = 0;
+  switch (op) {
+    case BinOp::Add:
+      r = x + y;
+      break;
+    case BinOp::Sub:
+      r = x - y;
+      break;
+    case BinOp::Mul:
+      r = x * y;
+      break;
+    case BinOp::Div:
+      r = x / y;
+      break;
+    case BinOp::FloorDiv:
+      r = std::floor(x / y);
+      break;
+    case BinOp::FloorMod:
+      r = x - std::floor(x / y) * y;
+      break;
+    case BinOp::Min:
+      r = y < x ? y : x;
+      break;
+    case BinOp::Max:
+      r = x < y ? y : x;
+      break;
+    default:
+      break;
+  }
+  return roundToFloat(r, t);
+}
+
+// Integer `x op y` wrapped to `t`; the caller rejects division by zero.
+int64_t intBinary(BinOp op, int64_t x, int64_t y, DType t) {
+  int64_t r = 0;
+  switch (op) {
+    case BinOp::Add:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+      break;
+    case BinOp::Sub:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+      break;
+    case BinOp::Mul:
+      r = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+      break;
+    case BinOp::Div:
+    case BinOp::FloorDiv:
+      r = floorDiv(x, y);
+      break;
+    case BinOp::FloorMod:
+      r = floorMod(x, y);
+      break;
+    case BinOp::Min:
+      r = std::min(x, y);
+      break;
+    case BinOp::Max:
+      r = std::max(x, y);
+      break;
+    default:
+      break;
+  }
+  return wrapToInt(r, t);
 }
 
 }  // namespace
@@ -367,19 +540,7 @@ Scalar Machine::evalValue(const Expr& e) {
       return loadAt(bi.storage, off, e->buffer->dtype, bi.elemBytes);
     }
     case ExprKind::Unary: {
-      Scalar a = eval(e->operands[0]);
-      if (e->unOp == UnOp::Not) return Scalar::ofInt(a.truthy() ? 0 : 1);
-      if (isFloat(e->dtype))
-        return Scalar::ofFloat(roundToFloat(unaryFloat(e->unOp, a.asDouble()), e->dtype));
-      int64_t v = a.asInt();
-      switch (e->unOp) {
-        case UnOp::Neg:
-          return Scalar::ofInt(wrapToInt(-v, e->dtype));
-        case UnOp::Abs:
-          return Scalar::ofInt(wrapToInt(v < 0 ? -v : v, e->dtype));
-        default:
-          return convert(Scalar::ofFloat(unaryFloat(e->unOp, a.asDouble())), e->dtype);
-      }
+      return unaryValue(e->unOp, e->dtype, eval(e->operands[0]));
     }
     case ExprKind::Binary:
       break;
@@ -391,120 +552,15 @@ Scalar Machine::evalValue(const Expr& e) {
     return Scalar::ofInt(eval(e->operands[0]).truthy() || eval(e->operands[1]).truthy());
   Scalar a = eval(e->operands[0]);
   Scalar b = eval(e->operands[1]);
-  if (isComparison(op)) {
-    bool r = false;
-    if (a.isFloat || b.isFloat) {
-      double x = a.asDouble(), y = b.asDouble();
-      switch (op) {
-        case BinOp::EQ:
-          r = x == y;
-          break;
-        case BinOp::NE:
-          r = x != y;
-          break;
-        case BinOp::LT:
-          r = x < y;
-          break;
-        case BinOp::LE:
-          r = x <= y;
-          break;
-        case BinOp::GT:
-          r = x > y;
-          break;
-        default:
-          r = x >= y;
-          break;
-      }
-    } else {
-      switch (op) {
-        case BinOp::EQ:
-          r = a.i == b.i;
-          break;
-        case BinOp::NE:
-          r = a.i != b.i;
-          break;
-        case BinOp::LT:
-          r = a.i < b.i;
-          break;
-        case BinOp::LE:
-          r = a.i <= b.i;
-          break;
-        case BinOp::GT:
-          r = a.i > b.i;
-          break;
-        default:
-          r = a.i >= b.i;
-          break;
-      }
-    }
-    return Scalar::ofInt(r);
-  }
-  if (isFloat(e->dtype)) {
-    // binary32 arithmetic, then the expression's dtype (fp16/bf16: RNE).
-    float x = static_cast<float>(roundToFloat(a.asDouble(), e->dtype));
-    float y = static_cast<float>(roundToFloat(b.asDouble(), e->dtype));
-    float r = 0;
-    switch (op) {
-      case BinOp::Add:
-        r = x + y;
-        break;
-      case BinOp::Sub:
-        r = x - y;
-        break;
-      case BinOp::Mul:
-        r = x * y;
-        break;
-      case BinOp::Div:
-        r = x / y;
-        break;
-      case BinOp::FloorDiv:
-        r = std::floor(x / y);
-        break;
-      case BinOp::FloorMod:
-        r = x - std::floor(x / y) * y;
-        break;
-      case BinOp::Min:
-        r = y < x ? y : x;
-        break;
-      case BinOp::Max:
-        r = x < y ? y : x;
-        break;
-      default:
-        break;
-    }
-    return Scalar::ofFloat(roundToFloat(r, e->dtype));
-  }
+  if (isComparison(op)) return Scalar::ofInt(compareValues(op, a, b));
+  if (isFloat(e->dtype))
+    return Scalar::ofFloat(floatBinary(op, a.asDouble(), b.asDouble(), e->dtype));
   int64_t x = a.asInt(), y = b.asInt();
-  int64_t r = 0;
-  switch (op) {
-    case BinOp::Add:
-      r = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
-      break;
-    case BinOp::Sub:
-      r = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
-      break;
-    case BinOp::Mul:
-      r = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
-      break;
-    case BinOp::Div:
-    case BinOp::FloorDiv:
-      if (y == 0) fail(fmt::format("integer division by zero in '{}'", printExpr(e)));
-      r = floorDiv(x, y);
-      break;
-    case BinOp::FloorMod:
-      if (y == 0) fail(fmt::format("integer modulo by zero in '{}'", printExpr(e)));
-      r = floorMod(x, y);
-      break;
-    case BinOp::Min:
-      r = std::min(x, y);
-      break;
-    case BinOp::Max:
-      r = std::max(x, y);
-      break;
-    default:
-      break;
-  }
-  return Scalar::ofInt(wrapToInt(r, e->dtype));
+  if (y == 0 && (op == BinOp::Div || op == BinOp::FloorDiv))
+    fail(fmt::format("integer division by zero in '{}'", printExpr(e)));
+  if (y == 0 && op == BinOp::FloorMod)
+    fail(fmt::format("integer modulo by zero in '{}'", printExpr(e)));
+  return Scalar::ofInt(intBinary(op, x, y, e->dtype));
 }
 
 // ---------------------------------------------------------------- regions
@@ -573,6 +629,150 @@ void Machine::forEachElement(const ResolvedRegion& r, F&& fn) {
   }
 }
 
+namespace {
+
+// fp16 bits -> value, as decodeHalf.
+const std::vector<double>& halfTable() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(65536);
+    for (uint32_t b = 0; b < 65536; ++b) t[b] = decodeHalf(static_cast<uint16_t>(b));
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+template <class F>
+void Machine::forEachRow(const ResolvedRegion& r, F&& fn) {
+  const auto& bi = info(r.buffer);
+  size_t rank = r.extents.size();
+  if (r.numElements() == 0) return;
+  int64_t base = 0;
+  for (size_t d = 0; d < rank; ++d) base += r.mins[d] * bi.strides[d];
+  if (rank == 0) {
+    fn(base * bi.elemBytes, int64_t{1});
+    return;
+  }
+  int64_t inner = r.extents[rank - 1];  // the innermost stride is 1 (row-major)
+  std::vector<int64_t> idx(rank, 0);
+  while (true) {
+    int64_t off = base;
+    for (size_t d = 0; d + 1 < rank; ++d) off += idx[d] * bi.strides[d];
+    fn(off * bi.elemBytes, inner);
+    if (rank == 1) return;
+    size_t d = rank - 1;
+    while (true) {
+      --d;
+      if (++idx[d] < r.extents[d]) break;
+      idx[d] = 0;
+      if (d == 0) return;
+    }
+  }
+}
+
+bool Machine::regionDefined(const ResolvedRegion& r) {
+  const auto& bi = info(r.buffer);
+  if (memory_.storage(bi.storage)->scope == MemScope::Global) return true;  // always defined
+  const uint8_t* shadow = memory_.defined(bi.storage);
+  bool ok = true;
+  forEachRow(r, [&](int64_t off, int64_t n) {
+    if (ok && std::memchr(shadow + off, 0, static_cast<size_t>(n * bi.elemBytes))) ok = false;
+  });
+  return ok;
+}
+
+// Converts `n` elements of dtype `from` at `in` to dtype `to` at `out`, as
+// storeElement(loadElement()) does one by one.
+static void convertElements(const uint8_t* in, DType from, uint8_t* out, DType to, int64_t n) {
+  int fb = dtypeBytes(from), tb = dtypeBytes(to);
+  if (from == to && isInt(from) && from != DType::Bool) {
+    if (out != in) std::memcpy(out, in, static_cast<size_t>(n * fb));
+    return;
+  }
+  if (from == to && (from == DType::Float32 || from == DType::Float16 || from == DType::BFloat16)) {
+    // Bit copy, except NaNs, which the load/store pair canonicalises.
+    if (out != in) std::memcpy(out, in, static_cast<size_t>(n * fb));
+    bool anyNan = false;
+    if (fb == 4) {
+      uint32_t found = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        uint32_t u;
+        std::memcpy(&u, in + k * 4, 4);
+        found |= static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
+      }
+      anyNan = found != 0;
+    } else {
+      uint32_t found = 0;
+      uint32_t inf = from == DType::Float16 ? 0x7c00u : 0x7f80u;
+      for (int64_t k = 0; k < n; ++k) {
+        uint16_t u;
+        std::memcpy(&u, in + k * 2, 2);
+        found |= static_cast<uint32_t>((u & 0x7fffu) > inf);
+      }
+      anyNan = found != 0;
+    }
+    for (int64_t k = 0; anyNan && k < n; ++k) {
+      bool nan = false;
+      if (fb == 4) {
+        uint32_t u;
+        std::memcpy(&u, in + k * 4, 4);
+        nan = (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu);
+      } else {
+        uint16_t u;
+        std::memcpy(&u, in + k * 2, 2);
+        nan = from == DType::Float16 ? (u & 0x7c00u) == 0x7c00u && (u & 0x3ffu)
+                                     : (u & 0x7f80u) == 0x7f80u && (u & 0x7fu);
+      }
+      if (nan) storeElement(out + k * tb, to, loadElement(in + k * fb, from));
+    }
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) storeElement(out + k * tb, to, loadElement(in + k * fb, from));
+}
+
+bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
+  if (trackPoison && !regionDefined(src)) return false;  // the general path reports it
+  const auto& s = info(src.buffer);
+  const auto& d = info(dst.buffer);
+  int64_t n = src.numElements();
+  if (n == 0) return true;
+  // Every source element is read before any is written (as the general path).
+  std::vector<uint8_t> raw(static_cast<size_t>(n * s.elemBytes));
+  size_t at = 0;
+  forEachRow(src, [&](int64_t off, int64_t len) {
+    size_t bytes = static_cast<size_t>(len * s.elemBytes);
+    if (access) access->add(s.storage, off, off + static_cast<int64_t>(bytes), false);
+    std::memcpy(raw.data() + at, memory_.data(s.storage) + off, bytes);
+    at += bytes;
+  });
+  std::vector<uint8_t> convertedBytes;
+  const uint8_t* converted = raw.data();
+  if (src.buffer->dtype == dst.buffer->dtype) {
+    convertElements(raw.data(), src.buffer->dtype, raw.data(), dst.buffer->dtype, n);
+  } else {
+    convertedBytes.resize(static_cast<size_t>(n * d.elemBytes));
+    convertElements(raw.data(), src.buffer->dtype, convertedBytes.data(), dst.buffer->dtype, n);
+    converted = convertedBytes.data();
+  }
+  written[static_cast<size_t>(d.storage)] = 1;
+  at = 0;
+  forEachRow(dst, [&](int64_t off, int64_t len) {
+    int64_t bytes = len * d.elemBytes;
+    if (access) access->add(d.storage, off, off + bytes, true);
+    if (deferring_) {
+      direct_.ranges.push_back({d.storage, off, bytes, direct_.bytes.size()});
+      direct_.bytes.insert(direct_.bytes.end(), converted + at, converted + at + bytes);
+      direct_.defined.resize(direct_.defined.size() + static_cast<size_t>(bytes), 1);
+    } else {
+      std::memcpy(memory_.data(d.storage) + off, converted + at, static_cast<size_t>(bytes));
+      std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+    }
+    at += static_cast<size_t>(bytes);
+  });
+  return true;
+}
+
 void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where,
                    const Scalar* pad) {
   loc = where;
@@ -593,6 +793,7 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
       fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
                        dst.numElements()));
   }
+  if (fastPaths && inside.empty() && copyFast(src, dst)) return;
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   std::vector<Scalar> values;
@@ -665,16 +866,44 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
   const auto& ai = info(a.buffer);
   const auto& bi = info(b.buffer);
   std::vector<uint8_t> ap, bp;  // poison, when tracked
-  forEachElement(a, [&](int64_t off) {
-    Scalar v = loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes);
-    am.push_back(v.asDouble());
-    if (trackPoison) ap.push_back(v.poison);
-  });
-  forEachElement(b, [&](int64_t off) {
-    Scalar v = loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes);
-    bm.push_back(v.asDouble());
-    if (trackPoison) bp.push_back(v.poison);
-  });
+  // Operands without poison: read row by row (same values and accesses).
+  auto readRows = [&](const ResolvedRegion& r, const BufferInfo& bi, std::vector<double>& out) {
+    if (!fastPaths || (trackPoison && !regionDefined(r))) return false;
+    const uint8_t* mem = memory_.data(bi.storage);
+    DType dt = r.buffer->dtype;
+    out.reserve(static_cast<size_t>(r.numElements()));
+    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
+    forEachRow(r, [&](int64_t off, int64_t len) {
+      if (access) access->add(bi.storage, off, off + len * bi.elemBytes, false);
+      for (int64_t k = 0; k < len; ++k) {
+        const uint8_t* p = mem + off + k * bi.elemBytes;
+        if (half) {
+          uint16_t h;
+          std::memcpy(&h, p, 2);
+          out.push_back(half[h]);
+        } else {
+          out.push_back(loadElement(p, dt).asDouble());
+        }
+      }
+    });
+    return true;
+  };
+  bool fastA = readRows(a, ai, am);
+  bool fastB = readRows(b, bi, bm);
+  if (trackPoison && fastA) ap.assign(am.size(), 0);
+  if (trackPoison && fastB) bp.assign(bm.size(), 0);
+  if (!fastA)
+    forEachElement(a, [&](int64_t off) {
+      Scalar v = loadAt(ai.storage, off, a.buffer->dtype, ai.elemBytes);
+      am.push_back(v.asDouble());
+      if (trackPoison) ap.push_back(v.poison);
+    });
+  if (!fastB)
+    forEachElement(b, [&](int64_t off) {
+      Scalar v = loadAt(bi.storage, off, b.buffer->dtype, bi.elemBytes);
+      bm.push_back(v.asDouble());
+      if (trackPoison) bp.push_back(v.poison);
+    });
   ops.a.resize(static_cast<size_t>(ops.m * ops.k));
   ops.b.resize(static_cast<size_t>(ops.k * ops.n));
   for (int64_t m = 0; m < ops.m; ++m)
@@ -711,32 +940,130 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
   std::vector<int64_t> offs;
   offs.reserve(static_cast<size_t>(ops.m * ops.n));
   forEachElement(c, [&](int64_t off) { offs.push_back(off); });
-  for (int64_t m = 0; m < ops.m; ++m) {
-    for (int64_t n = 0; n < ops.n; ++n) {
-      int64_t off = offs[static_cast<size_t>(m * ops.n + n)];
-      Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
-      // C[m, n] is poison when its old value or any A[m, k] or B[k, n] is.
-      bool poison = old.poison;
-      for (int64_t k = 0; !poison && k < ops.k && !ops.aPoison.empty(); ++k)
-        poison = ops.aPoison[static_cast<size_t>(m * ops.k + k)] ||
-                 ops.bPoison[static_cast<size_t>(k * ops.n + n)];
-      Scalar result;
-      if (ops.integer) {
-        int64_t acc = clear ? 0 : old.asInt();
-        for (int64_t k = 0; k < ops.k; ++k)
-          acc += static_cast<int64_t>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
-                 static_cast<int64_t>(ops.b[static_cast<size_t>(k * ops.n + n)]);
-        result = Scalar::ofInt(acc);
-      } else {
-        float acc = clear ? 0.0f : static_cast<float>(old.asDouble());
-        for (int64_t k = 0; k < ops.k; ++k) {
-          float prod = static_cast<float>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
-                       static_cast<float>(ops.b[static_cast<size_t>(k * ops.n + n)]);
-          acc = acc + prod;
+  if (!fastPaths) {
+    // Element by element, k innermost: the definition the fast loop keeps.
+    for (int64_t m = 0; m < ops.m; ++m) {
+      for (int64_t n = 0; n < ops.n; ++n) {
+        int64_t off = offs[static_cast<size_t>(m * ops.n + n)];
+        Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
+        bool poison = old.poison;
+        for (int64_t k = 0; !poison && k < ops.k && !ops.aPoison.empty(); ++k)
+          poison = ops.aPoison[static_cast<size_t>(m * ops.k + k)] ||
+                   ops.bPoison[static_cast<size_t>(k * ops.n + n)];
+        Scalar result;
+        if (ops.integer) {
+          int64_t acc = clear ? 0 : old.asInt();
+          for (int64_t k = 0; k < ops.k; ++k)
+            acc += static_cast<int64_t>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
+                   static_cast<int64_t>(ops.b[static_cast<size_t>(k * ops.n + n)]);
+          result = Scalar::ofInt(acc);
+        } else {
+          float acc = clear ? 0.0f : static_cast<float>(old.asDouble());
+          for (int64_t k = 0; k < ops.k; ++k) {
+            float prod = static_cast<float>(ops.a[static_cast<size_t>(m * ops.k + k)]) *
+                         static_cast<float>(ops.b[static_cast<size_t>(k * ops.n + n)]);
+            acc = acc + prod;
+          }
+          result = Scalar::ofFloat(acc);
         }
-        result = Scalar::ofFloat(acc);
+        result.poison = poison;
+        storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, result);
       }
-      result.poison = poison;
+    }
+    return;
+  }
+  // C[m, n] is poison when its old value or any A[m, k] or B[k, n] is: the
+  // OR over k splits into "row m of A has poison" or "column n of B has".
+  std::vector<uint8_t> rowPoison(static_cast<size_t>(ops.m), 0);
+  std::vector<uint8_t> colPoison(static_cast<size_t>(ops.n), 0);
+  if (!ops.aPoison.empty()) {
+    for (int64_t m = 0; m < ops.m; ++m)
+      for (int64_t k = 0; k < ops.k; ++k)
+        rowPoison[static_cast<size_t>(m)] |= ops.aPoison[static_cast<size_t>(m * ops.k + k)];
+    for (int64_t k = 0; k < ops.k; ++k)
+      for (int64_t n = 0; n < ops.n; ++n)
+        colPoison[static_cast<size_t>(n)] |= ops.bPoison[static_cast<size_t>(k * ops.n + n)];
+  }
+  // A row of accumulators per output row, walked k-major (i-k-j): each
+  // C[m, n] still sums its products in increasing k, one binary32 (int64)
+  // product and add at a time, so the values are those of the plain loop.
+  size_t N = static_cast<size_t>(ops.n);
+  std::vector<float> af, bf, accF;
+  std::vector<int64_t> ai, bi, accI;
+  if (ops.integer) {
+    ai.assign(ops.a.size(), 0);
+    bi.assign(ops.b.size(), 0);
+    for (size_t x = 0; x < ops.a.size(); ++x) ai[x] = static_cast<int64_t>(ops.a[x]);
+    for (size_t x = 0; x < ops.b.size(); ++x) bi[x] = static_cast<int64_t>(ops.b[x]);
+    accI.resize(N);
+  } else {
+    af.assign(ops.a.size(), 0);
+    bf.assign(ops.b.size(), 0);
+    for (size_t x = 0; x < ops.a.size(); ++x) af[x] = static_cast<float>(ops.a[x]);
+    for (size_t x = 0; x < ops.b.size(); ++x) bf[x] = static_cast<float>(ops.b[x]);
+    accF.resize(N);
+  }
+  const uint8_t* cBytes = memory_.data(ci.storage);
+  bool rowsFast = std::none_of(rowPoison.begin(), rowPoison.end(), [](uint8_t x) { return x; }) &&
+                  std::none_of(colPoison.begin(), colPoison.end(), [](uint8_t x) { return x; }) &&
+                  (clear || !trackPoison || regionDefined(c));
+  for (size_t x = 0; rowsFast && x < offs.size(); ++x)  // rows of N contiguous elements
+    rowsFast = x % N == 0 || offs[x] == offs[x - 1] + ci.elemBytes;
+  for (int64_t m = 0; m < ops.m; ++m) {
+    const int64_t* rowOffs = offs.data() + m * ops.n;
+    if (ops.integer) {
+      int64_t* acc = accI.data();
+      for (size_t n = 0; n < N; ++n)
+        acc[n] = clear ? 0 : loadElement(cBytes + rowOffs[n], c.buffer->dtype).asInt();
+      for (int64_t k = 0; k < ops.k; ++k) {
+        int64_t x = ai[static_cast<size_t>(m * ops.k + k)];
+        const int64_t* brow = bi.data() + k * ops.n;
+        for (size_t n = 0; n < N; ++n) acc[n] += x * brow[n];
+      }
+    } else {
+      float* acc = accF.data();
+      for (size_t n = 0; n < N; ++n)
+        acc[n] =
+            clear
+                ? 0.0f
+                : static_cast<float>(loadElement(cBytes + rowOffs[n], c.buffer->dtype).asDouble());
+      for (int64_t k = 0; k < ops.k; ++k) {
+        float x = af[static_cast<size_t>(m * ops.k + k)];
+        const float* __restrict brow = bf.data() + k * ops.n;
+        float* __restrict out = acc;
+        for (size_t n = 0; n < N; ++n) {
+          float prod = x * brow[n];
+          out[n] = out[n] + prod;
+        }
+      }
+    }
+    // Without poison, a whole (contiguous) row at once: the same accesses,
+    // bytes and shadow bytes as the element loop below.
+    if (rowsFast && N > 0) {
+      int64_t off = rowOffs[0], bytes = static_cast<int64_t>(N) * ci.elemBytes;
+      if (access && !clear) access->add(ci.storage, off, off + bytes, false);
+      if (access) access->add(ci.storage, off, off + bytes, true);
+      written[static_cast<size_t>(ci.storage)] = 1;
+      if (deferring_) logOld(ci.storage, off, bytes);
+      uint8_t* p = memory_.data(ci.storage) + off;
+      if (!ops.integer && c.buffer->dtype == DType::Float32) {
+        std::memcpy(p, accF.data(), static_cast<size_t>(bytes));  // float -> float32: as is
+      } else {
+        for (size_t n = 0; n < N; ++n)
+          storeElement(
+              p + static_cast<int64_t>(n) * ci.elemBytes, c.buffer->dtype,
+              ops.integer ? Scalar::ofInt(accI[n]) : Scalar::ofFloat(static_cast<double>(accF[n])));
+      }
+      std::memset(memory_.defined(ci.storage) + off, 1, static_cast<size_t>(bytes));
+      continue;
+    }
+    // Element by element: the old value's load (access, poison) and the store.
+    for (size_t n = 0; n < N; ++n) {
+      int64_t off = rowOffs[n];
+      Scalar old = clear ? Scalar{} : loadAt(ci.storage, off, c.buffer->dtype, ci.elemBytes);
+      Scalar result =
+          ops.integer ? Scalar::ofInt(accI[n]) : Scalar::ofFloat(static_cast<double>(accF[n]));
+      result.poison = old.poison || rowPoison[static_cast<size_t>(m)] || colPoison[n];
       storeAt(ci.storage, off, c.buffer->dtype, ci.elemBytes, result);
     }
   }
@@ -745,6 +1072,25 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
 void Machine::fill(const ResolvedRegion& dst, const Scalar& value) {
   const auto& d = info(dst.buffer);
   Scalar v = convert(value, dst.buffer->dtype);
+  if (fastPaths && !v.poison) {
+    // One encoded element, copied row by row.
+    if (dst.numElements() == 0) return;
+    uint8_t one[8] = {};
+    storeElement(one, dst.buffer->dtype, v);
+    written[static_cast<size_t>(d.storage)] = 1;
+    std::vector<uint8_t> row;
+    forEachRow(dst, [&](int64_t off, int64_t len) {
+      int64_t bytes = len * d.elemBytes;
+      if (access) access->add(d.storage, off, off + bytes, true);
+      if (deferring_) logOld(d.storage, off, bytes);
+      if (row.size() < static_cast<size_t>(bytes))
+        for (int64_t k = static_cast<int64_t>(row.size()) / d.elemBytes; k < len; ++k)
+          row.insert(row.end(), one, one + d.elemBytes);
+      std::memcpy(memory_.data(d.storage) + off, row.data(), static_cast<size_t>(bytes));
+      std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+    });
+    return;
+  }
   forEachElement(dst,
                  [&](int64_t off) { storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, v); });
 }
@@ -766,6 +1112,31 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
   forEachElement(src, [&](int64_t off) { srcOffs.push_back(off); });
   std::vector<int64_t> dstOffs;
   forEachElement(dst, [&](int64_t off) { dstOffs.push_back(off); });
+  // Without poison, and when the stores cannot change the source, every
+  // source element is read once up front, row by row: the same values (each
+  // is read exactly once either way) and the same accesses.
+  std::vector<Scalar> values;
+  bool fastSource =
+      fastPaths && s.storage != d.storage && (!trackPoison || regionDefined(src)) && outer > 0;
+  if (fastSource) {
+    values.reserve(static_cast<size_t>(src.numElements()));
+    const uint8_t* mem = memory_.data(s.storage);
+    DType dt = src.buffer->dtype;
+    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
+    forEachRow(src, [&](int64_t off, int64_t len) {
+      if (access) access->add(s.storage, off, off + len * s.elemBytes, false);
+      for (int64_t k = 0; k < len; ++k) {
+        const uint8_t* p = mem + off + k * s.elemBytes;
+        if (half) {
+          uint16_t h;
+          std::memcpy(&h, p, 2);
+          values.push_back(Scalar::ofFloat(half[h]));
+        } else {
+          values.push_back(loadElement(p, dt));
+        }
+      }
+    });
+  }
   // Row-major strides of the source region, to walk `dim` for each output.
   std::vector<int64_t> rstride(rank, 1);
   for (size_t i = rank; i-- > 1;) rstride[i - 1] = rstride[i] * src.extents[i];
@@ -782,6 +1153,7 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     }
     bool poison = init.poison;  // any folded element poison: the result is
     auto element = [&](int64_t k) {
+      if (fastSource) return values[static_cast<size_t>(base + k * dimStride)];
       Scalar x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
                         src.buffer->dtype, s.elemBytes);
       poison = poison || x.poison;
@@ -845,6 +1217,514 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     result.poison = poison;
     storeAt(d.storage, dstOffs[static_cast<size_t>(o)], dst.buffer->dtype, d.elemBytes, result);
   }
+}
+
+// ---------------------------------------------------------------- T.Parallel, tile at a time
+//
+// A T.Parallel whose body is a sequence of stores with affine indices
+// (`var + invariant` or invariant per dimension) is evaluated a chunk of
+// elements at a time: the body's expressions become a post-order list of
+// nodes, each computing a column of values with the same per-element
+// functions as `eval` (unaryValue, floatBinary, intBinary, compareValues,
+// convert), so every element gets the bits the element-at-a-time walk gives.
+// The order of work changes (statement by statement over a chunk instead of
+// element by element), which cannot change a value because:
+//  - every storage the body writes is accessed only through one buffer and
+//    one index tuple, written injectively (each element its own location) —
+//    or it is accessed by its single store and nothing else (last write wins
+//    in both orders);
+//  - nothing can fail: indices are proved in bounds for the whole tile, integer
+//    division only by a nonzero invariant, no poison anywhere (checked first),
+//    loads are never conditional (no loads under T.if_then_else, `and`, `or`).
+// Anything else returns false before touching memory, and the general path runs.
+
+namespace {
+
+struct TileDim {
+  int var = -1;   // parallel variable index, or -1 for an invariant index
+  int64_t c = 0;  // added invariant
+};
+
+struct TileAccess {
+  Buffer buffer;
+  int storage = -1;
+  int elemBytes = 1;
+  std::vector<TileDim> dims;
+  int stmt = 0;  // index of the store statement it belongs to
+  bool write = false;
+  int64_t base = 0;                // byte offset of the invariant part
+  std::vector<int64_t> varStride;  // bytes per step of each parallel variable
+};
+
+enum class TileKind { Const, Var, Load, Cast, Unary, Binary, AndOr, Select };
+
+struct TileNode {
+  TileKind kind = TileKind::Const;
+  bool isFloat = false;
+  DType dtype = DType::Int32;
+  UnOp unOp = UnOp::Neg;
+  BinOp binOp = BinOp::Add;
+  int a = -1, b = -1, c = -1;  // operand nodes
+  Scalar constant;
+  int var = -1;     // Var
+  int access = -1;  // Load
+  std::vector<double> f;
+  std::vector<int64_t> i;
+  Scalar get(size_t e) const {
+    Scalar s;
+    s.isFloat = isFloat;
+    if (isFloat)
+      s.f = f[e];
+    else
+      s.i = i[e];
+    return s;
+  }
+  void set(size_t e, const Scalar& v) {
+    if (isFloat)
+      f[e] = v.f;
+    else
+      i[e] = v.i;
+  }
+};
+
+struct TileProgram {
+  std::vector<int> varIds;  // VarNode ids of the parallel variables
+  std::vector<int64_t> extents;
+  std::vector<TileNode> nodes;
+  std::vector<TileAccess> accesses;
+  struct Store {
+    int access = -1;
+    int value = -1;  // root node
+    int firstNode = 0;
+    SourceLoc loc;
+  };
+  std::vector<Store> stores;
+  int parallelVar(const Var& v) const {
+    for (size_t k = 0; k < varIds.size(); ++k)
+      if (varIds[k] == v->id) return static_cast<int>(k);
+    return -1;
+  }
+};
+
+bool mentionsTileWork(const TileProgram& p, const Expr& e) {
+  if (e->kind == ExprKind::Load) return true;
+  if (e->kind == ExprKind::VarRef) return p.parallelVar(e->var) >= 0;
+  for (const auto& o : e->operands)
+    if (mentionsTileWork(p, o)) return true;
+  return false;
+}
+
+bool hasLoad(const Expr& e) {
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (hasLoad(o)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Machine::parallelFast(const ParallelStmt& ps) {
+  TileProgram prog;
+  for (const auto& v : ps.vars) prog.varIds.push_back(v->id);
+  prog.extents = ps.extents;
+  if (prog.extents.size() != prog.varIds.size() || prog.varIds.empty()) return false;
+  int64_t total = 1;
+  for (int64_t e : prog.extents) total *= e;
+  if (total <= 0) return false;
+
+  // The body: stores only.
+  std::vector<const StoreStmt*> stores;
+  std::function<bool(const Stmt&)> collect = [&](const Stmt& s) {
+    if (!s) return true;
+    if (s->kind == StmtKind::Store) {
+      stores.push_back(as<StoreStmt>(s));
+      return true;
+    }
+    if (s->kind == StmtKind::Seq) {
+      for (const auto& c : as<SeqStmt>(s)->stmts)
+        if (!collect(c)) return false;
+      return true;
+    }
+    return false;
+  };
+  if (!collect(ps.body) || stores.empty()) return false;
+
+  bool savedPoisonSeen = poisonSeen_;
+  auto giveUp = [&] {
+    poisonSeen_ = savedPoisonSeen;
+    return false;
+  };
+  // An invariant value (no parallel variable, no load), evaluated once.
+  auto invariant = [&](const Expr& e, Scalar& out) {
+    try {
+      out = eval(e);
+    } catch (const ExecError&) {
+      return false;
+    }
+    return !out.poison;
+  };
+  auto affineIndex = [&](const Expr& e, TileDim& d) {
+    if (!isInt(e->dtype) || (e->dtype != DType::Int32 && e->dtype != DType::Int64)) return false;
+    if (!mentionsTileWork(prog, e)) {
+      Scalar v;
+      if (!invariant(e, v) || v.isFloat) return false;
+      d.c = v.i;
+      return true;
+    }
+    if (e->kind == ExprKind::VarRef) {
+      d.var = prog.parallelVar(e->var);
+      return d.var >= 0;
+    }
+    if (e->kind != ExprKind::Binary || (e->binOp != BinOp::Add && e->binOp != BinOp::Sub))
+      return false;
+    const Expr& l = e->operands[0];
+    const Expr& r = e->operands[1];
+    const Expr* varSide = nullptr;
+    const Expr* constSide = nullptr;
+    if (l->kind == ExprKind::VarRef && prog.parallelVar(l->var) >= 0 && !mentionsTileWork(prog, r))
+      varSide = &l, constSide = &r;
+    else if (e->binOp == BinOp::Add && r->kind == ExprKind::VarRef &&
+             prog.parallelVar(r->var) >= 0 && !mentionsTileWork(prog, l))
+      varSide = &r, constSide = &l;
+    if (!varSide) return false;
+    Scalar v;
+    if (!invariant(*constSide, v) || v.isFloat) return false;
+    d.var = prog.parallelVar((*varSide)->var);
+    // |c| bounded so that var + c never wraps in int32 once it is in bounds.
+    if (v.i > (int64_t{1} << 30) || v.i < -(int64_t{1} << 30)) return false;
+    d.c = e->binOp == BinOp::Add ? v.i : -v.i;
+    return true;
+  };
+  auto addAccess = [&](const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write) {
+    const auto& bi = buffers_.at(static_cast<size_t>(b->id));
+    if (bi.storage < 0 || idx.size() != bi.shape.size()) return -1;
+    TileAccess a;
+    a.buffer = b;
+    a.storage = bi.storage;
+    a.elemBytes = bi.elemBytes;
+    a.stmt = stmt;
+    a.write = write;
+    a.varStride.assign(prog.varIds.size(), 0);
+    int64_t last = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      TileDim td;
+      if (!affineIndex(idx[d], td)) return -1;
+      int64_t lo = td.c, hi = td.c;
+      if (td.var >= 0) {
+        if (a.varStride[static_cast<size_t>(td.var)] != 0) return -1;  // a variable twice
+        hi = td.c + prog.extents[static_cast<size_t>(td.var)] - 1;
+        a.varStride[static_cast<size_t>(td.var)] = bi.strides[d] * bi.elemBytes;
+        if (bi.strides[d] == 0) return -1;
+      }
+      if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return -1;
+      a.base += td.c * bi.strides[d] * bi.elemBytes;
+      last += hi * bi.strides[d];
+      a.dims.push_back(td);
+    }
+    if ((last + 1) * bi.elemBytes > memory_.size(bi.storage)) return -1;
+    prog.accesses.push_back(std::move(a));
+    return static_cast<int>(prog.accesses.size()) - 1;
+  };
+  int stmtIndex = 0;
+  std::function<int(const Expr&)> compile = [&](const Expr& e) -> int {
+    TileNode n;
+    n.dtype = e->dtype;
+    if (!mentionsTileWork(prog, e)) {
+      n.kind = TileKind::Const;
+      if (!invariant(e, n.constant)) return -1;
+      n.isFloat = n.constant.isFloat;
+    } else {
+      switch (e->kind) {
+        case ExprKind::VarRef:
+          n.kind = TileKind::Var;
+          n.var = prog.parallelVar(e->var);
+          break;
+        case ExprKind::Load:
+          n.kind = TileKind::Load;
+          n.access = addAccess(e->buffer, e->operands, stmtIndex, false);
+          if (n.access < 0) return -1;
+          n.isFloat = isFloat(e->buffer->dtype);
+          break;
+        case ExprKind::Cast:
+          n.kind = TileKind::Cast;
+          if ((n.a = compile(e->operands[0])) < 0) return -1;
+          n.isFloat = isFloat(e->dtype);
+          break;
+        case ExprKind::Select:
+          if (hasLoad(e->operands[1]) || hasLoad(e->operands[2])) return -1;
+          n.kind = TileKind::Select;
+          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0 ||
+              (n.c = compile(e->operands[2])) < 0)
+            return -1;
+          n.isFloat = isFloat(e->dtype);
+          break;
+        case ExprKind::Unary:
+          n.kind = TileKind::Unary;
+          n.unOp = e->unOp;
+          if ((n.a = compile(e->operands[0])) < 0) return -1;
+          n.isFloat = e->unOp != UnOp::Not && isFloat(e->dtype);
+          break;
+        case ExprKind::Binary: {
+          n.binOp = e->binOp;
+          bool logical = e->binOp == BinOp::And || e->binOp == BinOp::Or;
+          if (logical && hasLoad(e->operands[1])) return -1;
+          n.kind = logical ? TileKind::AndOr : TileKind::Binary;
+          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0) return -1;
+          if (logical || isComparison(e->binOp)) {
+            n.isFloat = false;
+          } else {
+            n.isFloat = isFloat(e->dtype);
+            bool division = e->binOp == BinOp::Div || e->binOp == BinOp::FloorDiv ||
+                            e->binOp == BinOp::FloorMod;
+            if (!n.isFloat && division) {
+              const TileNode& d = prog.nodes[static_cast<size_t>(n.b)];
+              if (d.kind != TileKind::Const || d.constant.asInt() == 0) return -1;
+            }
+          }
+          break;
+        }
+        default:
+          return -1;
+      }
+    }
+    prog.nodes.push_back(std::move(n));
+    return static_cast<int>(prog.nodes.size()) - 1;
+  };
+  for (const StoreStmt* st : stores) {
+    TileProgram::Store s;
+    s.firstNode = static_cast<int>(prog.nodes.size());
+    s.loc = st->loc;
+    if ((s.value = compile(st->value)) < 0) return giveUp();
+    if ((s.access = addAccess(st->buffer, st->indices, stmtIndex, true)) < 0) return giveUp();
+    prog.stores.push_back(s);
+    ++stmtIndex;
+  }
+
+  // Storages the body writes: one buffer, one index tuple, injective writes
+  // (unless the store is the storage's only access).
+  auto sameDims = [](const TileAccess& x, const TileAccess& y) {
+    if (x.buffer != y.buffer || x.dims.size() != y.dims.size()) return false;
+    for (size_t d = 0; d < x.dims.size(); ++d)
+      if (x.dims[d].var != y.dims[d].var || x.dims[d].c != y.dims[d].c) return false;
+    return true;
+  };
+  for (const auto& w : prog.accesses) {
+    if (!w.write) continue;
+    int count = 0;
+    for (const auto& x : prog.accesses) {
+      if (x.storage != w.storage) continue;
+      ++count;
+      if (!sameDims(w, x)) return giveUp();
+    }
+    if (count > 1)
+      for (size_t v = 0; v < prog.extents.size(); ++v)
+        if (prog.extents[v] > 1 && w.varStride[v] == 0) return giveUp();
+  }
+  // Region (box) of an access: exact, as each variable indexes at most one dimension.
+  auto box = [&](const TileAccess& a) {
+    ResolvedRegion r;
+    r.buffer = a.buffer;
+    for (const auto& d : a.dims) {
+      r.mins.push_back(d.c);
+      r.extents.push_back(d.var >= 0 ? prog.extents[static_cast<size_t>(d.var)] : 1);
+    }
+    return r;
+  };
+  if (trackPoison) {
+    for (const auto& n : prog.nodes)
+      if (n.kind == TileKind::Const && n.constant.poison) return giveUp();
+    for (const auto& a : prog.accesses) {
+      if (a.write) continue;
+      bool writtenBefore = false;  // by an earlier statement: defined by then
+      for (const auto& w : prog.accesses)
+        writtenBefore = writtenBefore || (w.write && w.storage == a.storage && w.stmt < a.stmt);
+      if (!writtenBefore && !regionDefined(box(a))) return giveUp();
+    }
+  }
+
+  // Committed: from here on nothing fails.
+  for (const auto& a : prog.accesses) {
+    ResolvedRegion r = box(a);
+    forEachRow(r, [&](int64_t off, int64_t len) {
+      int64_t bytes = len * a.elemBytes;
+      if (access) access->add(a.storage, off, off + bytes, a.write);
+      if (a.write && deferring_) logOld(a.storage, off, bytes);
+    });
+    if (a.write) written[static_cast<size_t>(a.storage)] = 1;
+  }
+
+  const size_t chunk = static_cast<size_t>(std::min<int64_t>(total, 2048));
+  for (auto& n : prog.nodes) {
+    if (n.isFloat)
+      n.f.assign(chunk, n.constant.f);
+    else
+      n.i.assign(chunk, n.constant.i);
+  }
+  size_t rank = prog.extents.size();
+  std::vector<std::vector<int64_t>> varCol(rank, std::vector<int64_t>(chunk));
+  std::vector<int64_t> idx(rank, 0);
+  std::vector<int64_t> offs(chunk);
+  const std::vector<double>* half = nullptr;
+  for (int64_t done = 0; done < total;) {
+    size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
+    for (size_t e = 0; e < n;) {
+      // A run along the innermost variable, then the odometer steps.
+      size_t run = static_cast<size_t>(
+          std::min<int64_t>(prog.extents[rank - 1] - idx[rank - 1], static_cast<int64_t>(n - e)));
+      for (size_t d = 0; d + 1 < rank; ++d)
+        std::fill(varCol[d].begin() + static_cast<long>(e),
+                  varCol[d].begin() + static_cast<long>(e + run), idx[d]);
+      for (size_t k = 0; k < run; ++k)
+        varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
+      e += run;
+      idx[rank - 1] += static_cast<int64_t>(run);
+      for (size_t d = rank; d-- > 0;) {
+        if (idx[d] < prog.extents[d]) break;
+        idx[d] = 0;
+        if (d > 0) ++idx[d - 1];
+      }
+    }
+    auto offsets = [&](const TileAccess& a) {
+      for (size_t e = 0; e < n; ++e) offs[e] = a.base;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t s = a.varStride[d];
+        if (s == 0) continue;
+        const int64_t* v = varCol[d].data();
+        for (size_t e = 0; e < n; ++e) offs[e] += v[e] * s;
+      }
+    };
+    for (const auto& st : prog.stores) {
+      for (int ni = st.firstNode; ni <= st.value; ++ni) {
+        TileNode& t = prog.nodes[static_cast<size_t>(ni)];
+        switch (t.kind) {
+          case TileKind::Const:
+            break;
+          case TileKind::Var:
+            std::copy(varCol[static_cast<size_t>(t.var)].begin(),
+                      varCol[static_cast<size_t>(t.var)].begin() + static_cast<long>(n),
+                      t.i.begin());
+            break;
+          case TileKind::Load: {
+            const TileAccess& a = prog.accesses[static_cast<size_t>(t.access)];
+            offsets(a);
+            const uint8_t* mem = memory_.data(a.storage);
+            DType dt = a.buffer->dtype;
+            if (dt == DType::Float32) {
+              for (size_t e = 0; e < n; ++e) {
+                float v;
+                std::memcpy(&v, mem + offs[e], 4);
+                t.f[e] = v;
+              }
+            } else if (dt == DType::Float16) {
+              if (!half) half = &halfTable();
+              for (size_t e = 0; e < n; ++e) {
+                uint16_t v;
+                std::memcpy(&v, mem + offs[e], 2);
+                t.f[e] = (*half)[v];
+              }
+            } else {
+              for (size_t e = 0; e < n; ++e) t.set(e, loadElement(mem + offs[e], dt));
+            }
+            break;
+          }
+          case TileKind::Cast: {
+            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+            for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
+            break;
+          }
+          case TileKind::Select: {
+            const TileNode& c = prog.nodes[static_cast<size_t>(t.a)];
+            const TileNode& x = prog.nodes[static_cast<size_t>(t.b)];
+            const TileNode& y = prog.nodes[static_cast<size_t>(t.c)];
+            for (size_t e = 0; e < n; ++e)
+              t.set(e, convert(c.get(e).truthy() ? x.get(e) : y.get(e), t.dtype));
+            break;
+          }
+          case TileKind::Unary: {
+            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+            for (size_t e = 0; e < n; ++e) t.set(e, unaryValue(t.unOp, t.dtype, x.get(e)));
+            break;
+          }
+          case TileKind::AndOr: {
+            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+            const TileNode& y = prog.nodes[static_cast<size_t>(t.b)];
+            bool isAnd = t.binOp == BinOp::And;
+            for (size_t e = 0; e < n; ++e) {
+              bool l = x.get(e).truthy();
+              t.i[e] = isAnd ? (l && y.get(e).truthy()) : (l || y.get(e).truthy());
+            }
+            break;
+          }
+          case TileKind::Binary: {
+            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+            const TileNode& y = prog.nodes[static_cast<size_t>(t.b)];
+            BinOp op = t.binOp;
+            if (isComparison(op)) {
+              for (size_t e = 0; e < n; ++e) t.i[e] = compareValues(op, x.get(e), y.get(e));
+            } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
+                       (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul ||
+                        op == BinOp::Div)) {
+              // floatBinary for binary32: operands to float, one float op.
+              const double* xs = x.f.data();
+              const double* ys = y.f.data();
+              double* out = t.f.data();
+              switch (op) {
+                case BinOp::Add:
+                  for (size_t e = 0; e < n; ++e)
+                    out[e] = static_cast<float>(xs[e]) + static_cast<float>(ys[e]);
+                  break;
+                case BinOp::Sub:
+                  for (size_t e = 0; e < n; ++e)
+                    out[e] = static_cast<float>(xs[e]) - static_cast<float>(ys[e]);
+                  break;
+                case BinOp::Mul:
+                  for (size_t e = 0; e < n; ++e)
+                    out[e] = static_cast<float>(xs[e]) * static_cast<float>(ys[e]);
+                  break;
+                default:
+                  for (size_t e = 0; e < n; ++e)
+                    out[e] = static_cast<float>(xs[e]) / static_cast<float>(ys[e]);
+                  break;
+              }
+            } else if (t.isFloat) {
+              for (size_t e = 0; e < n; ++e)
+                t.f[e] = floatBinary(op, x.get(e).asDouble(), y.get(e).asDouble(), t.dtype);
+            } else {
+              for (size_t e = 0; e < n; ++e)
+                t.i[e] = intBinary(op, x.get(e).asInt(), y.get(e).asInt(), t.dtype);
+            }
+            break;
+          }
+        }
+      }
+      // The store: converted to the buffer's dtype as storeElement does.
+      const TileAccess& a = prog.accesses[static_cast<size_t>(st.access)];
+      const TileNode& v = prog.nodes[static_cast<size_t>(st.value)];
+      offsets(a);
+      uint8_t* mem = memory_.data(a.storage);
+      DType dt = a.buffer->dtype;
+      if (dt == DType::Float32 && v.isFloat) {
+        for (size_t e = 0; e < n; ++e) {
+          float f = static_cast<float>(v.f[e]);
+          std::memcpy(mem + offs[e], &f, 4);
+        }
+      } else {
+        for (size_t e = 0; e < n; ++e) storeElement(mem + offs[e], dt, v.get(e));
+      }
+    }
+    done += static_cast<int64_t>(n);
+  }
+  // Every value stored was defined.
+  for (const auto& a : prog.accesses)
+    if (a.write)
+      forEachRow(box(a), [&](int64_t off, int64_t len) {
+        std::memset(memory_.defined(a.storage) + off, 1, static_cast<size_t>(len * a.elemBytes));
+      });
+  for (size_t d = 0; d < rank; ++d)
+    env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.extents[d] - 1);
+  loc = prog.stores.back().loc;
+  poisonSeen_ = savedPoisonSeen;
+  return true;
 }
 
 // ---------------------------------------------------------------- statements
@@ -933,6 +1813,7 @@ void Machine::exec(const Stmt& s) {
     }
     case StmtKind::Parallel: {
       const auto* p = as<ParallelStmt>(s);
+      if (fastPaths && parallelFast(*p)) return;
       size_t rank = p->vars.size();
       int64_t total = 1;
       for (int64_t e : p->extents) total *= e;

@@ -27,6 +27,11 @@
 //
 // Guarantees: identical inputs give bit-identical memory on every call path;
 // every read and write of memory is reported to `access` when it is set.
+// The tile-at-a-time paths (`fastPaths`, on by default) give the same bytes,
+// shadow bytes, accesses and errors as the element-at-a-time ones: e.g.
+//   for i, j in T.Parallel(4, 64): c[i, j] = a[i, j] + b[i, 0]
+// is compiled once into columns (load a, load b, add, store c) evaluated 2048
+// elements at a time, with the per-element functions `eval` uses.
 #pragma once
 
 #include <cstdint>
@@ -106,13 +111,18 @@ struct ResolvedRegion {
   int64_t numElements() const;
 };
 
-// One element written while deferring: the bytes it will hold at completion.
-struct Patch {
-  int storage;
-  int64_t offset;
-  uint8_t size;
-  uint8_t bytes[8];
-  uint8_t defined[8];  // the shadow bytes (Memory::defined)
+// Bytes written while deferring, as ranges: the bytes (and shadow bytes) each
+// range will hold at the instruction's completion.
+struct Patches {
+  struct Range {
+    int storage;
+    int64_t offset, size;
+    size_t at;  // start of this range's bytes in `bytes` / `defined`
+  };
+  std::vector<Range> ranges;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> defined;  // the shadow bytes (Memory::defined)
+  bool empty() const { return ranges.empty(); }
 };
 
 // Gemm operands read by the MTE1 part of an L1 gemm (or by the M part).
@@ -144,6 +154,11 @@ class Machine {
   // Records the run-time error for a poison value used as `what` ("the
   // condition of this if") when tracking poison.
   void requireDefined(const Scalar& v, const std::string& what);
+  // Tile-at-a-time evaluation of copies, fills, gemm operands and simple
+  // T.Parallel bodies (the cache-friendly gemm loop too). Results, accesses,
+  // shadow bytes and errors are those of the element-at-a-time paths, which
+  // run when this is off (tests compare the two) or when a fast path declines.
+  bool fastPaths = true;
   // When set, every memory access is recorded here.
   AccessSet* access = nullptr;
   // Per storage index: 1 once anything was stored to it (outputs detection).
@@ -175,8 +190,8 @@ class Machine {
   // applied and logged; endDeferred restores the old bytes and returns the
   // new ones, to be applied at the instruction's completion (applyPatches).
   void beginDeferred();
-  std::vector<Patch> endDeferred();
-  void applyPatches(const std::vector<Patch>& patches);
+  Patches endDeferred();
+  void applyPatches(const Patches& patches);
 
   SourceLoc loc;  // statement being executed, for error messages
 
@@ -202,7 +217,22 @@ class Machine {
   Memory& memory_;
   std::vector<BufferInfo> buffers_;  // by buffer id
   bool deferring_ = false;
-  std::vector<Patch> undo_;
+  Patches undo_;  // the old bytes of everything written while deferring
+  // Writes a fast path made straight into the completion patches while
+  // deferring (memory untouched, nothing to undo); no other write of the
+  // same instruction touches their bytes.
+  Patches direct_;
+  // Logs the old bytes of [offset, offset + size) of `storage` before a write.
+  void logOld(int storage, int64_t offset, int64_t size);
+  // Calls fn(byteOffset, elements) for every row (innermost extent) of `r`.
+  template <class F>
+  void forEachRow(const ResolvedRegion& r, F&& fn);
+  bool regionDefined(const ResolvedRegion& r);
+  // Tile-at-a-time paths: same results, accesses and shadow bytes as the
+  // element-at-a-time ones; they return false (having changed nothing) when
+  // they cannot guarantee that, and the caller takes the general path.
+  bool copyFast(const ResolvedRegion& src, const ResolvedRegion& dst);
+  bool parallelFast(const ir::ParallelStmt& p);
   // Poison seen while evaluating the current expression, and where the last
   // poison load came from (for messages).
   bool poisonSeen_ = false;

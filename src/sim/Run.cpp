@@ -2,6 +2,8 @@
 #include "sim/Run.h"
 
 #include <cstring>
+#include <exception>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -210,26 +212,42 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
       if (dv->name == name) ref.env[static_cast<size_t>(dv->id)] = value;
   }
   ref.resolveShapes();
-  try {
-    for (int64_t b = 0; b < reference.grid; ++b) {
-      refMem.resetOnChip();
-      ref.bindBlock(b);
-      ref.exec(reference.body);
+  // The reference runs on a second thread while the simulation runs here:
+  // the two share nothing mutable (own Machine, own Memory, immutable IR),
+  // and their results are read only after the join, so the outcome does not
+  // depend on the interleaving.
+  std::exception_ptr referenceFailure;
+  std::thread referenceThread([&] {
+    try {
+      for (int64_t b = 0; b < reference.grid; ++b) {
+        refMem.resetOnChip();
+        ref.bindBlock(b);
+        ref.exec(reference.body);
+      }
+    } catch (const ExecError& e) {
+      SimIssue issue;
+      issue.kind = SimIssue::Runtime;
+      issue.loc = e.loc;
+      issue.message = e.message;
+      run.referenceError = issue;
+    } catch (...) {
+      referenceFailure = std::current_exception();
     }
-  } catch (const ExecError& e) {
-    SimIssue issue;
-    issue.kind = SimIssue::Runtime;
-    issue.loc = e.loc;
-    issue.message = e.message;
-    run.referenceError = issue;
-  }
+  });
 
   // 3. Simulation of the lowered kernel.
   SimOptions so;
   so.cores = options.cores;
   so.recordTrace = options.recordTrace;
   so.bindings = bindings;
-  run.sim = simulate(lowered, target, simMem, so);
+  try {
+    run.sim = simulate(lowered, target, simMem, so);
+  } catch (...) {
+    referenceThread.join();
+    throw;
+  }
+  referenceThread.join();
+  if (referenceFailure) std::rethrow_exception(referenceFailure);
 
   // 4. Bit-exact comparison of every global tensor.
   run.outputsMatch = !run.referenceError && !run.sim.aborted;

@@ -104,7 +104,7 @@ struct Instr {
   int64_t start = -1, complete = kNever;
   bool done = false;
   int64_t blockedSince = -1;
-  std::vector<Patch> pending;
+  Patches pending;
   VClock clock{};
 };
 
@@ -870,8 +870,7 @@ bool BlockSim::processCompletions(int64_t t) {
       execute(in, /*deferred=*/false);
     else
       machine_.applyPatches(in->pending);
-    in->pending.clear();
-    in->pending.shrink_to_fit();
+    in->pending = Patches{};
     in->done = true;
     auto& fl = ps(in->pipe).inflight;
     fl.erase(std::find(fl.begin(), fl.end(), in));
@@ -1051,6 +1050,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   result.allocations = allocate(kernel, target, result.issues, result.used);
   Machine machine(kernel, memory);
   machine.trackPoison = true;
+  machine.fastPaths = options.fastPaths;
   for (const auto& [name, value] : options.bindings) {
     for (const auto& p : kernel.params)
       if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;

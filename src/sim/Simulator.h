@@ -111,6 +111,9 @@ struct SimOptions {
   int64_t maxTraceEvents = 200000;
   // Values of scalar parameters and dynamic sizes, by name.
   std::vector<std::pair<std::string, Scalar>> bindings;
+  // Tile-at-a-time evaluation (Machine::fastPaths); off only to measure or
+  // test the element-at-a-time paths, which give the same results.
+  bool fastPaths = true;
 };
 
 struct SimResult {
