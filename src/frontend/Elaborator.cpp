@@ -96,6 +96,7 @@ std::optional<Program> Elaborator::run() {
 }
 
 void Elaborator::runModule(const py::Module& m) {
+  module_ = &m;
   moduleEnv_ = std::make_shared<Env>();
   for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
                         "list", "print", "isinstance", "ValueError", "AssertionError",
@@ -105,81 +106,440 @@ void Elaborator::runModule(const py::Module& m) {
   moduleEnv_->bind("__name__", Value::str("tilesched"));
   execDefinitions(m.body, *moduleEnv_, /*isFactory=*/false);
 
+  for (const auto& s : m.body)
+    if (s->kind == py::StmtKind::FunctionDef)
+      for (const auto& d : s->decorators)
+        if (dottedName(*d).find("fixture") != std::string::npos) fixtureNames_.insert(s->name);
+
   // Kernels: module-level prim_funcs, and the prim_funcs that factories define.
+  // Only the factories compiled run: the one `--func` names (or that holds the
+  // prim_func it names), else every factory that is not a test.
   for (const auto& s : m.body) {
     if (s->kind != py::StmtKind::FunctionDef) continue;
     if (isPrimFunc(*s)) {
       if (options_.func.empty() || options_.func == s->name) buildPrimFunc(*s, moduleEnv_, "");
       continue;
     }
-    if (!defines(s->body)) continue;
+    if (!definesDeep(s->body)) continue;
+    // A -D naming a parameter of a factory that is not compiled is not a typo.
+    std::function<void(const py::Stmt&)> noteParams = [&](const py::Stmt& def) {
+      for (const auto& p : def.params) usedDefines_.push_back(p.name);
+      for (const auto& inner : def.body)
+        if (inner->kind == py::StmtKind::FunctionDef && !isPrimFunc(*inner)) noteParams(*inner);
+    };
+    noteParams(*s);
     bool wanted = options_.func.empty() || options_.func == s->name;
-    // A factory is run when it is wanted itself or may hold the wanted prim_func.
-    auto env = std::make_shared<Env>();
-    env->parent = moduleEnv_;
-    bool paramsOk = true;
+    if (options_.func.empty() && isTestFunction(*s)) continue;
+    if (!wanted && !definesNamed(s->body, options_.func)) continue;
+    runFactory(*s, moduleEnv_, s->name, wanted, nullptr, nullptr);
+  }
+}
+
+bool Elaborator::isTestFunction(const py::Stmt& def) {
+  if (def.name.rfind("test", 0) == 0) return true;
+  for (const auto& d : def.decorators)
+    if (dottedName(*d).rfind("pytest", 0) == 0) return true;
+  for (const auto& p : def.params)
+    if (fixtureNames_.count(p.name)) return true;
+  return false;
+}
+
+bool Elaborator::definesDeep(const py::StmtList& body) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::FunctionDef &&
+        (isPrimFunc(*s) || (!isMacro(*s) && definesDeep(s->body))))
+      return true;
+    if (s->kind == py::StmtKind::If && (definesDeep(s->body) || definesDeep(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+bool Elaborator::definesNamed(const py::StmtList& body, const std::string& name) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::FunctionDef &&
+        (s->name == name || (!isPrimFunc(*s) && definesNamed(s->body, name))))
+      return true;
+    if (s->kind == py::StmtKind::If && (definesNamed(s->body, name) || definesNamed(s->orelse, name)))
+      return true;
+  }
+  return false;
+}
+
+void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& parent,
+                            const std::string& factoryName, bool wanted, const py::Expr* call,
+                            Env* callEnv) {
+  auto env = std::make_shared<Env>();
+  env->parent = parent;
+  // A nested factory's values from the enclosing factory's `return inner(...)`.
+  std::map<std::string, Value> fromCall;
+  if (call && callEnv) {
+    try {
+      if (auto values = constantArguments(def, *call, *callEnv))
+        for (auto& [name, v] : *values) fromCall[name] = v;
+    } catch (const EvalError&) {
+    }
+  }
+  std::vector<const py::Param*> missing;
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    const std::pair<std::string, std::string>* d = nullptr;
+    for (const auto& x : options_.defines)
+      if (x.first == p.name) d = &x;
+    if (d) {
+      usedDefines_.push_back(p.name);
+      DiagnosticEngine scratch;
+      auto parsed = py::parseExpressionText(d->second, scratch);
+      Value v;
+      try {
+        if (!parsed) throw EvalError{{}, "not an expression"};
+        Env literalEnv;
+        literalEnv.parent = moduleEnv_;
+        v = eval(*parsed, literalEnv);
+        if (!v.isConstant()) throw EvalError{{}, "not a constant"};
+      } catch (const EvalError&) {
+        v = Value::str(d->second);  // `-D dtype=float16`: a bare word is a string
+        // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
+        if (!parseDType(d->second))
+          diags_.warning({}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
+                                         p.name, d->second, d->second));
+      }
+      env->bind(p.name, v);
+    } else if (fromCall.count(p.name)) {
+      env->bind(p.name, fromCall[p.name]);
+    } else if (p.defaultValue) {
+      try {
+        env->bind(p.name, eval(*p.defaultValue, *parent));
+      } catch (const EvalError& e) {
+        env->bind(p.name, Value::undefined(e.message, e.loc));
+      }
+    } else {
+      missing.push_back(&p);
+    }
+  }
+  if (!missing.empty() && wanted && !call) {
+    // As `python file.py` would: the values of the file's own first constant call.
+    if (auto fc = findFactoryCall(def)) {
+      std::vector<std::string> shown;
+      for (const auto& [name, v] : fc->values) {
+        bool defined = false;
+        for (const auto& x : options_.defines) defined |= x.first == name;
+        if (defined) continue;
+        env->bind(name, v);
+        shown.push_back(name + "=" + pyRepr(v));
+      }
+      std::string list;
+      for (size_t i = 0; i < shown.size(); ++i) list += (i ? ", " : "") + shown[i];
+      Diagnostic& n = diags_.warning(
+          fc->loc, fmt::format("factory '{}' takes {} from its call at line {}; -D NAME=VALUE "
+                               "overrides them",
+                               def.name, list, fc->loc.line));
+      n.severity = Severity::Note;
+      missing.clear();
+    }
+  }
+  if (!missing.empty()) {
+    if (!wanted) return;
+    for (const py::Param* p : missing)
+      error(p->loc, fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D "
+                                "{}=VALUE",
+                                p->name, def.name, p->name));
+    return;
+  }
+  size_t errorsBefore = diags_.numErrors();
+  try {
+    execDefinitions(def.body, *env, /*isFactory=*/true);
+  } catch (const ReturnSignal&) {
+  } catch (const EvalError& e) {
+    error(e.loc, e.message);
+  }
+  if (diags_.numErrors() != errorsBefore) return;
+  // Build the prim_funcs the factory defined (bound in its environment), and run the
+  // nested factories (`@tilelang.jit def inner(block): @T.prim_func ...`) it defined.
+  std::vector<std::pair<std::string, Value>> defined;
+  for (const auto& [name, v] : env->names)
+    if (v.kind == K::Function && v.def && v.def->kind == py::StmtKind::FunctionDef &&
+        (isPrimFunc(*v.def) || (!isMacro(*v.def) && definesDeep(v.def->body))))
+      defined.push_back({name, v});
+  std::sort(defined.begin(), defined.end(), [](const auto& a, const auto& b) {
+    return a.second.def->loc.line < b.second.def->loc.line;
+  });
+  for (const auto& [name, v] : defined) {
+    if (isPrimFunc(*v.def)) {
+      if (!wanted && options_.func != v.def->name) continue;
+      buildPrimFunc(*v.def, v.closure, factoryName);
+      continue;
+    }
+    bool innerWanted = wanted || options_.func == v.def->name;
+    if (!innerWanted && !definesNamed(v.def->body, options_.func)) continue;
+    // The factory's `return inner(...)`, if it calls the nested factory.
+    const py::Expr* innerCall = nullptr;
+    std::function<void(const py::StmtList&)> findReturn = [&](const py::StmtList& body) {
+      for (const auto& st : body) {
+        if (st->kind == py::StmtKind::Return && st->value &&
+            st->value->kind == py::ExprKind::Call && st->value->lhs->kind == py::ExprKind::Name &&
+            st->value->lhs->id == v.def->name && !innerCall)
+          innerCall = st->value.get();
+        if (st->kind == py::StmtKind::If) {
+          findReturn(st->body);
+          findReturn(st->orelse);
+        }
+      }
+    };
+    findReturn(def.body);
+    runFactory(*v.def, v.closure, factoryName, innerWanted, innerCall, env.get());
+  }
+}
+
+std::optional<std::vector<std::pair<std::string, Value>>> Elaborator::constantArguments(
+    const py::Stmt& def, const py::Expr& call, Env& env) {
+  std::vector<std::pair<std::string, Value>> out;
+  size_t ai = 0;
+  for (const auto& a : call.elts)
+    if (a->kind == py::ExprKind::Starred) return std::nullopt;
+  for (const auto& k : call.keywords)
+    if (k.name.empty()) return std::nullopt;
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    const py::Expr* arg = nullptr;
+    if (ai < call.elts.size() && !p.keywordOnly)
+      arg = call.elts[ai++].get();
+    else if (const py::Keyword* k = keyword(call, p.name))
+      arg = k->value.get();
+    if (!arg) continue;
+    Value v;
+    try {
+      v = eval(*arg, env);
+    } catch (const EvalError&) {
+      return std::nullopt;
+    }
+    if (!v.isConstant()) return std::nullopt;
+    out.push_back({p.name, v});
+  }
+  if (ai < call.elts.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<FactoryCall> Elaborator::findFactoryCall(const py::Stmt& factory) {
+  if (!module_) return std::nullopt;
+  std::optional<FactoryCall> found;
+  std::set<const py::Stmt*> visited;
+  argparseDefaults_.clear();
+  // First what `python file.py` runs: the module's statements (the __main__
+  // block too) and the module functions they call.
+  auto top = std::make_shared<Env>();
+  top->parent = moduleEnv_;
+  scanForCall(module_->body, *top, factory, found, visited, 0, true);
+  // Then the other functions (tests, benchmarks) in file order, their
+  // parameters from their defaults.
+  for (const auto& s : module_->body) {
+    if (found) break;
+    if (s->kind != py::StmtKind::FunctionDef || s.get() == &factory || visited.count(s.get()) ||
+        isPrimFunc(*s) || isMacro(*s))
+      continue;
+    auto local = std::make_shared<Env>();
+    local->parent = moduleEnv_;
     for (const auto& p : s->params) {
       if (p.varArgs || p.varKwargs) continue;
-      const std::pair<std::string, std::string>* def = nullptr;
-      for (const auto& d : options_.defines)
-        if (d.first == p.name) def = &d;
-      if (def) {
-        usedDefines_.push_back(p.name);
-        DiagnosticEngine scratch;
-        auto parsed = py::parseExpressionText(def->second, scratch);
-        Value v;
+      Value v = Value::undefined("parameter has no value", p.loc);
+      if (p.defaultValue) {
         try {
-          if (!parsed) throw EvalError{{}, "not an expression"};
-          Env literalEnv;
-          literalEnv.parent = moduleEnv_;
-          v = eval(*parsed, literalEnv);
-          if (!v.isConstant()) throw EvalError{{}, "not a constant"};
+          v = eval(*p.defaultValue, *moduleEnv_);
         } catch (const EvalError&) {
-          v = Value::str(def->second);  // `-D dtype=float16`: a bare word is a string
-          // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
-          if (!parseDType(def->second))
-            diags_.warning(
-                {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
-                                p.name, def->second, def->second));
         }
-        env->bind(p.name, v);
-      } else if (p.defaultValue) {
-        try {
-          env->bind(p.name, eval(*p.defaultValue, *moduleEnv_));
-        } catch (const EvalError& e) {
-          env->bind(p.name, Value::undefined(e.message, e.loc));
-        }
-      } else if (wanted) {
-        error(p.loc,
-              fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D {}=VALUE",
-                          p.name, s->name, p.name));
-        paramsOk = false;
-      } else {
-        env->bind(p.name, Value::undefined("parameter has no value", p.loc));
       }
+      local->bind(p.name, v);
     }
-    if (!paramsOk) continue;
-    size_t before = kernels_.size();
-    size_t errorsBefore = diags_.numErrors();
+    visited.insert(s.get());
+    scanForCall(s->body, *local, factory, found, visited, 1, false);
+  }
+  return found;
+}
+
+void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
+                                 std::optional<FactoryCall>& found,
+                                 std::set<const py::Stmt*>& visited, int depth) {
+  if (found) return;
+  auto sub = [&](const py::Expr* x) {
+    if (x && !found) scanExprForCall(*x, env, factory, found, visited, depth);
+  };
+  // Arguments run before the call itself.
+  for (const auto& x : e.elts) sub(x.get());
+  for (const auto& k : e.keywords) sub(k.value.get());
+  for (const auto& x : e.keys) sub(x.get());
+  for (const auto& x : e.values) sub(x.get());
+  if (e.kind == py::ExprKind::Lambda || e.kind == py::ExprKind::Comprehension) return;
+  sub(e.lhs.get());
+  sub(e.rhs.get());
+  sub(e.step.get());
+  if (found || e.kind != py::ExprKind::Call || e.lhs->kind != py::ExprKind::Name) return;
+  const Value* fn = env.lookup(e.lhs->id);
+  if (!fn || fn->kind != K::Function || !fn->def) return;
+  if (fn->def == &factory) {
+    auto values = constantArguments(factory, e, env);
+    if (!values) return;
+    // Python would fail the call if a parameter without a default got no value.
+    for (const auto& p : factory.params) {
+      if (p.varArgs || p.varKwargs || p.defaultValue) continue;
+      bool given = false;
+      for (const auto& [name, v] : *values) given |= name == p.name;
+      for (const auto& x : options_.defines) given |= x.first == p.name;
+      if (!given) return;
+    }
+    found = FactoryCall{e.loc, std::move(*values)};
+    return;
+  }
+  // A module function the code calls (`main()`): its body runs now.
+  const py::Stmt* callee = fn->def;
+  if (depth >= 4 || visited.count(callee) || isPrimFunc(*callee) || isMacro(*callee)) return;
+  visited.insert(callee);
+  auto local = std::make_shared<Env>();
+  local->parent = moduleEnv_;
+  size_t ai = 0;
+  for (const auto& p : callee->params) {
+    if (p.varArgs || p.varKwargs) continue;
+    Value v = Value::undefined("parameter has no value", p.loc);
     try {
-      execDefinitions(s->body, *env, /*isFactory=*/true);
-    } catch (const ReturnSignal&) {
-    } catch (const EvalError& e) {
-      error(e.loc, e.message);
+      if (ai < e.elts.size() && e.elts[ai]->kind != py::ExprKind::Starred)
+        v = eval(*e.elts[ai++], env);
+      else if (const py::Keyword* k = keyword(e, p.name))
+        v = eval(*k->value, env);
+      else if (p.defaultValue)
+        v = eval(*p.defaultValue, *moduleEnv_);
+    } catch (const EvalError& err) {
+      v = Value::undefined(err.message, err.loc);
     }
-    // Build the prim_funcs the factory defined (bound in its environment).
-    std::vector<std::pair<std::string, Value>> prims;
-    for (const auto& [name, v] : env->names)
-      if (v.kind == K::Function && v.def && isPrimFunc(*v.def)) prims.push_back({name, v});
-    std::sort(prims.begin(), prims.end(), [](const auto& a, const auto& b) {
-      return a.second.def->loc.line < b.second.def->loc.line;
-    });
-    if (diags_.numErrors() != errorsBefore) continue;
-    for (const auto& [name, v] : prims) {
-      if (!wanted && options_.func != v.def->name) continue;
-      buildPrimFunc(*v.def, v.closure, s->name);
+    local->bind(p.name, v);
+  }
+  scanForCall(callee->body, *local, factory, found, visited, depth + 1, false);
+}
+
+void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
+                             std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
+                             int depth, bool moduleLevel) {
+  auto scanExpr = [&](const py::Expr* e) {
+    if (e && !found) scanExprForCall(*e, env, factory, found, visited, depth);
+  };
+  for (const auto& sp : body) {
+    if (found) return;
+    const py::Stmt& s = *sp;
+    switch (s.kind) {
+      case py::StmtKind::Import:
+        if (!moduleLevel) bindImport(s, env);
+        break;
+      case py::StmtKind::FunctionDef:
+        if (!moduleLevel) {
+          std::shared_ptr<Env> alias(std::shared_ptr<Env>{}, &env);
+          bindFunction(s, alias);
+        }
+        break;
+      case py::StmtKind::Assign:
+      case py::StmtKind::AnnAssign:
+      case py::StmtKind::AugAssign: {
+        if (!s.value) break;
+        scanExpr(s.value.get());
+        if (found) return;
+        if (moduleLevel && s.kind != py::StmtKind::AugAssign) break;  // already bound
+        Value v;
+        const py::Expr& rhs = *s.value;
+        if (rhs.kind == py::ExprKind::Call && rhs.lhs->kind == py::ExprKind::Attribute &&
+            rhs.lhs->id == "parse_args") {
+          // `args = parser.parse_args()`: a namespace of the add_argument defaults.
+          v = Value::opaque("argparse.Namespace");
+          for (const auto& [name, d] : argparseDefaults_) v.items.push_back({Value::str(name), d});
+        } else {
+          try {
+            if (s.kind == py::StmtKind::AugAssign)
+              v = binaryOp(s.op, eval(*s.targets[0], env), eval(*s.value, env), s.loc);
+            else
+              v = eval(*s.value, env);
+          } catch (const EvalError& e) {
+            v = Value::undefined(e.message, e.loc);
+          }
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, v, env, s.loc);
+          } catch (const EvalError& e) {
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+          }
+        }
+        break;
+      }
+      case py::StmtKind::Expr: {
+        if (!s.value) break;
+        const py::Expr& x = *s.value;
+        if (x.kind == py::ExprKind::Call && x.lhs->kind == py::ExprKind::Attribute &&
+            x.lhs->id == "add_argument") {
+          std::string dest;
+          for (const auto& a : x.elts)
+            if (a->kind == py::ExprKind::Str && a->strValue.rfind("--", 0) == 0 && dest.empty())
+              dest = a->strValue.substr(2);
+          for (auto& c : dest)
+            if (c == '-') c = '_';
+          if (const py::Keyword* k = keyword(x, "dest"); k && k->value->kind == py::ExprKind::Str)
+            dest = k->value->strValue;
+          Value v = Value::none();
+          if (const py::Keyword* k = keyword(x, "default")) {
+            try {
+              v = eval(*k->value, env);
+            } catch (const EvalError& e) {
+              v = Value::undefined(e.message, e.loc);
+            }
+          }
+          if (!dest.empty()) argparseDefaults_[dest] = v;
+        }
+        scanExpr(s.value.get());
+        break;
+      }
+      case py::StmtKind::If: {
+        scanExpr(s.iter.get());
+        bool isMain = s.iter && s.iter->kind == py::ExprKind::Compare && s.iter->lhs &&
+                      s.iter->lhs->kind == py::ExprKind::Name && s.iter->lhs->id == "__name__";
+        if (isMain) {
+          scanForCall(s.body, env, factory, found, visited, depth, false);
+          break;
+        }
+        std::optional<bool> cond;
+        try {
+          Value c = eval(*s.iter, env);
+          if (c.isConstant()) cond = truthy(c, s.iter->loc);
+        } catch (const EvalError&) {
+        }
+        if (!cond || *cond) scanForCall(s.body, env, factory, found, visited, depth, false);
+        if (!cond || !*cond) scanForCall(s.orelse, env, factory, found, visited, depth, false);
+        break;
+      }
+      case py::StmtKind::For: {
+        scanExpr(s.iter.get());
+        // The first iteration is the one that reaches the call first.
+        Value first = Value::undefined("loop variable", s.loc);
+        try {
+          Value it = eval(*s.iter, env);
+          if (it.isSequence() && !it.elts.empty()) first = it.elts[0];
+        } catch (const EvalError&) {
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, first, env, s.loc);
+          } catch (const EvalError& e) {
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+          }
+        }
+        scanForCall(s.body, env, factory, found, visited, depth, false);
+        break;
+      }
+      case py::StmtKind::While:
+      case py::StmtKind::With:
+        for (const auto& w : s.withItems) scanExpr(w.context.get());
+        scanForCall(s.body, env, factory, found, visited, depth, false);
+        break;
+      case py::StmtKind::Return:
+        scanExpr(s.value.get());
+        return;
+      default:
+        break;
     }
-    (void)before;
   }
 }
 
@@ -765,6 +1125,15 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
                                   "T.copy into a buffer of the new dtype",
                                   base.buffer->name));
         fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
+      }
+      if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
+        for (const auto& [key, v] : base.items)
+          if (key.s == e.id) {
+            if (v.kind == K::Undefined)
+              fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v.s));
+            return v;
+          }
+        fail(e.loc, fmt::format("no argparse option '--{}' with a default", e.id));
       }
       if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
       if (base.kind == K::Str &&

@@ -50,6 +50,13 @@ struct ReturnSignal {
   Value value;
 };
 
+// A call of a factory found in the file's own code (`func = vec_add(1024, 512)`),
+// with the parameter values its compile-time arguments give.
+struct FactoryCall {
+  SourceLoc loc;
+  std::vector<std::pair<std::string, Value>> values;  // parameter order
+};
+
 class Elaborator {
  public:
   Elaborator(std::shared_ptr<const SourceFile> file, const FrontendOptions& options,
@@ -96,6 +103,27 @@ class Elaborator {
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);
   bool defines(const py::StmtList& body);
+  // defines(), also looking inside nested non-kernel defs (`@tilelang.jit def inner(...)`).
+  bool definesDeep(const py::StmtList& body);
+  // Does this body define, at any depth, a function named `name`?
+  bool definesNamed(const py::StmtList& body, const std::string& name);
+  // pytest tests, functions taking fixtures or decorated by pytest: never run as factories.
+  bool isTestFunction(const py::Stmt& def);
+  // Runs one factory and builds its kernels. `call`/`callEnv`: the enclosing factory's
+  // `return inner(...)` for a nested factory, else null.
+  void runFactory(const py::Stmt& def, const std::shared_ptr<Env>& parent,
+                  const std::string& factoryName, bool wanted, const py::Expr* call, Env* callEnv);
+  // The first call of `factory` in the file whose arguments are compile-time constants.
+  std::optional<FactoryCall> findFactoryCall(const py::Stmt& factory);
+  void scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
+                   std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
+                   int depth, bool moduleLevel);
+  void scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
+                       std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
+                       int depth);
+  // Binds a call's arguments to a def's parameters; nullopt when one is not a constant.
+  std::optional<std::vector<std::pair<std::string, Value>>> constantArguments(
+      const py::Stmt& def, const py::Expr& call, Env& env);
 
   // ---- kernels and statements (Elaborator.cpp)
   void buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
@@ -154,6 +182,9 @@ class Elaborator {
   const FrontendOptions& options_;
   DiagnosticEngine& diags_;
   std::shared_ptr<Env> moduleEnv_;
+  const py::Module* module_ = nullptr;
+  std::map<std::string, Value> argparseDefaults_;  // `parser.add_argument("--m", default=...)`
+  std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
   std::vector<std::string> usedDefines_;
   ir::Kernel* kernel_ = nullptr;  // the kernel being built
