@@ -160,7 +160,8 @@ bool Elaborator::definesNamed(const py::StmtList& body, const std::string& name)
     if (s->kind == py::StmtKind::FunctionDef &&
         (s->name == name || (!isPrimFunc(*s) && definesNamed(s->body, name))))
       return true;
-    if (s->kind == py::StmtKind::If && (definesNamed(s->body, name) || definesNamed(s->orelse, name)))
+    if (s->kind == py::StmtKind::If &&
+        (definesNamed(s->body, name) || definesNamed(s->orelse, name)))
       return true;
   }
   return false;
@@ -201,8 +202,9 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
         v = Value::str(d->second);  // `-D dtype=float16`: a bare word is a string
         // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
         if (!parseDType(d->second))
-          diags_.warning({}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
-                                         p.name, d->second, d->second));
+          diags_.warning(
+              {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
+                              p.name, d->second, d->second));
       }
       env->bind(p.name, v);
     } else if (fromCall.count(p.name)) {
@@ -1130,7 +1132,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
         for (const auto& [key, v] : base.items)
           if (key.s == e.id) {
             if (v.kind == K::Undefined)
-              fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v.s));
+              fail(e.loc,
+                   fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v.s));
             return v;
           }
         fail(e.loc, fmt::format("no argparse option '--{}' with a default", e.id));

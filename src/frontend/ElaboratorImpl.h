@@ -116,14 +116,15 @@ class Elaborator {
   // The first call of `factory` in the file whose arguments are compile-time constants.
   std::optional<FactoryCall> findFactoryCall(const py::Stmt& factory);
   void scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
-                   std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
-                   int depth, bool moduleLevel);
+                   std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited, int depth,
+                   bool moduleLevel);
   void scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
                        std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
                        int depth);
   // Binds a call's arguments to a def's parameters; nullopt when one is not a constant.
-  std::optional<std::vector<std::pair<std::string, Value>>> constantArguments(
-      const py::Stmt& def, const py::Expr& call, Env& env);
+  std::optional<std::vector<std::pair<std::string, Value>>> constantArguments(const py::Stmt& def,
+                                                                              const py::Expr& call,
+                                                                              Env& env);
 
   // ---- kernels and statements (Elaborator.cpp)
   void buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
