@@ -21,6 +21,21 @@ using namespace ir;
 
 namespace {
 
+// The T.dynamic sizes an expression reads, in first-use order.
+void dynamicNames(const Expr& e, std::vector<std::string>& out) {
+  if (!e) return;
+  if (e->kind == ExprKind::VarRef && e->var && e->var->kind == VarKind::Dynamic &&
+      std::find(out.begin(), out.end(), e->var->name) == out.end())
+    out.push_back(e->var->name);
+  for (const auto& o : e->operands) dynamicNames(o, out);
+}
+
+// `m = T.dynamic("m")` run outside a kernel: a size that becomes the kernel's
+// dynamic variable where a kernel reads the name.
+bool isDeferredDynamic(const Value& v) {
+  return v.kind == Value::Kind::Opaque && v.s == "T.dynamic";
+}
+
 constexpr int kMaxCallDepth = 64;
 // Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
 constexpr size_t kMaxUnroll = 4096;
@@ -796,9 +811,19 @@ std::string Elaborator::describe(const Value& v) {
       return fmt::format("buffer '{}'", v.buffer->name);
     case K::Access:
       return fmt::format("an element of '{}'", v.buffer->name);
-    case K::Expr:
-      return "a run-time value";
+    case K::Expr: {
+      std::vector<std::string> dyn;
+      dynamicNames(v.expr, dyn);
+      if (dyn.empty()) return "a run-time value";
+      return fmt::format(
+          "a run-time value of the T.dynamic size '{}'; pass -D {}=VALUE to make it "
+          "a constant",
+          dyn[0], dyn[0]);
+    }
     case K::Opaque:
+      if (isDeferredDynamic(v))
+        return fmt::format("the T.dynamic size '{}'; pass -D {}=VALUE to make it a constant",
+                           v.elts[0].s, v.elts[0].s);
       return fmt::format("'{}'", v.s);
     case K::Function:
       return fmt::format("function '{}'", v.s);
@@ -818,7 +843,7 @@ int64_t Elaborator::toConstInt(const Value& v, SourceLoc loc, const std::string&
   if (v.kind == K::Undefined)
     fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
   fail(loc, fmt::format("{} must be a compile-time integer, got {}", what,
-                        v.kind == K::Expr ? "a run-time value" : typeName(v)));
+                        v.kind == K::Expr || isDeferredDynamic(v) ? describe(v) : typeName(v)));
 }
 
 DType Elaborator::toDType(const Value& v, SourceLoc loc) {
@@ -911,6 +936,12 @@ std::pair<Expr, Expr> Elaborator::unifyOperands(const Value& a, SourceLoc aLoc, 
 Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
   if (a.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + a.s);
   if (b.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + b.s);
+  for (const Value* x : {&a, &b})
+    if (isDeferredDynamic(*x))
+      fail(loc,
+           fmt::format("factory code cannot compute with the T.dynamic size '{}' (its value is "
+                       "known only at run time); pass -D {}=VALUE to make it a constant",
+                       x->elts[0].s, x->elts[0].s));
   if (a.isConstant() && b.isConstant()) return constBinary(op, a, b, loc);
   // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
   auto [x, y] = unifyOperands(a, loc, b, loc);
@@ -1074,6 +1105,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
         fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
       Value read = *v;
       read.scopeNote.reset();  // the note belongs to the binding, not to copies of its value
+      if (kernel_) read = resolveDynamic(read);
       return read;
     }
     case EK::Tuple:
@@ -1526,12 +1558,13 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
         fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
       return Value::integer(size);
     }
-    if (!kernel_) fail(call.loc, "T.dynamic() is only supported in kernel parameter shapes");
-    for (const auto& v : kernel_->dynamicVars)
-      if (v->name == a[0].s) return Value::irExpr(varRef(v));
-    Var v = makeVar(a[0].s, DType::Int32, VarKind::Dynamic);
-    kernel_->dynamicVars.push_back(v);
-    return Value::irExpr(varRef(v));
+    if (!kernel_) {
+      Value deferred = Value::opaque("T.dynamic");
+      deferred.elts.push_back(Value::str(a[0].s));
+      deferred.loc = call.loc;
+      return deferred;
+    }
+    return dynamicSize(a[0].s);
   }
   if (name == "Tensor" || name == "Buffer") {
     Value t;
@@ -1581,6 +1614,22 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
 }
 
 // ------------------------------------------------------------ kernels
+
+Value Elaborator::dynamicSize(const std::string& name) {
+  for (const auto& v : kernel_->dynamicVars)
+    if (v->name == name) return Value::irExpr(varRef(v));
+  Var v = makeVar(name, DType::Int32, VarKind::Dynamic);
+  kernel_->dynamicVars.push_back(v);
+  return Value::irExpr(varRef(v));
+}
+
+Value Elaborator::resolveDynamic(const Value& v) {
+  if (isDeferredDynamic(v)) return dynamicSize(v.elts[0].s);
+  if (!v.isSequence()) return v;
+  Value out = v;
+  for (auto& e : out.elts) e = resolveDynamic(e);
+  return out;
+}
 
 Var Elaborator::makeVar(const std::string& name, DType t, VarKind kind) {
   auto v = std::make_shared<VarNode>();

@@ -156,6 +156,10 @@ class Elaborator {
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
   ir::Buffer makeBuffer(const std::string& name, ir::MemScope scope, ir::DType dtype,
                         std::vector<ir::Expr> shape, SourceLoc loc, ir::Storage storage = nullptr);
+  // The kernel's dynamic size variable `name` (made on first use).
+  Value dynamicSize(const std::string& name);
+  // A value read in a kernel with factory-made T.dynamic sizes (also inside tuples) resolved.
+  Value resolveDynamic(const Value& v);
   ir::Var makeVar(const std::string& name, ir::DType t, ir::VarKind kind);
   std::string uniqueBufferName(const std::string& name);
 
