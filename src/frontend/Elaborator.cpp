@@ -39,6 +39,19 @@ bool isDeferredDynamic(const Value& v) {
 constexpr int kMaxCallDepth = 64;
 // Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
 constexpr size_t kMaxUnroll = 4096;
+// Loop iterations a compile-time helper function may run in all.
+constexpr size_t kMaxHelperIterations = size_t(1) << 20;
+
+// Python's int.bit_length().
+int64_t bitLength(int64_t v) {
+  uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+  int64_t n = 0;
+  while (m) {
+    ++n;
+    m >>= 1;
+  }
+  return n;
+}
 
 bool isDialectModule(const std::string& module) {
   return module == "tilelang.language" || module == "tilelang.ascend.language" ||
@@ -1308,6 +1321,7 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
     case K::Function:
       return callFunction(fn, call, env);
     case K::Opaque:
+      if (auto v = hostHelper(fn.s, call, env)) return *v;
       return Value::opaque(fn.s + "(...)");
     case K::Module:
       fail(call.loc, "a module is not callable");
@@ -1401,6 +1415,26 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
     return name == "tuple" ? Value::tuple(args[0].elts) : Value::list(args[0].elts);
   }
   if (name == "print") return Value::none();
+  if (name == "range") {
+    // Compile-time helper loops (`for i in range(n)` in a factory helper).
+    if (args.empty() || args.size() > 3)
+      fail(call.loc, fmt::format("range expected 1 to 3 arguments, got {}", args.size()));
+    std::vector<int64_t> a;
+    for (size_t i = 0; i < args.size(); ++i)
+      a.push_back(toConstInt(args[i], argLoc(call, i), "range() argument"));
+    int64_t start = a.size() == 1 ? 0 : a[0], stop = a.size() == 1 ? a[0] : a[1];
+    int64_t step = a.size() == 3 ? a[2] : 1;
+    if (step == 0) fail(call.loc, "range() arg 3 must not be zero");
+    std::vector<Value> out;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (out.size() >= kMaxHelperIterations)
+        fail(call.loc, fmt::format("range() longer than {} elements cannot be evaluated at "
+                                   "compile time",
+                                   kMaxHelperIterations));
+      out.push_back(Value::integer(i));
+    }
+    return Value::list(std::move(out));
+  }
   fail(call.loc, fmt::format("{}() cannot be evaluated at compile time", name));
 }
 
@@ -1438,13 +1472,22 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
   }
   if (ai < args.size())
     fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
-  // Straight-line helpers only: assignments, constant ifs, and a return.
-  std::function<std::optional<Value>(const py::StmtList&)> run =
-      [&](const py::StmtList& body) -> std::optional<Value> {
+  // Helpers: assignments, constant ifs, `for` over constant sequences and
+  // `while` (at most kMaxHelperIterations iterations in all), and a return.
+  enum class Flow { Normal, Break, Continue, Return };
+  std::optional<Value> result;
+  size_t iterations = 0;
+  auto tick = [&](SourceLoc loc) {
+    if (++iterations > kMaxHelperIterations)
+      fail(loc, fmt::format("function '{}' runs more than {} loop iterations at compile time",
+                            fn.def->name, kMaxHelperIterations));
+  };
+  std::function<Flow(const py::StmtList&)> run = [&](const py::StmtList& body) -> Flow {
     for (const auto& s : body) {
       switch (s->kind) {
         case py::StmtKind::Return:
-          return s->value ? eval(*s->value, *local) : Value::none();
+          result = s->value ? eval(*s->value, *local) : Value::none();
+          return Flow::Return;
         case py::StmtKind::Assign:
           for (const auto& t : s->targets)
             assignTargets(*t, eval(*s->value, *local), *local, s->loc);
@@ -1456,10 +1499,55 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
               *local, s->loc);
           break;
         case py::StmtKind::If: {
-          auto r = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
-          if (r) return r;
+          Flow f = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
+          if (f != Flow::Normal) return f;
           break;
         }
+        case py::StmtKind::For: {
+          Value seq = eval(*s->iter, *local);
+          if (!seq.isSequence())
+            fail(s->iter->loc, fmt::format("function '{}' loops over {}; only a range() or a "
+                                           "constant tuple or list can be looped over at compile "
+                                           "time",
+                                           fn.def->name, describe(seq)));
+          bool broke = false;
+          for (const auto& x : seq.elts) {
+            tick(s->loc);
+            assignTargets(*s->targets[0], x, *local, s->loc);
+            Flow f = run(s->body);
+            if (f == Flow::Return) return f;
+            if (f == Flow::Break) {
+              broke = true;
+              break;
+            }
+          }
+          if (!broke) {
+            Flow f = run(s->orelse);
+            if (f != Flow::Normal) return f;
+          }
+          break;
+        }
+        case py::StmtKind::While: {
+          bool broke = false;
+          while (truthy(eval(*s->iter, *local), s->iter->loc)) {
+            tick(s->loc);
+            Flow f = run(s->body);
+            if (f == Flow::Return) return f;
+            if (f == Flow::Break) {
+              broke = true;
+              break;
+            }
+          }
+          if (!broke) {
+            Flow f = run(s->orelse);
+            if (f != Flow::Normal) return f;
+          }
+          break;
+        }
+        case py::StmtKind::Break:
+          return Flow::Break;
+        case py::StmtKind::Continue:
+          return Flow::Continue;
         case py::StmtKind::Pass:
         case py::StmtKind::Expr:
         case py::StmtKind::Import:
@@ -1477,10 +1565,81 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
                fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));
       }
     }
-    return std::nullopt;
+    return Flow::Normal;
   };
-  auto r = run(fn.def->body);
-  return r ? *r : Value::none();
+  run(fn.def->body);
+  return result ? *result : Value::none();
+}
+
+std::optional<Value> Elaborator::hostHelper(const std::string& name, const py::Expr& call,
+                                            Env& env) {
+  std::string n = name;
+  for (const char* prefix : {"tilelang.math.", "tilelang.", "math."})
+    if (n.rfind(prefix, 0) == 0) {
+      n = std::string(name.rfind("math.", 0) == 0 ? "math." : "tilelang.") +
+          n.substr(std::string(prefix).size());
+      break;
+    }
+  static const std::set<std::string> kKnown = {"tilelang.next_power_of_2",
+                                               "tilelang.cdiv",
+                                               "math.ceil",
+                                               "math.floor",
+                                               "math.log2",
+                                               "math.sqrt",
+                                               "math.gcd"};
+  if (!kKnown.count(n)) return std::nullopt;
+  checkKeywords(call, name, {});
+  auto args = positional(call, env);
+  for (const auto& a : args)
+    if (!a.isNumber()) return std::nullopt;  // run-time or unknown: not a host computation
+  size_t want = (n == "tilelang.cdiv" || n == "math.gcd") ? 2 : 1;
+  if (args.size() != want)
+    fail(call.loc, fmt::format("{}() takes {} argument{} ({} given)", name, want,
+                               want == 1 ? "" : "s", args.size()));
+  auto asDouble = [](const Value& v) {
+    return v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b);
+  };
+  auto toInt = [&](double d) {
+    if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
+      fail(call.loc, fmt::format("{}() result does not fit in a 64-bit integer", name));
+    return Value::integer(static_cast<int64_t>(d));
+  };
+  const Value& x = args[0];
+  if (n == "tilelang.next_power_of_2") {
+    // 1 << (x - 1).bit_length(), as tilelang.math defines it.
+    int64_t v = toConstInt(x, argLoc(call, 0), "next_power_of_2 argument");
+    int64_t bits = bitLength(v == INT64_MIN ? v : v - 1);
+    if (bits >= 63) fail(call.loc, "next_power_of_2() result does not fit in a 64-bit integer");
+    return Value::integer(int64_t(1) << bits);
+  }
+  if (n == "tilelang.cdiv") {
+    // (a + b - 1) // b, as tilelang.math defines it.
+    Value sum =
+        constBinary("-", constBinary("+", args[0], args[1], call.loc), Value::integer(1), call.loc);
+    return constBinary("//", sum, args[1], call.loc);
+  }
+  if (n == "math.ceil" || n == "math.floor") {
+    if (x.kind != K::Float) return Value::integer(x.kind == K::Int ? x.i : x.b);
+    return toInt(n == "math.ceil" ? std::ceil(x.f) : std::floor(x.f));
+  }
+  if (n == "math.log2" || n == "math.sqrt") {
+    double d = asDouble(x);
+    if (n == "math.log2" ? d <= 0 : d < 0) fail(call.loc, "ValueError: math domain error");
+    return Value::floating(n == "math.log2" ? std::log2(d) : std::sqrt(d));
+  }
+  // math.gcd
+  int64_t a = toConstInt(args[0], argLoc(call, 0), "gcd argument");
+  int64_t b = toConstInt(args[1], argLoc(call, 1), "gcd argument");
+  if (a == INT64_MIN || b == INT64_MIN)
+    fail(call.loc, "gcd() result does not fit in a 64-bit integer");
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return Value::integer(a);
 }
 
 Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env& env) {

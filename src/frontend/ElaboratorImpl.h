@@ -71,6 +71,9 @@ class Elaborator {
   Value callDialect(const std::string& name, const py::Expr& call, Env& env);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
+  // Host helpers with constant arguments (`tilelang.next_power_of_2`, `tilelang.cdiv`,
+  // `math.ceil`, `math.log2`, ...): their Python result; nullopt for anything else.
+  std::optional<Value> hostHelper(const std::string& name, const py::Expr& call, Env& env);
   Value subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc);
   Value sliceConstant(const Value& base, const py::Expr& slice, Env& env);
   std::pair<ir::Expr, ir::Expr> unifyOperands(const Value& a, SourceLoc aLoc, const Value& b,
