@@ -1762,6 +1762,9 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "wait_flag",
                                                     "pipe_barrier",
                                                     "barrier_all",
+                                                    "ascend_pipe_barrier",
+                                                    "ascend_set_flag",
+                                                    "ascend_wait_flag",
                                                     "annotate_buffer_versions",
                                                     "annotate_manual_multi_buffer",
                                                     "annotate_unlimit_memory"};

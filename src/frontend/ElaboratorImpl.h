@@ -175,6 +175,7 @@ class Elaborator {
   void elabReduce(ir::ReduceKind kind, const std::string& fn, const py::Expr& call, Env& env,
                   BlockCtx& ctx);
   void elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabAscendFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);
