@@ -1737,7 +1737,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
       t.elts.insert(t.elts.begin(), eval(*k->value, env));
     return t;
   }
-  if (name.rfind("alloc_", 0) == 0 || name == "view")
+  if (name.rfind("alloc_", 0) == 0 || name == "view" || name == "reshape")
     fail(call.loc, fmt::format("T.{}() must be assigned to a name: 'buf = T.{}(...)'", name, name));
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
@@ -2334,26 +2334,34 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       pendingInit_.reset();
       return;
     }
-    if (fn.kind == K::DialectFn && fn.s == "view") {
+    if (fn.kind == K::DialectFn && (fn.s == "view" || fn.s == "reshape")) {
+      // T.reshape(buf, shape) is T.view(buf, shape) that keeps the element count.
+      bool reshape = fn.s == "reshape";
+      const std::string what = "T." + fn.s;
       const py::Expr& call = *s.value;
-      checkKeywords(call, "T.view", {"dtype", "shape"});
+      if (reshape)
+        checkKeywords(call, what, {"shape"});
+      else
+        checkKeywords(call, what, {"dtype", "shape"});
       auto args = positional(call, env);
-      if (args.size() > 3)
-        fail(call.loc,
-             fmt::format("T.view takes (buf, shape, dtype=None) ({} given)", args.size()));
+      if (args.size() > (reshape ? 2u : 3u))
+        fail(call.loc, fmt::format("{} takes (buf, shape{}) ({} given)", what,
+                                   reshape ? "" : ", dtype=None", args.size()));
       if (args.empty() || args[0].kind != K::Buffer)
         fail(args.empty() ? call.loc : argLoc(call, 0),
-             fmt::format("T.view needs a buffer: T.view(buf, shape, dtype){}",
+             fmt::format("{} needs a buffer: {}(buf, shape{}){}", what, what,
+                         reshape ? "" : ", dtype",
                          args.empty() ? "" : ", got " + describe(args[0])));
       Buffer base = args[0].buffer;
       if (base->storage->scope == MemScope::Global)
-        fail(s.value->loc, "T.view of a global tensor is not supported");
+        fail(s.value->loc, what + " of a global tensor is not supported");
       Value shape = args.size() > 1 ? args[1] : Value::none();
       Value dtype = args.size() > 2 ? args[2] : Value::none();
       if (const py::Keyword* k = keyword(*s.value, "shape")) shape = eval(*k->value, env);
       if (const py::Keyword* k = keyword(*s.value, "dtype")) dtype = eval(*k->value, env);
       if (shape.kind == K::None)
-        fail(s.value->loc, "T.view needs a shape: T.view(buf, shape, dtype)");
+        fail(s.value->loc, fmt::format("{} needs a shape: {}(buf, shape{})", what, what,
+                                       reshape ? "" : ", dtype"));
       auto where = [&](size_t pos, const char* kw) {
         if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
         return argLoc(call, pos);
@@ -2361,6 +2369,14 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
       auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
       int64_t bytes = product(dims) * dtypeBytes(t);
+      if (reshape) {
+        int64_t have = 1;
+        for (const auto& d : base->shape) have *= asConstInt(d).value_or(0);
+        if (have != product(dims))
+          fail(where(1, "shape"),
+               fmt::format("T.reshape keeps the number of elements: '{}' has {}, the new shape {}",
+                           base->name, have, product(dims)));
+      }
       if (bytes > base->storage->bytes)
         fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'",
                                        bytes, base->storage->bytes, base->name));
