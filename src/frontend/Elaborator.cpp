@@ -1442,9 +1442,11 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
 // `def get_tiles(n): return n // 64`).
 Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) {
   if (isPrimFunc(*fn.def)) fail(call.loc, "calling a @T.prim_func is not supported");
-  if (isMacro(*fn.def))
-    fail(call.loc,
-         fmt::format("macro '{}' can only be called as a statement inside a kernel", fn.def->name));
+  if (isMacro(*fn.def)) {
+    if (!kernel_ || !currentCtx_)
+      fail(call.loc, fmt::format("macro '{}' can only be called inside a kernel", fn.def->name));
+    return inlineMacro(fn, call, env, *currentCtx_);
+  }
   if (++callDepth_ > kMaxCallDepth) {
     --callDepth_;
     fail(call.loc, "call nesting too deep (recursive function?)");
@@ -2132,6 +2134,13 @@ void Elaborator::noteNameRead(const py::Expr& name, Env& env) {
 
 void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   using SK = py::StmtKind;
+  // Where a macro called inside an expression of this statement puts its statements.
+  struct CtxGuard {
+    BlockCtx*& slot;
+    BlockCtx* saved;
+    ~CtxGuard() { slot = saved; }
+  } ctxGuard{currentCtx_, currentCtx_};
+  currentCtx_ = &ctx;
   switch (s.kind) {
     case SK::Pass:
       return;
@@ -2199,12 +2208,15 @@ void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     callDialect(fn.s, e, env);  // reports "not supported" for unknown names
     fail(e.loc, fmt::format("the result of T.{}(...) is unused", fn.s));
   }
-  if (fn.kind == K::Function && isMacro(*fn.def)) return inlineMacro(fn, e, env, ctx);
+  if (fn.kind == K::Function && isMacro(*fn.def)) {
+    inlineMacro(fn, e, env, ctx);  // a returned value is unused, as in Python
+    return;
+  }
   if (fn.kind == K::DialectFn && fn.s == "builtins.print") return;
   fail(e.loc, "this call is not supported as a kernel statement");
 }
 
-void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
+Value Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
   if (++callDepth_ > kMaxCallDepth) {
     --callDepth_;
     fail(call.loc, "macro nesting too deep (recursive macro?)");
@@ -2239,14 +2251,28 @@ void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, Bl
     std::vector<std::pair<std::string, SourceLoc>>& s;
     ~Pop() { s.pop_back(); }
   } pop{macroStack_};
+  // A `return value` at the end of the body gives the call's value (TileLang's
+  // macros return Python values: `a, b = m(x)`, `m(x) + 1`).
   for (const auto& s : fn.def->body) {
-    if (s->kind == py::StmtKind::Return && !s->value) break;
+    if (s->kind == py::StmtKind::Return) {
+      if (!s->value) break;
+      try {
+        if (&s != &fn.def->body.back())
+          fail(s->loc,
+               fmt::format("macro '{}' may return only as its last statement", fn.def->name));
+        return eval(*s->value, local);
+      } catch (const EvalError& e) {
+        error(e.loc, e.message);  // here, so the note names the call site
+        return Value::none();
+      }
+    }
     try {
       elabStmt(*s, local, ctx);
     } catch (const EvalError& e) {
       error(e.loc, e.message);
     }
   }
+  return Value::none();
 }
 
 void Elaborator::requireNotElementwise(const std::string& what, SourceLoc loc,

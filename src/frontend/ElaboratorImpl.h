@@ -154,7 +154,8 @@ class Elaborator {
   // `loc`: the value (for errors and the IR); `nameLoc`: the name being bound.
   void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc,
                     SourceLoc nameLoc);
-  void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
+  // Inlines the macro's statements into ctx; its `return value`, else None.
+  Value inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
   ir::Buffer makeBuffer(const std::string& name, ir::MemScope scope, ir::DType dtype,
@@ -196,7 +197,8 @@ class Elaborator {
   std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
   std::vector<std::string> usedDefines_;
-  ir::Kernel* kernel_ = nullptr;  // the kernel being built
+  ir::Kernel* kernel_ = nullptr;    // the kernel being built
+  BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
