@@ -21,9 +21,37 @@ using namespace ir;
 
 namespace {
 
+// The T.dynamic sizes an expression reads, in first-use order.
+void dynamicNames(const Expr& e, std::vector<std::string>& out) {
+  if (!e) return;
+  if (e->kind == ExprKind::VarRef && e->var && e->var->kind == VarKind::Dynamic &&
+      std::find(out.begin(), out.end(), e->var->name) == out.end())
+    out.push_back(e->var->name);
+  for (const auto& o : e->operands) dynamicNames(o, out);
+}
+
+// `m = T.dynamic("m")` run outside a kernel: a size that becomes the kernel's
+// dynamic variable where a kernel reads the name.
+bool isDeferredDynamic(const Value& v) {
+  return v.kind == Value::Kind::Opaque && v.s == "T.dynamic";
+}
+
 constexpr int kMaxCallDepth = 64;
 // Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
 constexpr size_t kMaxUnroll = 4096;
+// Loop iterations a compile-time helper function may run in all.
+constexpr size_t kMaxHelperIterations = size_t(1) << 20;
+
+// Python's int.bit_length().
+int64_t bitLength(int64_t v) {
+  uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+  int64_t n = 0;
+  while (m) {
+    ++n;
+    m >>= 1;
+  }
+  return n;
+}
 
 bool isDialectModule(const std::string& module) {
   return module == "tilelang.language" || module == "tilelang.ascend.language" ||
@@ -96,6 +124,7 @@ std::optional<Program> Elaborator::run() {
 }
 
 void Elaborator::runModule(const py::Module& m) {
+  module_ = &m;
   moduleEnv_ = std::make_shared<Env>();
   for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
                         "list", "print", "isinstance", "ValueError", "AssertionError",
@@ -105,81 +134,442 @@ void Elaborator::runModule(const py::Module& m) {
   moduleEnv_->bind("__name__", Value::str("tilesched"));
   execDefinitions(m.body, *moduleEnv_, /*isFactory=*/false);
 
+  for (const auto& s : m.body)
+    if (s->kind == py::StmtKind::FunctionDef)
+      for (const auto& d : s->decorators)
+        if (dottedName(*d).find("fixture") != std::string::npos) fixtureNames_.insert(s->name);
+
   // Kernels: module-level prim_funcs, and the prim_funcs that factories define.
+  // Only the factories compiled run: the one `--func` names (or that holds the
+  // prim_func it names), else every factory that is not a test.
   for (const auto& s : m.body) {
     if (s->kind != py::StmtKind::FunctionDef) continue;
     if (isPrimFunc(*s)) {
       if (options_.func.empty() || options_.func == s->name) buildPrimFunc(*s, moduleEnv_, "");
       continue;
     }
-    if (!defines(s->body)) continue;
+    if (!definesDeep(s->body)) continue;
+    // A -D naming a parameter of a factory that is not compiled is not a typo.
+    std::function<void(const py::Stmt&)> noteParams = [&](const py::Stmt& def) {
+      for (const auto& p : def.params) usedDefines_.push_back(p.name);
+      for (const auto& inner : def.body)
+        if (inner->kind == py::StmtKind::FunctionDef && !isPrimFunc(*inner)) noteParams(*inner);
+    };
+    noteParams(*s);
     bool wanted = options_.func.empty() || options_.func == s->name;
-    // A factory is run when it is wanted itself or may hold the wanted prim_func.
-    auto env = std::make_shared<Env>();
-    env->parent = moduleEnv_;
-    bool paramsOk = true;
+    if (options_.func.empty() && isTestFunction(*s)) continue;
+    if (!wanted && !definesNamed(s->body, options_.func)) continue;
+    runFactory(*s, moduleEnv_, s->name, wanted, nullptr, nullptr);
+  }
+}
+
+bool Elaborator::isTestFunction(const py::Stmt& def) {
+  if (def.name.rfind("test", 0) == 0) return true;
+  for (const auto& d : def.decorators)
+    if (dottedName(*d).rfind("pytest", 0) == 0) return true;
+  for (const auto& p : def.params)
+    if (fixtureNames_.count(p.name)) return true;
+  return false;
+}
+
+bool Elaborator::definesDeep(const py::StmtList& body) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::FunctionDef &&
+        (isPrimFunc(*s) || (!isMacro(*s) && definesDeep(s->body))))
+      return true;
+    if (s->kind == py::StmtKind::If && (definesDeep(s->body) || definesDeep(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+bool Elaborator::definesNamed(const py::StmtList& body, const std::string& name) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::FunctionDef &&
+        (s->name == name || (!isPrimFunc(*s) && definesNamed(s->body, name))))
+      return true;
+    if (s->kind == py::StmtKind::If &&
+        (definesNamed(s->body, name) || definesNamed(s->orelse, name)))
+      return true;
+  }
+  return false;
+}
+
+void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& parent,
+                            const std::string& factoryName, bool wanted, const py::Expr* call,
+                            Env* callEnv) {
+  auto env = std::make_shared<Env>();
+  env->parent = parent;
+  // A nested factory's values from the enclosing factory's `return inner(...)`.
+  std::map<std::string, Value> fromCall;
+  if (call && callEnv) {
+    try {
+      if (auto values = constantArguments(def, *call, *callEnv))
+        for (auto& [name, v] : *values) fromCall[name] = v;
+    } catch (const EvalError&) {
+    }
+  }
+  std::vector<const py::Param*> missing;
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    const std::pair<std::string, std::string>* d = nullptr;
+    for (const auto& x : options_.defines)
+      if (x.first == p.name) d = &x;
+    if (d) {
+      usedDefines_.push_back(p.name);
+      DiagnosticEngine scratch;
+      auto parsed = py::parseExpressionText(d->second, scratch);
+      Value v;
+      try {
+        if (!parsed) throw EvalError{{}, "not an expression"};
+        Env literalEnv;
+        literalEnv.parent = moduleEnv_;
+        v = eval(*parsed, literalEnv);
+        if (!v.isConstant()) throw EvalError{{}, "not a constant"};
+      } catch (const EvalError&) {
+        v = Value::str(d->second);  // `-D dtype=float16`: a bare word is a string
+        // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
+        if (!parseDType(d->second))
+          diags_.warning(
+              {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
+                              p.name, d->second, d->second));
+      }
+      env->bind(p.name, v);
+    } else if (fromCall.count(p.name)) {
+      env->bind(p.name, fromCall[p.name]);
+    } else if (p.defaultValue) {
+      try {
+        env->bind(p.name, eval(*p.defaultValue, *parent));
+      } catch (const EvalError& e) {
+        env->bind(p.name, Value::undefined(e.message, e.loc));
+      }
+    } else {
+      missing.push_back(&p);
+    }
+  }
+  if (!missing.empty() && wanted && !call) {
+    // As `python file.py` would: the values of the file's own first constant call.
+    if (auto fc = findFactoryCall(def)) {
+      std::vector<std::string> shown;
+      for (const auto& [name, v] : fc->values) {
+        bool defined = false;
+        for (const auto& x : options_.defines) defined |= x.first == name;
+        if (defined) continue;
+        env->bind(name, v);
+        shown.push_back(name + "=" + pyRepr(v));
+      }
+      std::string list;
+      for (size_t i = 0; i < shown.size(); ++i) list += (i ? ", " : "") + shown[i];
+      Diagnostic& n = diags_.warning(
+          fc->loc, fmt::format("factory '{}' takes {} from its call at line {}; -D NAME=VALUE "
+                               "overrides them",
+                               def.name, list, fc->loc.line));
+      n.severity = Severity::Note;
+      missing.clear();
+    }
+  }
+  if (!missing.empty()) {
+    if (!wanted) return;
+    for (const py::Param* p : missing)
+      error(p->loc, fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D "
+                                "{}=VALUE",
+                                p->name, def.name, p->name));
+    return;
+  }
+  size_t errorsBefore = diags_.numErrors();
+  try {
+    execDefinitions(def.body, *env, /*isFactory=*/true);
+  } catch (const ReturnSignal&) {
+  } catch (const EvalError& e) {
+    error(e.loc, e.message);
+  }
+  if (diags_.numErrors() != errorsBefore) return;
+  // Build the prim_funcs the factory defined (bound in its environment), and run the
+  // nested factories (`@tilelang.jit def inner(block): @T.prim_func ...`) it defined.
+  std::vector<std::pair<std::string, Value>> defined;
+  for (const auto& [name, v] : env->names)
+    if (v.kind == K::Function && v.def && v.def->kind == py::StmtKind::FunctionDef &&
+        (isPrimFunc(*v.def) || (!isMacro(*v.def) && definesDeep(v.def->body))))
+      defined.push_back({name, v});
+  std::sort(defined.begin(), defined.end(), [](const auto& a, const auto& b) {
+    return a.second.def->loc.line < b.second.def->loc.line;
+  });
+  for (const auto& [name, v] : defined) {
+    if (isPrimFunc(*v.def)) {
+      if (!wanted && options_.func != v.def->name) continue;
+      buildPrimFunc(*v.def, v.closure, factoryName);
+      continue;
+    }
+    bool innerWanted = wanted || options_.func == v.def->name;
+    if (!innerWanted && !definesNamed(v.def->body, options_.func)) continue;
+    // The factory's `return inner(...)`, if it calls the nested factory.
+    const py::Expr* innerCall = nullptr;
+    std::function<void(const py::StmtList&)> findReturn = [&](const py::StmtList& body) {
+      for (const auto& st : body) {
+        if (st->kind == py::StmtKind::Return && st->value &&
+            st->value->kind == py::ExprKind::Call && st->value->lhs->kind == py::ExprKind::Name &&
+            st->value->lhs->id == v.def->name && !innerCall)
+          innerCall = st->value.get();
+        if (st->kind == py::StmtKind::If) {
+          findReturn(st->body);
+          findReturn(st->orelse);
+        }
+      }
+    };
+    findReturn(def.body);
+    runFactory(*v.def, v.closure, factoryName, innerWanted, innerCall, env.get());
+  }
+}
+
+std::optional<std::vector<std::pair<std::string, Value>>> Elaborator::constantArguments(
+    const py::Stmt& def, const py::Expr& call, Env& env) {
+  std::vector<std::pair<std::string, Value>> out;
+  size_t ai = 0;
+  for (const auto& a : call.elts)
+    if (a->kind == py::ExprKind::Starred) return std::nullopt;
+  for (const auto& k : call.keywords)
+    if (k.name.empty()) return std::nullopt;
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    const py::Expr* arg = nullptr;
+    if (ai < call.elts.size() && !p.keywordOnly)
+      arg = call.elts[ai++].get();
+    else if (const py::Keyword* k = keyword(call, p.name))
+      arg = k->value.get();
+    if (!arg) continue;
+    Value v;
+    try {
+      v = eval(*arg, env);
+    } catch (const EvalError&) {
+      return std::nullopt;
+    }
+    if (!v.isConstant()) return std::nullopt;
+    out.push_back({p.name, v});
+  }
+  if (ai < call.elts.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<FactoryCall> Elaborator::findFactoryCall(const py::Stmt& factory) {
+  if (!module_) return std::nullopt;
+  std::optional<FactoryCall> found;
+  std::set<const py::Stmt*> visited;
+  argparseDefaults_.clear();
+  // First what `python file.py` runs: the module's statements (the __main__
+  // block too) and the module functions they call.
+  auto top = std::make_shared<Env>();
+  top->parent = moduleEnv_;
+  scanForCall(module_->body, *top, factory, found, visited, 0, true);
+  // Then the other functions (tests, benchmarks) in file order, their
+  // parameters from their defaults.
+  for (const auto& s : module_->body) {
+    if (found) break;
+    if (s->kind != py::StmtKind::FunctionDef || s.get() == &factory || visited.count(s.get()) ||
+        isPrimFunc(*s) || isMacro(*s))
+      continue;
+    auto local = std::make_shared<Env>();
+    local->parent = moduleEnv_;
     for (const auto& p : s->params) {
       if (p.varArgs || p.varKwargs) continue;
-      const std::pair<std::string, std::string>* def = nullptr;
-      for (const auto& d : options_.defines)
-        if (d.first == p.name) def = &d;
-      if (def) {
-        usedDefines_.push_back(p.name);
-        DiagnosticEngine scratch;
-        auto parsed = py::parseExpressionText(def->second, scratch);
-        Value v;
+      Value v = Value::undefined("parameter has no value", p.loc);
+      if (p.defaultValue) {
         try {
-          if (!parsed) throw EvalError{{}, "not an expression"};
-          Env literalEnv;
-          literalEnv.parent = moduleEnv_;
-          v = eval(*parsed, literalEnv);
-          if (!v.isConstant()) throw EvalError{{}, "not a constant"};
+          v = eval(*p.defaultValue, *moduleEnv_);
         } catch (const EvalError&) {
-          v = Value::str(def->second);  // `-D dtype=float16`: a bare word is a string
-          // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
-          if (!parseDType(def->second))
-            diags_.warning(
-                {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
-                                p.name, def->second, def->second));
         }
-        env->bind(p.name, v);
-      } else if (p.defaultValue) {
-        try {
-          env->bind(p.name, eval(*p.defaultValue, *moduleEnv_));
-        } catch (const EvalError& e) {
-          env->bind(p.name, Value::undefined(e.message, e.loc));
-        }
-      } else if (wanted) {
-        error(p.loc,
-              fmt::format("parameter '{}' of kernel factory '{}' has no default; pass -D {}=VALUE",
-                          p.name, s->name, p.name));
-        paramsOk = false;
-      } else {
-        env->bind(p.name, Value::undefined("parameter has no value", p.loc));
       }
+      local->bind(p.name, v);
     }
-    if (!paramsOk) continue;
-    size_t before = kernels_.size();
-    size_t errorsBefore = diags_.numErrors();
+    visited.insert(s.get());
+    scanForCall(s->body, *local, factory, found, visited, 1, false);
+  }
+  return found;
+}
+
+void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
+                                 std::optional<FactoryCall>& found,
+                                 std::set<const py::Stmt*>& visited, int depth) {
+  if (found) return;
+  auto sub = [&](const py::Expr* x) {
+    if (x && !found) scanExprForCall(*x, env, factory, found, visited, depth);
+  };
+  // Arguments run before the call itself.
+  for (const auto& x : e.elts) sub(x.get());
+  for (const auto& k : e.keywords) sub(k.value.get());
+  for (const auto& x : e.keys) sub(x.get());
+  for (const auto& x : e.values) sub(x.get());
+  if (e.kind == py::ExprKind::Lambda || e.kind == py::ExprKind::Comprehension) return;
+  sub(e.lhs.get());
+  sub(e.rhs.get());
+  sub(e.step.get());
+  if (found || e.kind != py::ExprKind::Call || e.lhs->kind != py::ExprKind::Name) return;
+  const Value* fn = env.lookup(e.lhs->id);
+  if (!fn || fn->kind != K::Function || !fn->def) return;
+  if (fn->def == &factory) {
+    auto values = constantArguments(factory, e, env);
+    if (!values) return;
+    // Python would fail the call if a parameter without a default got no value.
+    for (const auto& p : factory.params) {
+      if (p.varArgs || p.varKwargs || p.defaultValue) continue;
+      bool given = false;
+      for (const auto& [name, v] : *values) given |= name == p.name;
+      for (const auto& x : options_.defines) given |= x.first == p.name;
+      if (!given) return;
+    }
+    found = FactoryCall{e.loc, std::move(*values)};
+    return;
+  }
+  // A module function the code calls (`main()`): its body runs now.
+  const py::Stmt* callee = fn->def;
+  if (depth >= 4 || visited.count(callee) || isPrimFunc(*callee) || isMacro(*callee)) return;
+  visited.insert(callee);
+  auto local = std::make_shared<Env>();
+  local->parent = moduleEnv_;
+  size_t ai = 0;
+  for (const auto& p : callee->params) {
+    if (p.varArgs || p.varKwargs) continue;
+    Value v = Value::undefined("parameter has no value", p.loc);
     try {
-      execDefinitions(s->body, *env, /*isFactory=*/true);
-    } catch (const ReturnSignal&) {
-    } catch (const EvalError& e) {
-      error(e.loc, e.message);
+      if (ai < e.elts.size() && e.elts[ai]->kind != py::ExprKind::Starred)
+        v = eval(*e.elts[ai++], env);
+      else if (const py::Keyword* k = keyword(e, p.name))
+        v = eval(*k->value, env);
+      else if (p.defaultValue)
+        v = eval(*p.defaultValue, *moduleEnv_);
+    } catch (const EvalError& err) {
+      v = Value::undefined(err.message, err.loc);
     }
-    // Build the prim_funcs the factory defined (bound in its environment).
-    std::vector<std::pair<std::string, Value>> prims;
-    for (const auto& [name, v] : env->names)
-      if (v.kind == K::Function && v.def && isPrimFunc(*v.def)) prims.push_back({name, v});
-    std::sort(prims.begin(), prims.end(), [](const auto& a, const auto& b) {
-      return a.second.def->loc.line < b.second.def->loc.line;
-    });
-    if (diags_.numErrors() != errorsBefore) continue;
-    for (const auto& [name, v] : prims) {
-      if (!wanted && options_.func != v.def->name) continue;
-      buildPrimFunc(*v.def, v.closure, s->name);
+    local->bind(p.name, v);
+  }
+  scanForCall(callee->body, *local, factory, found, visited, depth + 1, false);
+}
+
+void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
+                             std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
+                             int depth, bool moduleLevel) {
+  auto scanExpr = [&](const py::Expr* e) {
+    if (e && !found) scanExprForCall(*e, env, factory, found, visited, depth);
+  };
+  for (const auto& sp : body) {
+    if (found) return;
+    const py::Stmt& s = *sp;
+    switch (s.kind) {
+      case py::StmtKind::Import:
+        if (!moduleLevel) bindImport(s, env);
+        break;
+      case py::StmtKind::FunctionDef:
+        if (!moduleLevel) {
+          std::shared_ptr<Env> alias(std::shared_ptr<Env>{}, &env);
+          bindFunction(s, alias);
+        }
+        break;
+      case py::StmtKind::Assign:
+      case py::StmtKind::AnnAssign:
+      case py::StmtKind::AugAssign: {
+        if (!s.value) break;
+        scanExpr(s.value.get());
+        if (found) return;
+        if (moduleLevel && s.kind != py::StmtKind::AugAssign) break;  // already bound
+        Value v;
+        const py::Expr& rhs = *s.value;
+        if (rhs.kind == py::ExprKind::Call && rhs.lhs->kind == py::ExprKind::Attribute &&
+            rhs.lhs->id == "parse_args") {
+          // `args = parser.parse_args()`: a namespace of the add_argument defaults.
+          v = Value::opaque("argparse.Namespace");
+          for (const auto& [name, d] : argparseDefaults_) v.items.push_back({Value::str(name), d});
+        } else {
+          try {
+            if (s.kind == py::StmtKind::AugAssign)
+              v = binaryOp(s.op, eval(*s.targets[0], env), eval(*s.value, env), s.loc);
+            else
+              v = eval(*s.value, env);
+          } catch (const EvalError& e) {
+            v = Value::undefined(e.message, e.loc);
+          }
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, v, env, s.loc);
+          } catch (const EvalError& e) {
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+          }
+        }
+        break;
+      }
+      case py::StmtKind::Expr: {
+        if (!s.value) break;
+        const py::Expr& x = *s.value;
+        if (x.kind == py::ExprKind::Call && x.lhs->kind == py::ExprKind::Attribute &&
+            x.lhs->id == "add_argument") {
+          std::string dest;
+          for (const auto& a : x.elts)
+            if (a->kind == py::ExprKind::Str && a->strValue.rfind("--", 0) == 0 && dest.empty())
+              dest = a->strValue.substr(2);
+          for (auto& c : dest)
+            if (c == '-') c = '_';
+          if (const py::Keyword* k = keyword(x, "dest"); k && k->value->kind == py::ExprKind::Str)
+            dest = k->value->strValue;
+          Value v = Value::none();
+          if (const py::Keyword* k = keyword(x, "default")) {
+            try {
+              v = eval(*k->value, env);
+            } catch (const EvalError& e) {
+              v = Value::undefined(e.message, e.loc);
+            }
+          }
+          if (!dest.empty()) argparseDefaults_[dest] = v;
+        }
+        scanExpr(s.value.get());
+        break;
+      }
+      case py::StmtKind::If: {
+        scanExpr(s.iter.get());
+        bool isMain = s.iter && s.iter->kind == py::ExprKind::Compare && s.iter->lhs &&
+                      s.iter->lhs->kind == py::ExprKind::Name && s.iter->lhs->id == "__name__";
+        if (isMain) {
+          scanForCall(s.body, env, factory, found, visited, depth, false);
+          break;
+        }
+        std::optional<bool> cond;
+        try {
+          Value c = eval(*s.iter, env);
+          if (c.isConstant()) cond = truthy(c, s.iter->loc);
+        } catch (const EvalError&) {
+        }
+        if (!cond || *cond) scanForCall(s.body, env, factory, found, visited, depth, false);
+        if (!cond || !*cond) scanForCall(s.orelse, env, factory, found, visited, depth, false);
+        break;
+      }
+      case py::StmtKind::For: {
+        scanExpr(s.iter.get());
+        // The first iteration is the one that reaches the call first.
+        Value first = Value::undefined("loop variable", s.loc);
+        try {
+          Value it = eval(*s.iter, env);
+          if (it.isSequence() && !it.elts.empty()) first = it.elts[0];
+        } catch (const EvalError&) {
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, first, env, s.loc);
+          } catch (const EvalError& e) {
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+          }
+        }
+        scanForCall(s.body, env, factory, found, visited, depth, false);
+        break;
+      }
+      case py::StmtKind::While:
+      case py::StmtKind::With:
+        for (const auto& w : s.withItems) scanExpr(w.context.get());
+        scanForCall(s.body, env, factory, found, visited, depth, false);
+        break;
+      case py::StmtKind::Return:
+        scanExpr(s.value.get());
+        return;
+      default:
+        break;
     }
-    (void)before;
   }
 }
 
@@ -434,9 +824,19 @@ std::string Elaborator::describe(const Value& v) {
       return fmt::format("buffer '{}'", v.buffer->name);
     case K::Access:
       return fmt::format("an element of '{}'", v.buffer->name);
-    case K::Expr:
-      return "a run-time value";
+    case K::Expr: {
+      std::vector<std::string> dyn;
+      dynamicNames(v.expr, dyn);
+      if (dyn.empty()) return "a run-time value";
+      return fmt::format(
+          "a run-time value of the T.dynamic size '{}'; pass -D {}=VALUE to make it "
+          "a constant",
+          dyn[0], dyn[0]);
+    }
     case K::Opaque:
+      if (isDeferredDynamic(v))
+        return fmt::format("the T.dynamic size '{}'; pass -D {}=VALUE to make it a constant",
+                           v.elts[0].s, v.elts[0].s);
       return fmt::format("'{}'", v.s);
     case K::Function:
       return fmt::format("function '{}'", v.s);
@@ -456,7 +856,7 @@ int64_t Elaborator::toConstInt(const Value& v, SourceLoc loc, const std::string&
   if (v.kind == K::Undefined)
     fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
   fail(loc, fmt::format("{} must be a compile-time integer, got {}", what,
-                        v.kind == K::Expr ? "a run-time value" : typeName(v)));
+                        v.kind == K::Expr || isDeferredDynamic(v) ? describe(v) : typeName(v)));
 }
 
 DType Elaborator::toDType(const Value& v, SourceLoc loc) {
@@ -549,6 +949,12 @@ std::pair<Expr, Expr> Elaborator::unifyOperands(const Value& a, SourceLoc aLoc, 
 Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b, SourceLoc loc) {
   if (a.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + a.s);
   if (b.kind == K::Undefined) fail(loc, "value could not be evaluated at compile time: " + b.s);
+  for (const Value* x : {&a, &b})
+    if (isDeferredDynamic(*x))
+      fail(loc,
+           fmt::format("factory code cannot compute with the T.dynamic size '{}' (its value is "
+                       "known only at run time); pass -D {}=VALUE to make it a constant",
+                       x->elts[0].s, x->elts[0].s));
   if (a.isConstant() && b.isConstant()) return constBinary(op, a, b, loc);
   // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
   auto [x, y] = unifyOperands(a, loc, b, loc);
@@ -712,6 +1118,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
         fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
       Value read = *v;
       read.scopeNote.reset();  // the note belongs to the binding, not to copies of its value
+      if (kernel_) read = resolveDynamic(read);
       return read;
     }
     case EK::Tuple:
@@ -765,6 +1172,16 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
                                   "T.copy into a buffer of the new dtype",
                                   base.buffer->name));
         fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
+      }
+      if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
+        for (const auto& [key, v] : base.items)
+          if (key.s == e.id) {
+            if (v.kind == K::Undefined)
+              fail(e.loc,
+                   fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v.s));
+            return v;
+          }
+        fail(e.loc, fmt::format("no argparse option '--{}' with a default", e.id));
       }
       if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
       if (base.kind == K::Str &&
@@ -904,6 +1321,7 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
     case K::Function:
       return callFunction(fn, call, env);
     case K::Opaque:
+      if (auto v = hostHelper(fn.s, call, env)) return *v;
       return Value::opaque(fn.s + "(...)");
     case K::Module:
       fail(call.loc, "a module is not callable");
@@ -997,6 +1415,26 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
     return name == "tuple" ? Value::tuple(args[0].elts) : Value::list(args[0].elts);
   }
   if (name == "print") return Value::none();
+  if (name == "range") {
+    // Compile-time helper loops (`for i in range(n)` in a factory helper).
+    if (args.empty() || args.size() > 3)
+      fail(call.loc, fmt::format("range expected 1 to 3 arguments, got {}", args.size()));
+    std::vector<int64_t> a;
+    for (size_t i = 0; i < args.size(); ++i)
+      a.push_back(toConstInt(args[i], argLoc(call, i), "range() argument"));
+    int64_t start = a.size() == 1 ? 0 : a[0], stop = a.size() == 1 ? a[0] : a[1];
+    int64_t step = a.size() == 3 ? a[2] : 1;
+    if (step == 0) fail(call.loc, "range() arg 3 must not be zero");
+    std::vector<Value> out;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (out.size() >= kMaxHelperIterations)
+        fail(call.loc, fmt::format("range() longer than {} elements cannot be evaluated at "
+                                   "compile time",
+                                   kMaxHelperIterations));
+      out.push_back(Value::integer(i));
+    }
+    return Value::list(std::move(out));
+  }
   fail(call.loc, fmt::format("{}() cannot be evaluated at compile time", name));
 }
 
@@ -1004,9 +1442,11 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
 // `def get_tiles(n): return n // 64`).
 Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) {
   if (isPrimFunc(*fn.def)) fail(call.loc, "calling a @T.prim_func is not supported");
-  if (isMacro(*fn.def))
-    fail(call.loc,
-         fmt::format("macro '{}' can only be called as a statement inside a kernel", fn.def->name));
+  if (isMacro(*fn.def)) {
+    if (!kernel_ || !currentCtx_)
+      fail(call.loc, fmt::format("macro '{}' can only be called inside a kernel", fn.def->name));
+    return inlineMacro(fn, call, env, *currentCtx_);
+  }
   if (++callDepth_ > kMaxCallDepth) {
     --callDepth_;
     fail(call.loc, "call nesting too deep (recursive function?)");
@@ -1034,13 +1474,22 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
   }
   if (ai < args.size())
     fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
-  // Straight-line helpers only: assignments, constant ifs, and a return.
-  std::function<std::optional<Value>(const py::StmtList&)> run =
-      [&](const py::StmtList& body) -> std::optional<Value> {
+  // Helpers: assignments, constant ifs, `for` over constant sequences and
+  // `while` (at most kMaxHelperIterations iterations in all), and a return.
+  enum class Flow { Normal, Break, Continue, Return };
+  std::optional<Value> result;
+  size_t iterations = 0;
+  auto tick = [&](SourceLoc loc) {
+    if (++iterations > kMaxHelperIterations)
+      fail(loc, fmt::format("function '{}' runs more than {} loop iterations at compile time",
+                            fn.def->name, kMaxHelperIterations));
+  };
+  std::function<Flow(const py::StmtList&)> run = [&](const py::StmtList& body) -> Flow {
     for (const auto& s : body) {
       switch (s->kind) {
         case py::StmtKind::Return:
-          return s->value ? eval(*s->value, *local) : Value::none();
+          result = s->value ? eval(*s->value, *local) : Value::none();
+          return Flow::Return;
         case py::StmtKind::Assign:
           for (const auto& t : s->targets)
             assignTargets(*t, eval(*s->value, *local), *local, s->loc);
@@ -1052,10 +1501,55 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
               *local, s->loc);
           break;
         case py::StmtKind::If: {
-          auto r = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
-          if (r) return r;
+          Flow f = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
+          if (f != Flow::Normal) return f;
           break;
         }
+        case py::StmtKind::For: {
+          Value seq = eval(*s->iter, *local);
+          if (!seq.isSequence())
+            fail(s->iter->loc, fmt::format("function '{}' loops over {}; only a range() or a "
+                                           "constant tuple or list can be looped over at compile "
+                                           "time",
+                                           fn.def->name, describe(seq)));
+          bool broke = false;
+          for (const auto& x : seq.elts) {
+            tick(s->loc);
+            assignTargets(*s->targets[0], x, *local, s->loc);
+            Flow f = run(s->body);
+            if (f == Flow::Return) return f;
+            if (f == Flow::Break) {
+              broke = true;
+              break;
+            }
+          }
+          if (!broke) {
+            Flow f = run(s->orelse);
+            if (f != Flow::Normal) return f;
+          }
+          break;
+        }
+        case py::StmtKind::While: {
+          bool broke = false;
+          while (truthy(eval(*s->iter, *local), s->iter->loc)) {
+            tick(s->loc);
+            Flow f = run(s->body);
+            if (f == Flow::Return) return f;
+            if (f == Flow::Break) {
+              broke = true;
+              break;
+            }
+          }
+          if (!broke) {
+            Flow f = run(s->orelse);
+            if (f != Flow::Normal) return f;
+          }
+          break;
+        }
+        case py::StmtKind::Break:
+          return Flow::Break;
+        case py::StmtKind::Continue:
+          return Flow::Continue;
         case py::StmtKind::Pass:
         case py::StmtKind::Expr:
         case py::StmtKind::Import:
@@ -1073,10 +1567,81 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
                fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));
       }
     }
-    return std::nullopt;
+    return Flow::Normal;
   };
-  auto r = run(fn.def->body);
-  return r ? *r : Value::none();
+  run(fn.def->body);
+  return result ? *result : Value::none();
+}
+
+std::optional<Value> Elaborator::hostHelper(const std::string& name, const py::Expr& call,
+                                            Env& env) {
+  std::string n = name;
+  for (const char* prefix : {"tilelang.math.", "tilelang.", "math."})
+    if (n.rfind(prefix, 0) == 0) {
+      n = std::string(name.rfind("math.", 0) == 0 ? "math." : "tilelang.") +
+          n.substr(std::string(prefix).size());
+      break;
+    }
+  static const std::set<std::string> kKnown = {"tilelang.next_power_of_2",
+                                               "tilelang.cdiv",
+                                               "math.ceil",
+                                               "math.floor",
+                                               "math.log2",
+                                               "math.sqrt",
+                                               "math.gcd"};
+  if (!kKnown.count(n)) return std::nullopt;
+  checkKeywords(call, name, {});
+  auto args = positional(call, env);
+  for (const auto& a : args)
+    if (!a.isNumber()) return std::nullopt;  // run-time or unknown: not a host computation
+  size_t want = (n == "tilelang.cdiv" || n == "math.gcd") ? 2 : 1;
+  if (args.size() != want)
+    fail(call.loc, fmt::format("{}() takes {} argument{} ({} given)", name, want,
+                               want == 1 ? "" : "s", args.size()));
+  auto asDouble = [](const Value& v) {
+    return v.kind == K::Float ? v.f : static_cast<double>(v.kind == K::Int ? v.i : v.b);
+  };
+  auto toInt = [&](double d) {
+    if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
+      fail(call.loc, fmt::format("{}() result does not fit in a 64-bit integer", name));
+    return Value::integer(static_cast<int64_t>(d));
+  };
+  const Value& x = args[0];
+  if (n == "tilelang.next_power_of_2") {
+    // 1 << (x - 1).bit_length(), as tilelang.math defines it.
+    int64_t v = toConstInt(x, argLoc(call, 0), "next_power_of_2 argument");
+    int64_t bits = bitLength(v == INT64_MIN ? v : v - 1);
+    if (bits >= 63) fail(call.loc, "next_power_of_2() result does not fit in a 64-bit integer");
+    return Value::integer(int64_t(1) << bits);
+  }
+  if (n == "tilelang.cdiv") {
+    // (a + b - 1) // b, as tilelang.math defines it.
+    Value sum =
+        constBinary("-", constBinary("+", args[0], args[1], call.loc), Value::integer(1), call.loc);
+    return constBinary("//", sum, args[1], call.loc);
+  }
+  if (n == "math.ceil" || n == "math.floor") {
+    if (x.kind != K::Float) return Value::integer(x.kind == K::Int ? x.i : x.b);
+    return toInt(n == "math.ceil" ? std::ceil(x.f) : std::floor(x.f));
+  }
+  if (n == "math.log2" || n == "math.sqrt") {
+    double d = asDouble(x);
+    if (n == "math.log2" ? d <= 0 : d < 0) fail(call.loc, "ValueError: math domain error");
+    return Value::floating(n == "math.log2" ? std::log2(d) : std::sqrt(d));
+  }
+  // math.gcd
+  int64_t a = toConstInt(args[0], argLoc(call, 0), "gcd argument");
+  int64_t b = toConstInt(args[1], argLoc(call, 1), "gcd argument");
+  if (a == INT64_MIN || b == INT64_MIN)
+    fail(call.loc, "gcd() result does not fit in a 64-bit integer");
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return Value::integer(a);
 }
 
 Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env& env) {
@@ -1154,12 +1719,13 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
         fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
       return Value::integer(size);
     }
-    if (!kernel_) fail(call.loc, "T.dynamic() is only supported in kernel parameter shapes");
-    for (const auto& v : kernel_->dynamicVars)
-      if (v->name == a[0].s) return Value::irExpr(varRef(v));
-    Var v = makeVar(a[0].s, DType::Int32, VarKind::Dynamic);
-    kernel_->dynamicVars.push_back(v);
-    return Value::irExpr(varRef(v));
+    if (!kernel_) {
+      Value deferred = Value::opaque("T.dynamic");
+      deferred.elts.push_back(Value::str(a[0].s));
+      deferred.loc = call.loc;
+      return deferred;
+    }
+    return dynamicSize(a[0].s);
   }
   if (name == "Tensor" || name == "Buffer") {
     Value t;
@@ -1173,7 +1739,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
       t.elts.insert(t.elts.begin(), eval(*k->value, env));
     return t;
   }
-  if (name.rfind("alloc_", 0) == 0 || name == "view")
+  if (name.rfind("alloc_", 0) == 0 || name == "view" || name == "reshape")
     fail(call.loc, fmt::format("T.{}() must be assigned to a name: 'buf = T.{}(...)'", name, name));
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
@@ -1198,6 +1764,9 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "wait_flag",
                                                     "pipe_barrier",
                                                     "barrier_all",
+                                                    "ascend_pipe_barrier",
+                                                    "ascend_set_flag",
+                                                    "ascend_wait_flag",
                                                     "annotate_buffer_versions",
                                                     "annotate_manual_multi_buffer",
                                                     "annotate_unlimit_memory"};
@@ -1209,6 +1778,22 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
 }
 
 // ------------------------------------------------------------ kernels
+
+Value Elaborator::dynamicSize(const std::string& name) {
+  for (const auto& v : kernel_->dynamicVars)
+    if (v->name == name) return Value::irExpr(varRef(v));
+  Var v = makeVar(name, DType::Int32, VarKind::Dynamic);
+  kernel_->dynamicVars.push_back(v);
+  return Value::irExpr(varRef(v));
+}
+
+Value Elaborator::resolveDynamic(const Value& v) {
+  if (isDeferredDynamic(v)) return dynamicSize(v.elts[0].s);
+  if (!v.isSequence()) return v;
+  Value out = v;
+  for (auto& e : out.elts) e = resolveDynamic(e);
+  return out;
+}
 
 Var Elaborator::makeVar(const std::string& name, DType t, VarKind kind) {
   auto v = std::make_shared<VarNode>();
@@ -1549,6 +2134,13 @@ void Elaborator::noteNameRead(const py::Expr& name, Env& env) {
 
 void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   using SK = py::StmtKind;
+  // Where a macro called inside an expression of this statement puts its statements.
+  struct CtxGuard {
+    BlockCtx*& slot;
+    BlockCtx* saved;
+    ~CtxGuard() { slot = saved; }
+  } ctxGuard{currentCtx_, currentCtx_};
+  currentCtx_ = &ctx;
   switch (s.kind) {
     case SK::Pass:
       return;
@@ -1616,12 +2208,15 @@ void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     callDialect(fn.s, e, env);  // reports "not supported" for unknown names
     fail(e.loc, fmt::format("the result of T.{}(...) is unused", fn.s));
   }
-  if (fn.kind == K::Function && isMacro(*fn.def)) return inlineMacro(fn, e, env, ctx);
+  if (fn.kind == K::Function && isMacro(*fn.def)) {
+    inlineMacro(fn, e, env, ctx);  // a returned value is unused, as in Python
+    return;
+  }
   if (fn.kind == K::DialectFn && fn.s == "builtins.print") return;
   fail(e.loc, "this call is not supported as a kernel statement");
 }
 
-void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
+Value Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
   if (++callDepth_ > kMaxCallDepth) {
     --callDepth_;
     fail(call.loc, "macro nesting too deep (recursive macro?)");
@@ -1656,14 +2251,28 @@ void Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, Bl
     std::vector<std::pair<std::string, SourceLoc>>& s;
     ~Pop() { s.pop_back(); }
   } pop{macroStack_};
+  // A `return value` at the end of the body gives the call's value (TileLang's
+  // macros return Python values: `a, b = m(x)`, `m(x) + 1`).
   for (const auto& s : fn.def->body) {
-    if (s->kind == py::StmtKind::Return && !s->value) break;
+    if (s->kind == py::StmtKind::Return) {
+      if (!s->value) break;
+      try {
+        if (&s != &fn.def->body.back())
+          fail(s->loc,
+               fmt::format("macro '{}' may return only as its last statement", fn.def->name));
+        return eval(*s->value, local);
+      } catch (const EvalError& e) {
+        error(e.loc, e.message);  // here, so the note names the call site
+        return Value::none();
+      }
+    }
     try {
       elabStmt(*s, local, ctx);
     } catch (const EvalError& e) {
       error(e.loc, e.message);
     }
   }
+  return Value::none();
 }
 
 void Elaborator::requireNotElementwise(const std::string& what, SourceLoc loc,
@@ -1751,26 +2360,34 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       pendingInit_.reset();
       return;
     }
-    if (fn.kind == K::DialectFn && fn.s == "view") {
+    if (fn.kind == K::DialectFn && (fn.s == "view" || fn.s == "reshape")) {
+      // T.reshape(buf, shape) is T.view(buf, shape) that keeps the element count.
+      bool reshape = fn.s == "reshape";
+      const std::string what = "T." + fn.s;
       const py::Expr& call = *s.value;
-      checkKeywords(call, "T.view", {"dtype", "shape"});
+      if (reshape)
+        checkKeywords(call, what, {"shape"});
+      else
+        checkKeywords(call, what, {"dtype", "shape"});
       auto args = positional(call, env);
-      if (args.size() > 3)
-        fail(call.loc,
-             fmt::format("T.view takes (buf, shape, dtype=None) ({} given)", args.size()));
+      if (args.size() > (reshape ? 2u : 3u))
+        fail(call.loc, fmt::format("{} takes (buf, shape{}) ({} given)", what,
+                                   reshape ? "" : ", dtype=None", args.size()));
       if (args.empty() || args[0].kind != K::Buffer)
         fail(args.empty() ? call.loc : argLoc(call, 0),
-             fmt::format("T.view needs a buffer: T.view(buf, shape, dtype){}",
+             fmt::format("{} needs a buffer: {}(buf, shape{}){}", what, what,
+                         reshape ? "" : ", dtype",
                          args.empty() ? "" : ", got " + describe(args[0])));
       Buffer base = args[0].buffer;
       if (base->storage->scope == MemScope::Global)
-        fail(s.value->loc, "T.view of a global tensor is not supported");
+        fail(s.value->loc, what + " of a global tensor is not supported");
       Value shape = args.size() > 1 ? args[1] : Value::none();
       Value dtype = args.size() > 2 ? args[2] : Value::none();
       if (const py::Keyword* k = keyword(*s.value, "shape")) shape = eval(*k->value, env);
       if (const py::Keyword* k = keyword(*s.value, "dtype")) dtype = eval(*k->value, env);
       if (shape.kind == K::None)
-        fail(s.value->loc, "T.view needs a shape: T.view(buf, shape, dtype)");
+        fail(s.value->loc, fmt::format("{} needs a shape: {}(buf, shape{})", what, what,
+                                       reshape ? "" : ", dtype"));
       auto where = [&](size_t pos, const char* kw) {
         if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
         return argLoc(call, pos);
@@ -1778,6 +2395,14 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
       auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
       int64_t bytes = product(dims) * dtypeBytes(t);
+      if (reshape) {
+        int64_t have = 1;
+        for (const auto& d : base->shape) have *= asConstInt(d).value_or(0);
+        if (have != product(dims))
+          fail(where(1, "shape"),
+               fmt::format("T.reshape keeps the number of elements: '{}' has {}, the new shape {}",
+                           base->name, have, product(dims)));
+      }
       if (bytes > base->storage->bytes)
         fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'",
                                        bytes, base->storage->bytes, base->name));

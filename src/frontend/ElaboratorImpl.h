@@ -50,6 +50,13 @@ struct ReturnSignal {
   Value value;
 };
 
+// A call of a factory found in the file's own code (`func = vec_add(1024, 512)`),
+// with the parameter values its compile-time arguments give.
+struct FactoryCall {
+  SourceLoc loc;
+  std::vector<std::pair<std::string, Value>> values;  // parameter order
+};
+
 class Elaborator {
  public:
   Elaborator(std::shared_ptr<const SourceFile> file, const FrontendOptions& options,
@@ -64,6 +71,9 @@ class Elaborator {
   Value callDialect(const std::string& name, const py::Expr& call, Env& env);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
+  // Host helpers with constant arguments (`tilelang.next_power_of_2`, `tilelang.cdiv`,
+  // `math.ceil`, `math.log2`, ...): their Python result; nullopt for anything else.
+  std::optional<Value> hostHelper(const std::string& name, const py::Expr& call, Env& env);
   Value subscript(const Value& base, const py::Expr& index, Env& env, SourceLoc loc);
   Value sliceConstant(const Value& base, const py::Expr& slice, Env& env);
   std::pair<ir::Expr, ir::Expr> unifyOperands(const Value& a, SourceLoc aLoc, const Value& b,
@@ -96,6 +106,28 @@ class Elaborator {
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);
   bool defines(const py::StmtList& body);
+  // defines(), also looking inside nested non-kernel defs (`@tilelang.jit def inner(...)`).
+  bool definesDeep(const py::StmtList& body);
+  // Does this body define, at any depth, a function named `name`?
+  bool definesNamed(const py::StmtList& body, const std::string& name);
+  // pytest tests, functions taking fixtures or decorated by pytest: never run as factories.
+  bool isTestFunction(const py::Stmt& def);
+  // Runs one factory and builds its kernels. `call`/`callEnv`: the enclosing factory's
+  // `return inner(...)` for a nested factory, else null.
+  void runFactory(const py::Stmt& def, const std::shared_ptr<Env>& parent,
+                  const std::string& factoryName, bool wanted, const py::Expr* call, Env* callEnv);
+  // The first call of `factory` in the file whose arguments are compile-time constants.
+  std::optional<FactoryCall> findFactoryCall(const py::Stmt& factory);
+  void scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
+                   std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited, int depth,
+                   bool moduleLevel);
+  void scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
+                       std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
+                       int depth);
+  // Binds a call's arguments to a def's parameters; nullopt when one is not a constant.
+  std::optional<std::vector<std::pair<std::string, Value>>> constantArguments(const py::Stmt& def,
+                                                                              const py::Expr& call,
+                                                                              Env& env);
 
   // ---- kernels and statements (Elaborator.cpp)
   void buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
@@ -122,11 +154,16 @@ class Elaborator {
   // `loc`: the value (for errors and the IR); `nameLoc`: the name being bound.
   void assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx, SourceLoc loc,
                     SourceLoc nameLoc);
-  void inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
+  // Inlines the macro's statements into ctx; its `return value`, else None.
+  Value inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx);
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
   ir::Buffer makeBuffer(const std::string& name, ir::MemScope scope, ir::DType dtype,
                         std::vector<ir::Expr> shape, SourceLoc loc, ir::Storage storage = nullptr);
+  // The kernel's dynamic size variable `name` (made on first use).
+  Value dynamicSize(const std::string& name);
+  // A value read in a kernel with factory-made T.dynamic sizes (also inside tuples) resolved.
+  Value resolveDynamic(const Value& v);
   ir::Var makeVar(const std::string& name, ir::DType t, ir::VarKind kind);
   std::string uniqueBufferName(const std::string& name);
 
@@ -139,6 +176,7 @@ class Elaborator {
   void elabReduce(ir::ReduceKind kind, const std::string& fn, const py::Expr& call, Env& env,
                   BlockCtx& ctx);
   void elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabAscendFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);
@@ -154,9 +192,13 @@ class Elaborator {
   const FrontendOptions& options_;
   DiagnosticEngine& diags_;
   std::shared_ptr<Env> moduleEnv_;
+  const py::Module* module_ = nullptr;
+  std::map<std::string, Value> argparseDefaults_;  // `parser.add_argument("--m", default=...)`
+  std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
   std::vector<std::string> usedDefines_;
-  ir::Kernel* kernel_ = nullptr;  // the kernel being built
+  ir::Kernel* kernel_ = nullptr;    // the kernel being built
+  BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;

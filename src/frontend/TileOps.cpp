@@ -141,6 +141,8 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
     return elabReduce(it->second, name, call, env, ctx), true;
   if (name == "set_flag" || name == "wait_flag" || name == "pipe_barrier" || name == "barrier_all")
     return elabFlag(name, call, env, ctx), true;
+  if (name == "ascend_pipe_barrier" || name == "ascend_set_flag" || name == "ascend_wait_flag")
+    return elabAscendFlag(name, call, env, ctx), true;
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
@@ -415,6 +417,55 @@ void Elaborator::elabFlag(const std::string& name, const py::Expr& call, Env& en
     ctx.out->push_back(std::make_shared<SetFlagStmt>(src, dst, id, call.loc));
   else
     ctx.out->push_back(std::make_shared<WaitFlagStmt>(src, dst, id, call.loc));
+}
+
+// The AscendC spellings: T.ascend_pipe_barrier("PIPE_V") is T.pipe_barrier("V"),
+// T.ascend_set_flag("MTE2_V", id) is T.set_flag("MTE2", "V", id) (a hard event
+// names its source and destination pipes), T.ascend_wait_flag likewise.
+void Elaborator::elabAscendFlag(const std::string& name, const py::Expr& call, Env& env,
+                                BlockCtx& ctx) {
+  requireNotElementwise("T." + name, call.loc, ctx);
+  checkKeywords(call, "T." + name, {});
+  auto args = positional(call, env);
+  bool barrier = name == "ascend_pipe_barrier";
+  if (args.size() != (barrier ? 1u : 2u) || args[0].kind != K::Str)
+    fail(call.loc, barrier ? "T.ascend_pipe_barrier takes one pipe such as \"PIPE_V\" or "
+                             "\"PIPE_ALL\""
+                           : fmt::format("T.{} takes (hard_event, event_id) with a hard event such "
+                                         "as \"MTE2_V\"",
+                                         name));
+  std::string text = args[0].s;
+  std::string upper = text;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // Rewritten as the T.set_flag / T.pipe_barrier call it means, so one path checks pipes.
+  py::Expr plain(py::ExprKind::Call, call.loc);
+  plain.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
+  auto strArg = [&](const std::string& v, SourceLoc loc) {
+    auto e = std::make_unique<py::Expr>(py::ExprKind::Str, loc);
+    e->strValue = v;
+    return e;
+  };
+  SourceLoc loc0 = argLoc(call, 0);
+  if (barrier) {
+    if (upper.rfind("PIPE_", 0) == 0) upper = upper.substr(5);
+    plain.elts.push_back(strArg(upper, loc0));
+    Env scratch;
+    scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
+    return elabFlag("pipe_barrier", plain, scratch, ctx);
+  }
+  size_t us = upper.find('_');
+  if (us == std::string::npos || us == 0 || us + 1 == upper.size())
+    fail(loc0, fmt::format("hard event '{}' must name two pipes, as in \"MTE2_V\"", text));
+  plain.elts.push_back(strArg(upper.substr(0, us), loc0));
+  plain.elts.push_back(strArg(upper.substr(us + 1), loc0));
+  // The event id is passed on as a value bound to a fresh name.
+  auto idName = std::make_unique<py::Expr>(py::ExprKind::Name, argLoc(call, 1));
+  idName->id = " event_id";
+  plain.elts.push_back(std::move(idName));
+  Env scratch;
+  scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
+  scratch.bind(" event_id", args[1]);
+  elabFlag(name == "ascend_set_flag" ? "set_flag" : "wait_flag", plain, scratch, ctx);
 }
 
 // ------------------------------------------------------------ annotations
