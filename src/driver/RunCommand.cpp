@@ -17,6 +17,7 @@
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "schedule/Memory.h"
 #include "schedule/Schedule.h"
 #include "schedule/Scheduler.h"
 #include "sim/Run.h"
@@ -423,7 +424,8 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
 
 // Fills a kernel entry of the report with the lowering's decisions
 // (`buffers[].versions|source|mode`, `annotations.buffer_versions`, `sync`).
-void annotateLowering(json& kernel, const ir::Kernel& source, const transform::LoweredKernel& lk) {
+void annotateLowering(json& kernel, const ir::Kernel& source, const transform::LoweredKernel& lk,
+                      const Target& target) {
   json written = json::object();
   for (auto& b : kernel["buffers"]) {
     // Aliases share their storage's decision.
@@ -451,6 +453,18 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
       l["solve_ms"] = ls.solveMs;
       l["fallback"] = ls.fallback;
     }
+  }
+  // Memory as lowered: every version of every storage, after alignment
+  // (manual rings are one allocation already holding their slots).
+  for (auto& [scope, entry] : kernel["memory"].items()) {
+    int64_t used = 0;
+    for (const auto& st : source.storages) {
+      if (memScopeName(st->scope) != scope) continue;
+      const transform::StorageLowering* sl = lk.plan.find(st);
+      bool manual = sl && sl->source == schedule::VersionSource::Manual;
+      used += schedule::alignedVersionBytes(st, target) * (sl && !manual ? sl->versions : 1);
+    }
+    entry["used"] = used;
   }
   json ids = json::object();
   for (const auto& [ev, n] : lk.sync.eventIds) ids[ev] = n;
@@ -536,7 +550,7 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
   std::vector<json> sims;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const auto& oc = outcomes[i];
-    if (oc.lowering) annotateLowering(report["kernels"][i], *oc.kernel, *oc.lowering);
+    if (oc.lowering) annotateLowering(report["kernels"][i], *oc.kernel, *oc.lowering, target);
     sim::Memory mem(oc.lowered);
     auto describe = [](const sim::AccessOwner& a) {
       return a.stmt ? sim::instructionName(a.stmt) : std::string("?");

@@ -1,4 +1,4 @@
-// End-to-end: `tilesched run --schedule serial` on every bundled example must
+// End-to-end: `tilesched run --schedule serial` and `auto` on every bundled example must
 // pass (bit-identical outputs, no race, no flag error), write a JSON report
 // with the `simulation` object, a trace that is valid trace-event JSON and an
 // SVG timeline; unlimit_memory.py must fail with a capacity error once its
@@ -91,13 +91,80 @@ INSTANTIATE_TEST_SUITE_P(AllExamples, Example,
                                            "ring_buffer", "annotate_versions", "manual_flat_ring",
                                            "persistent_tiles", "vf_region", "unlimit_memory"));
 
+// `--schedule auto` (the default): the Z3 schedule, lowered with versions and
+// flags, must pass the same checks, report a proven or bounded II per loop and
+// never be slower than the one-version baseline (`none`).
+class AutoExample : public ::testing::TestWithParam<std::string> {};
+
+int64_t simulatedCycles(const fs::path& report) {
+  return nlohmann::json::parse(readAll(report)).at("simulation").at("cycles").get<int64_t>();
+}
+
+TEST_P(AutoExample, RunsScheduledWithMatchingOutputsNoRacesAndBeatsNone) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
+  fs::path dir = tempDir("auto_" + GetParam());
+  auto r = runCli({"run", file.string(), "--report", (dir / "auto.json").string()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  auto report = nlohmann::json::parse(readAll(dir / "auto.json"));
+  const auto& sim = report.at("simulation");
+  EXPECT_EQ(sim.at("schedule"), "auto");
+  EXPECT_TRUE(sim.at("outputs_match").get<bool>());
+  EXPECT_EQ(sim.at("races"), 0);
+  EXPECT_EQ(sim.at("flag_errors"), 0);
+  EXPECT_EQ(sim.at("capacity_errors"), 0);
+  const auto& kernel = report.at("kernels").at(0);
+  for (const auto& loop : kernel.at("loops")) {
+    EXPECT_GE(loop.at("ii").get<int64_t>(), loop.at("ii_lower_bound").get<int64_t>()) << loop;
+    EXPECT_GE(loop.at("ii").get<int64_t>(), 1) << loop;
+    if (loop.at("proven_optimal").get<bool>()) EXPECT_FALSE(loop.at("fallback").get<bool>());
+  }
+  // Every eligible storage got a version count within its bound or fixed.
+  for (const auto& b : kernel.at("buffers")) {
+    if (!b.at("eligible").get<bool>()) continue;
+    std::string source = b.at("source");
+    EXPECT_TRUE(source == "solver" || source == "fixed") << b;
+    if (source == "solver")
+      EXPECT_LE(b.at("versions").get<int64_t>(), b.at("version_bound").get<int64_t>()) << b;
+    EXPECT_EQ(kernel.at("annotations").at("buffer_versions").at(b.at("name").get<std::string>()),
+              b.at("versions"))
+        << b;
+  }
+  auto none = runCli({"run", file.string(), "--schedule", "none", "--report",
+                      (dir / "none.json").string()});
+  ASSERT_EQ(none.status, 0) << none.out << none.err;
+  EXPECT_LE(simulatedCycles(dir / "auto.json"), simulatedCycles(dir / "none.json"));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllExamples, AutoExample,
+                         ::testing::Values("vec_add", "rms_norm", "softmax", "gemm_l1", "gemm_l0",
+                                           "ring_buffer", "annotate_versions", "manual_flat_ring",
+                                           "persistent_tiles", "vf_region"));
+
+TEST(ExampleErrors, UnlimitMemoryAutoPicksVersionsBeyondRealUB) {
+  // T.annotate_unlimit_memory("shared") lets the solver give both row tiles
+  // two versions (4 x 64 KiB): the report says so, and the simulator still
+  // models the real 248 KiB of UB and reports the over-capacity allocation.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
+  fs::path dir = tempDir("unlimit_auto");
+  auto r = runCli({"run", file.string(), "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  const auto& shared = report.at("kernels").at(0).at("memory").at("shared");
+  EXPECT_TRUE(shared.at("unlimited").get<bool>());
+  EXPECT_GT(shared.at("used").get<int64_t>(), shared.at("capacity").get<int64_t>());
+  EXPECT_TRUE(report.at("simulation").at("outputs_match").get<bool>());
+}
+
 TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
   // Serial keeps one version per buffer, which fits at the defaults (2 x 64
   // KiB); with N = 32768 the two row tiles need 256 KiB > 248 KiB.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
   fs::path dir = tempDir("unlimit_capacity");
   auto r =
-      runCli({"run", file.string(), "-D", "N=32768", "--report", (dir / "report.json").string()});
+      runCli({"run", file.string(), "-D", "N=32768", "--schedule", "serial", "--report",
+              (dir / "report.json").string()});
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'y_ub'"), std::string::npos) << r.err;
@@ -199,7 +266,8 @@ TEST(RunOutput, ReportHasEveryNumberOfTheSummary) {
   // per-block pipe statistics.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("report_numbers");
-  auto r = runCli({"run", file.string(), "--report", (dir / "report.json").string()});
+  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report",
+                   (dir / "report.json").string()});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lower bound 656 (MTE2)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("barrier stall"), std::string::npos) << r.out;
@@ -265,7 +333,8 @@ TEST(RunOutput, OptionErrorsNameTheOption) {
 TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("timeline_look");
-  auto r = runCli({"run", file.string(), "--timeline", (dir / "t.svg").string()});
+  auto r = runCli(
+      {"run", file.string(), "--schedule", "serial", "--timeline", (dir / "t.svg").string()});
   ASSERT_EQ(r.status, 0) << r.err;
   std::string svg = readAll(dir / "t.svg");
   // vec_add has no cube work: no "cube gemm" in the legend.
