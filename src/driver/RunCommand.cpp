@@ -15,10 +15,13 @@
 #include "driver/Driver.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
+#include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "schedule/Schedule.h"
 #include "sim/Run.h"
 #include "sim/Trace.h"
 #include "target/Target.h"
+#include "transform/Lowering.h"
 #include "transform/SerialLowering.h"
 
 namespace tilesched::driver {
@@ -107,6 +110,7 @@ struct KernelOutcome {
   const ir::Kernel* kernel;
   ir::Kernel lowered;
   sim::KernelRun run;
+  std::optional<transform::LoweredKernel> lowering;  // none | double | auto
 };
 
 json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
@@ -209,48 +213,19 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   return j;
 }
 
-}  // namespace
+// ------------------------------------------------------------ options
 
-CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
-  auto* run = app.add_subcommand(
-      "run", "compile, simulate on the Ascend core model and check against the reference run");
-  run->add_option("FILE", o.file, "kernel file (.py)")->required();
-  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
-  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  run->add_option("--schedule", o.schedule,
-                  "serial | as-written (auto, none and double come with the scheduler)");
-  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            return v.find('-') == std::string::npos ? std::string()
-                                                    : "the seed must be 0 or more, got " + v;
-          },
-          "", "NON_NEGATIVE"));
-  run->add_option("--cores", o.cores,
-                  "AI cores running blocks concurrently (default: one per block)");
-  run->add_option("--input", o.inputs,
-                  "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
-      ->allow_extra_args(false);
-  run->add_option("--output-dir", o.outputDir,
-                  "write every output tensor of the simulated run as NAME.npy");
-  run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
-  run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
-  run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
-  return run;
-}
+bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
 
-int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.schedule == "auto" || o.schedule == "none" || o.schedule == "double")
-    return usage(
-        err,
-        fmt::format(
-            "--schedule {} is not available yet: the scheduler is not built; use --schedule serial",
-            o.schedule));
-  if (o.schedule != "serial" && o.schedule != "as-written")
-    return usage(err, fmt::format("unknown --schedule '{}'; use serial or as-written", o.schedule));
-  if (o.cores < 0) return usage(err, "--cores must be 1 or more (default: one core per block)");
+// Checks the options that need no kernel; returns a usage message or "".
+std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
+                         frontend::FrontendOptions& fe) {
+  if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written")
+    return fmt::format("unknown --schedule '{}'; use auto, none, double, serial or as-written",
+                       o.schedule);
+  if (!o.emit.empty() && o.emit != "lowered")
+    return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
+  if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
   for (const auto& [flag, path] :
@@ -258,85 +233,83 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
         {"--timeline", &o.timelinePath},
         {"--report", &o.reportPath}})
     if (!path->empty() && !canWrite(*path))
-      return usage(err, fmt::format("cannot write {} '{}'", flag + 2, *path));
+      return fmt::format("cannot write {} '{}'", flag + 2, *path);
   if (!o.outputDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.outputDir, ec);
     if (ec || !std::filesystem::is_directory(o.outputDir, ec) ||
         ::access(o.outputDir.c_str(), W_OK) != 0)
-      return usage(err, fmt::format("cannot write --output-dir '{}'", o.outputDir));
+      return fmt::format("cannot write --output-dir '{}'", o.outputDir);
   }
-
-  sim::RunOptions ro;
   ro.seed = o.seed;
   ro.cores = o.cores;
   ro.recordTrace = !o.tracePath.empty() || !o.timelinePath.empty();
   for (const auto& in : o.inputs) {
     auto eq = in.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == in.size())
-      return usage(err, fmt::format("--input expects NAME=file.npy or NAME=number, got '{}'", in));
+      return fmt::format("--input expects NAME=file.npy or NAME=number, got '{}'", in);
     ro.inputs[in.substr(0, eq)] = in.substr(eq + 1);
   }
-
-  frontend::FrontendOptions fe;
   fe.func = o.func;
   for (const auto& d : o.defines) {
     auto eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
-      return usage(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
+      return fmt::format("-D expects NAME=VALUE, got '{}'", d);
     fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
-  std::string targetError;
-  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
-  if (!target) return usage(err, targetError);
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) return usage(err, fmt::format("cannot read '{}'", o.file));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto file = std::make_shared<SourceFile>(o.file, text.str());
-  DiagnosticEngine diags(file);
-  auto program = frontend::compileSource(file, fe, diags);
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
-  err << diags.renderAll();
-  if (!program) {
-    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
-    // Scripts read the report's diagnostics: write it as `compile --report` does.
-    if (!o.reportPath.empty()) {
-      std::ofstream f(o.reportPath);
-      json report = compileReport(nullptr, o.file, &*target, diags, nullptr);
-      report["simulation"] = nullptr;
-      if (f) f << report.dump(2) << "\n";
-    }
-    return kExitCompileError;
-  }
+  return "";
+}
 
-  // Lower, simulate and check every kernel.
-  std::vector<KernelOutcome> outcomes;
-  for (const auto& k : program->kernels) {
+// ------------------------------------------------------------ lowering
+
+// The schedule of `--schedule auto|none|double` for one kernel; nullopt
+// after an error in `diags`.
+std::optional<schedule::KernelSchedule> scheduleFor(const std::string& mode, const ir::Kernel& k,
+                                                    const analysis::KernelAnalysis& analysis,
+                                                    const Target& target, DiagnosticEngine& diags) {
+  if (mode == "auto") {
+    // ==== SCHEDULER HOOK (issue 8) ====================================
+    // The lead wires this to the Z3 scheduler when merging:
+    //   return schedule::scheduleKernel(analysis, k, target, options, diags);
+    // Everything after it (lowering, simulation, output) is shared with
+    // `none` and `double`.
+    diags.error(k.kernelLoc.valid() ? k.kernelLoc : k.loc,
+                "--schedule auto needs the Z3 scheduler, which this build does not have; use "
+                "--schedule none or double");
+    return std::nullopt;
+  }
+  size_t errors = diags.numErrors();
+  auto s = transform::uniformSchedule(k, analysis, mode == "none" ? 1 : 2, target, diags);
+  if (diags.numErrors() > errors) return std::nullopt;
+  return s;
+}
+
+// Lowers every kernel for `o.schedule`; false after compile errors in `diags`.
+bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
+              const std::vector<analysis::KernelAnalysis>& analyses, const Target& target,
+              DiagnosticEngine& diags, std::vector<KernelOutcome>& outcomes) {
+  for (size_t ki = 0; ki < program.kernels.size(); ++ki) {
+    const auto& k = program.kernels[ki];
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
-    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}};
-    auto problems = ir::verifyKernel(oc.lowered);
-    if (!problems.empty()) {
-      err << "tilesched: internal error: the serial lowering produced invalid IR: "
-          << problems.front() << "\n";
-      return kExitCompileError;
+    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {}};
+    if (isLoweredSchedule(o.schedule)) {
+      auto sched = scheduleFor(o.schedule, k, analyses[ki], target, diags);
+      if (sched) oc.lowering = transform::lowerKernel(k, analyses[ki], *sched, target, diags);
+      if (!oc.lowering) return false;
+      oc.lowered = oc.lowering->kernel;
     }
-    std::string error;
-    auto run = sim::runKernel(k, oc.lowered, *target, ro, error);
-    if (!run) return usage(err, error);
-    oc.run = std::move(*run);
     outcomes.push_back(std::move(oc));
   }
+  return true;
+}
 
-  // Diagnostics: every problem of every kernel, anchored in the kernel file.
-  DiagnosticEngine runDiags(file);
+// ------------------------------------------------------------ rendering
+
+// Run-time problems of every kernel as diagnostics anchored in the kernel file.
+void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine& runDiags) {
   for (const auto& oc : outcomes) {
     const auto& r = oc.run.sim;
-    auto storageName = [&](int index) {
-      sim::Memory mem(oc.lowered);
-      return mem.storage(index)->name;
-    };
+    sim::Memory mem(oc.lowered);
     for (const auto& race : r.races) {
       auto describe = [](const sim::AccessOwner& o, bool w) {
         return fmt::format("{} by {} ({})", w ? "written" : "read",
@@ -347,7 +320,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
           fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, "
                       "barrier or flag chain "
                       "between them{}",
-                      storageName(race.storage), race.lo, race.hi,
+                      mem.storage(race.storage)->name, race.lo, race.hi,
                       describe(race.second, race.secondWrites),
                       describe(race.first, race.firstWrites),
                       race.first.stmt ? race.first.stmt->loc.line : 0,
@@ -367,16 +340,38 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
       runDiags.error(oc.run.referenceError->loc,
                      "run-time error in the reference run: " + oc.run.referenceError->message);
   }
-  err << runDiags.renderAll();
+}
 
-  // Human summary.
-  bool allOk = true;
+std::string modeName(const transform::StorageLowering& sl) {
+  return sl.mode ? std::string(ir::versionModeName(*sl.mode)) : "-";
+}
+
+// The lowering's decisions: versions, mode and source per storage, and the
+// synchronisation per hard event.
+void renderLowering(const transform::LoweredKernel& lk, std::ostream& out) {
+  out << "  buffer      scope       versions  mode       source\n";
+  for (const auto& sl : lk.plan.storages) {
+    if (!sl.buffer || sl.storage->scope == MemScope::Global) continue;
+    out << fmt::format("  {:<11} {:<11} {:>8}  {:<10} {}\n", sl.buffer->name,
+                       memScopeName(sl.storage->scope), sl.versions, modeName(sl),
+                       schedule::versionSourceName(sl.source));
+  }
+  std::string ids;
+  for (const auto& [ev, n] : lk.sync.eventIds)
+    ids += fmt::format("{}{} {}", ids.empty() ? "" : ", ", ev, n);
+  out << fmt::format(
+      "  sync: {} set_flag, {} wait_flag, {} pipe_barrier; event ids per hard event: {}\n",
+      lk.sync.setFlag, lk.sync.waitFlag, lk.sync.pipeBarrier, ids.empty() ? "none" : ids);
+}
+
+void renderHuman(const RunCommandOptions& o, const Target& target,
+                 const std::vector<KernelOutcome>& outcomes, std::ostream& out) {
   for (const auto& oc : outcomes) {
     const auto& k = *oc.kernel;
     const auto& r = oc.run.sim;
-    allOk &= oc.run.ok();
     out << fmt::format("run {} ({}) — schedule {}, target {}\n",
-                       k.factory.empty() ? k.name : k.factory, o.file, o.schedule, target->name);
+                       k.factory.empty() ? k.name : k.factory, o.file, o.schedule, target.name);
+    if (oc.lowering) renderLowering(*oc.lowering, out);
     Pipe bottleneck = bottleneckPipe(r);
     out << fmt::format(
         "  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n",
@@ -403,39 +398,68 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
         k.grid);
     for (const auto& t : oc.run.tensors) {
       if (!t.written && t.mismatches == 0) continue;
-      if (t.mismatches == 0)
+      if (t.mismatches == 0) {
         out << fmt::format("  output {}: matches the reference bit for bit ({} elements)\n", t.name,
                            t.elements);
-      else {
-        out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name,
-                           t.mismatches, t.elements);
-        for (const auto& m : t.firstMismatches) out << "    " << m << "\n";
+        continue;
       }
+      out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name,
+                         t.mismatches, t.elements);
+      for (const auto& m : t.firstMismatches) out << "    " << m << "\n";
     }
     out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
                        r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
                        r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
                        oc.run.ok() ? "PASS" : "FAIL");
   }
+}
 
-  // Files.
+// Fills a kernel entry of the report with the lowering's decisions
+// (`buffers[].versions|source|mode`, `annotations.buffer_versions`, `sync`).
+void annotateLowering(json& kernel, const ir::Kernel& source, const transform::LoweredKernel& lk) {
+  json written = json::object();
+  for (auto& b : kernel["buffers"]) {
+    // Aliases share their storage's decision.
+    const ir::Buffer* buf = source.findBuffer(b.value("name", ""));
+    const transform::StorageLowering* sl = buf ? lk.plan.find((*buf)->storage) : nullptr;
+    if (!sl) continue;
+    b["versions"] = sl->versions;
+    b["source"] = std::string(schedule::versionSourceName(sl->source));
+    b["mode"] = sl->mode ? json(std::string(ir::versionModeName(*sl->mode))) : json(nullptr);
+  }
+  for (const auto& sl : lk.plan.storages)
+    if (sl.buffer && sl.source != schedule::VersionSource::Ineligible &&
+        sl.source != schedule::VersionSource::Manual)
+      written[sl.buffer->name] = sl.versions;
+  kernel["annotations"]["buffer_versions"] = written;
+  json ids = json::object();
+  for (const auto& [ev, n] : lk.sync.eventIds) ids[ev] = n;
+  kernel["sync"] = {{"set_flag", lk.sync.setFlag},
+                    {"wait_flag", lk.sync.waitFlag},
+                    {"pipe_barrier", lk.sync.pipeBarrier},
+                    {"event_ids", ids}};
+}
+
+// Writes --trace, --timeline and --output-dir; returns a usage message or "".
+std::string writeFiles(const RunCommandOptions& o, const Target& target,
+                       const std::vector<KernelOutcome>& outcomes) {
   std::vector<sim::TraceInput> traces;
   for (const auto& oc : outcomes)
     traces.push_back(
         {oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory, &oc.run.sim});
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
-    if (!f) return usage(err, fmt::format("cannot write trace '{}'", o.tracePath));
+    if (!f) return fmt::format("cannot write trace '{}'", o.tracePath);
     sim::writeChromeTrace(f, traces);
   }
   if (!o.timelinePath.empty()) {
     std::ofstream f(o.timelinePath);
-    if (!f) return usage(err, fmt::format("cannot write timeline '{}'", o.timelinePath));
+    if (!f) return fmt::format("cannot write timeline '{}'", o.timelinePath);
     const auto& r0 = outcomes.front().run.sim;
     sim::writeTimelineSvg(f, traces,
                           fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}",
                                       std::filesystem::path(o.file).filename().string(), o.schedule,
-                                      target->name, r0.cycles, percent(r0.efficiency)));
+                                      target.name, r0.cycles, percent(r0.efficiency)));
   }
   if (!o.outputDir.empty()) {
     std::error_code ec;
@@ -449,59 +473,164 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
                 : "";
         if (!sim::writeNpy((std::filesystem::path(o.outputDir) / (prefix + name + ".npy")).string(),
                            arr, error))
-          return usage(err, error);
+          return error;
       }
   }
+  return "";
+}
+
+// The report's top-level `simulation`: one kernel's, or the sum over kernels
+// (they run one after the other) with every kernel's under `kernels`.
+json combinedSimulation(const std::vector<json>& sims) {
+  json top = sims.front();
+  if (sims.size() == 1) return top;
+  for (size_t i = 1; i < sims.size(); ++i) {
+    for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors",
+                            "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
+      top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
+    top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
+    top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
+    top["trace_truncated"] =
+        top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
+    for (auto& [pipe, v] : top["pipes"].items())
+      for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
+        v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
+  }
+  int64_t cycles = top["cycles"].get<int64_t>();
+  top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
+  int64_t busiest = 0;
+  for (auto& [pipe, v] : top["pipes"].items()) {
+    v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
+    if (v["busy"].get<int64_t>() > busiest)
+      busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
+  }
+  top["kernels"] = sims;
+  return top;
+}
+
+json runReport(const RunCommandOptions& o, const ir::Program& program, const Target& target,
+               const DiagnosticEngine& diags, const DiagnosticEngine& runDiags,
+               const std::vector<analysis::KernelAnalysis>& analyses,
+               const std::vector<KernelOutcome>& outcomes) {
+  json report = compileReport(&program, o.file, &target, diags, &analyses);
+  std::vector<json> sims;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& oc = outcomes[i];
+    if (oc.lowering) annotateLowering(report["kernels"][i], *oc.kernel, *oc.lowering);
+    sim::Memory mem(oc.lowered);
+    auto describe = [](const sim::AccessOwner& a) {
+      return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
+    };
+    json s = simulationJson(oc, o.schedule, o.file, describe);
+    for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
+      s["race_reports"][ri]["storage"] = mem.storage(oc.run.sim.races[ri].storage)->name;
+    report["kernels"][i]["simulation"] = s;
+    sims.push_back(s);
+  }
+  report["simulation"] = combinedSimulation(sims);
+  json all = diagnosticsReport(diags);
+  for (auto& d : diagnosticsReport(runDiags)) all.push_back(d);
+  report["diagnostics"] = all;
+  return report;
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
+  auto* run = app.add_subcommand(
+      "run", "compile, simulate on the Ascend core model and check against the reference run");
+  run->add_option("FILE", o.file, "kernel file (.py)")->required();
+  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
+  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  run->add_option("--schedule", o.schedule,
+                  "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
+                  "serial | as-written");
+  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v.find('-') == std::string::npos ? std::string()
+                                                    : "the seed must be 0 or more, got " + v;
+          },
+          "", "NON_NEGATIVE"));
+  run->add_option("--cores", o.cores,
+                  "AI cores running blocks concurrently (default: one per block)");
+  run->add_option("--input", o.inputs,
+                  "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
+      ->allow_extra_args(false);
+  run->add_option("--output-dir", o.outputDir,
+                  "write every output tensor of the simulated run as NAME.npy");
+  run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
+  run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
+  run->add_option("--emit", o.emit, "lowered: print the lowered kernel before running it");
+  run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
+  return run;
+}
+
+int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
+  sim::RunOptions ro;
+  frontend::FrontendOptions fe;
+  if (std::string msg = checkOptions(o, ro, fe); !msg.empty()) return usage(err, msg);
+  std::string targetError;
+  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
+  if (!target) return usage(err, targetError);
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) return usage(err, fmt::format("cannot read '{}'", o.file));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = std::make_shared<SourceFile>(o.file, text.str());
+
+  // Compile → analyse → schedule → lower.
+  DiagnosticEngine diags(file);
+  auto program = frontend::compileSource(file, fe, diags);
+  std::vector<analysis::KernelAnalysis> analyses;
+  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
+  std::vector<KernelOutcome> outcomes;
+  bool lowered = program && lowerAll(o, *program, analyses, *target, diags, outcomes);
+  err << diags.renderAll();
+  if (!lowered) {
+    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+    // Scripts read the report's diagnostics: write it as `compile --report` does.
+    if (!o.reportPath.empty()) {
+      std::ofstream f(o.reportPath);
+      json report = compileReport(program ? &*program : nullptr, o.file, &*target, diags,
+                                  program ? &analyses : nullptr);
+      report["simulation"] = nullptr;
+      if (f) f << report.dump(2) << "\n";
+    }
+    return kExitCompileError;
+  }
+  for (auto& oc : outcomes) {
+    auto problems = ir::verifyKernel(oc.lowered);
+    if (!problems.empty()) {
+      err << "tilesched: internal error: the " << o.schedule
+          << " lowering produced invalid IR: " << problems.front() << "\n";
+      return kExitCompileError;
+    }
+    if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
+  }
+
+  // Simulate and check every kernel.
+  for (auto& oc : outcomes) {
+    std::string error;
+    auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, ro, error);
+    if (!run) return usage(err, error);
+    oc.run = std::move(*run);
+  }
+  DiagnosticEngine runDiags(file);
+  runDiagnostics(outcomes, runDiags);
+  err << runDiags.renderAll();
+  renderHuman(o, *target, outcomes, out);
+  if (std::string msg = writeFiles(o, *target, outcomes); !msg.empty()) return usage(err, msg);
   if (!o.reportPath.empty()) {
-    json report = compileReport(&*program, o.file, &*target, diags, &analyses);
-    std::vector<json> sims;
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-      const auto& oc = outcomes[i];
-      sim::Memory mem(oc.lowered);
-      auto describe = [](const sim::AccessOwner& a) {
-        return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
-      };
-      json s = simulationJson(oc, o.schedule, o.file, describe);
-      for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
-        s["race_reports"][ri]["storage"] = mem.storage(oc.run.sim.races[ri].storage)->name;
-      report["kernels"][i]["simulation"] = s;
-      sims.push_back(s);
-    }
-    json top = sims.front();
-    if (sims.size() > 1) {
-      // Kernels run one after the other: sum what adds up, AND the verdicts.
-      for (size_t i = 1; i < sims.size(); ++i) {
-        for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors",
-                                "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
-          top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
-        top["outputs_match"] =
-            top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
-        top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
-        top["trace_truncated"] =
-            top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
-        for (auto& [pipe, v] : top["pipes"].items())
-          for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
-            v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
-      }
-      int64_t cycles = top["cycles"].get<int64_t>();
-      top["efficiency"] =
-          cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
-      int64_t busiest = 0;
-      for (auto& [pipe, v] : top["pipes"].items()) {
-        v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
-        if (v["busy"].get<int64_t>() > busiest)
-          busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
-      }
-      top["kernels"] = sims;
-    }
-    report["simulation"] = top;
-    json all = diagnosticsReport(diags);
-    for (auto& d : diagnosticsReport(runDiags)) all.push_back(d);
-    report["diagnostics"] = all;
+    json report = runReport(o, *program, *target, diags, runDiags, analyses, outcomes);
     std::ofstream f(o.reportPath);
     if (!f) return usage(err, fmt::format("cannot write report '{}'", o.reportPath));
     f << report.dump(2) << "\n";
   }
+  bool allOk = true;
+  for (const auto& oc : outcomes) allOk &= oc.run.ok();
   return allOk ? kExitOk : kExitRunFailed;
 }
 

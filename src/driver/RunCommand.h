@@ -31,6 +31,7 @@ struct RunCommandOptions {
   std::string tracePath;
   std::string timelinePath;
   std::string reportPath;
+  std::string emit;  // "lowered": print the lowered kernel
 };
 
 // Registers the `run` subcommand and its options on `app`.

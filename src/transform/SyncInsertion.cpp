@@ -1,0 +1,553 @@
+// Synchronisation (see SyncInsertion.h). Steps, per unit list, called in
+// order by lowerList():
+//   1. predicate: flatten the list's body into slots (one per unit, plus
+//      scalar slots that evaluate `if` conditions into fresh bools);
+//   2. candidates: one per dependency (flag, barrier or nothing);
+//   3. prune: keep a candidate unless the kept ones already order it
+//      (Reach: a shortest-path search over (iteration, position) tokens);
+//   4. legalise: size every ring so its wait is ordered before the id's next
+//      set, else add a credit flag, else fall back to barrier_all;
+//   5. allocate ids per hard event above the enclosing lists' ids;
+//   6. emit: recurse into loop slots, then lay out gaps and slots.
+#include "transform/SyncInsertion.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "ir/IROperator.h"
+
+namespace tilesched::transform {
+
+using namespace ir;
+using analysis::UnitList;
+
+namespace {
+
+// ------------------------------------------------------------ positions
+
+// Within one iteration, gap g (before slot g) holds, in this order: credit
+// waits, sets, waits, barriers, credit sets; slot g's work follows.
+enum Cat : int64_t {
+  kCreditWait = 0,
+  kSet = 1,
+  kWait = 2,
+  kBarrier = 3,
+  kCreditSet = 4,
+  kWork = 6
+};
+constexpr int64_t kStride = 8;
+int64_t pos(int64_t gap, int64_t cat) { return gap * kStride + cat; }
+
+// A point in time relative to iteration 0: (iteration, position).
+struct Tok {
+  int64_t k = std::numeric_limits<int64_t>::max();
+  int64_t pos = 0;
+  bool finite() const { return k != std::numeric_limits<int64_t>::max(); }
+  bool operator<(const Tok& o) const { return k != o.k ? k < o.k : pos < o.pos; }
+};
+constexpr int64_t kMaxIterations = 64;  // search horizon: farther paths are ignored
+
+struct Edge {
+  enum Kind { Flag, Barrier, BarrierAll } kind = Flag;
+  Pipe src = Pipe::S, dst = Pipe::S;  // Barrier: src is the pipe
+  int64_t setPos = 0, waitPos = 0;    // Barrier(All): waitPos is its position
+  int64_t d = 0;                      // set at iteration q, consumed at q + d
+  bool dKnown = true;                 // counter clocks: only d <= real distance
+  bool storageClock = false;          // clocked by a storage's version clock
+  Expr clock;                         // clock when ring > 1 or d > 0
+  int64_t ring = 1;
+  int64_t base = 0;
+  bool credit = false;
+  SourceLoc loc;
+};
+
+bool inOrder(const Target& t, Pipe p) { return t.completesInOrder(p); }
+
+// Earliest tokens per pipe reachable from a start, through the kept edges.
+struct Reach {
+  std::array<Tok, kNumPipes> ord{},
+      comp{};  // ordinary: later work starts after; comp: later sets fire after
+};
+
+Reach reach(const std::vector<Edge>& kept, Pipe start, Tok t, bool ordinary, bool inorderStart) {
+  Reach r;
+  auto relax = [](Tok& slot, Tok v) {
+    if (v.k > kMaxIterations) return false;
+    if (v < slot) {
+      slot = v;
+      return true;
+    }
+    return false;
+  };
+  auto after = [](Tok from, int64_t p) { return Tok{p > from.pos ? from.k : from.k + 1, p}; };
+  r.comp[pipeIndex(start)] = t;
+  if (ordinary || inorderStart) r.ord[pipeIndex(start)] = t;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Pipe x : kAllPipes) changed |= relax(r.comp[pipeIndex(x)], r.ord[pipeIndex(x)]);
+    for (const Edge& e : kept) {
+      switch (e.kind) {
+        case Edge::Flag: {
+          Tok c = r.comp[pipeIndex(e.src)];
+          if (!c.finite() || !e.dKnown) break;
+          Tok at = after(c, e.setPos);
+          Tok w{at.k + e.d, e.waitPos};
+          if (e.dst == Pipe::S) {
+            for (Pipe x : kAllPipes) changed |= relax(r.ord[pipeIndex(x)], w);
+          } else {
+            changed |= relax(r.ord[pipeIndex(e.dst)], w);
+          }
+          break;
+        }
+        case Edge::Barrier: {
+          Tok c = r.comp[pipeIndex(e.src)];
+          if (c.finite()) changed |= relax(r.ord[pipeIndex(e.src)], after(c, e.waitPos));
+          break;
+        }
+        case Edge::BarrierAll: {
+          Tok best;
+          for (Pipe x : kAllPipes)
+            if (r.comp[pipeIndex(x)].finite()) {
+              Tok a = after(r.comp[pipeIndex(x)], e.waitPos);
+              if (a < best) best = a;
+            }
+          if (best.finite())
+            for (Pipe x : kAllPipes) changed |= relax(r.ord[pipeIndex(x)], best);
+          break;
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// ------------------------------------------------------------ slots
+
+struct Slot {
+  Stmt stmt;               // the leaf, the loop, or a scalar guard assignment
+  Expr guard;              // bool var the slot runs under (null: always)
+  int unit = -1;           // unit index in the list, -1 for guard assignments
+  bool unmatched = false;  // a leaf with no unit: fenced by barrier_all
+};
+
+bool loadsMemory(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (loadsMemory(o)) return true;
+  return false;
+}
+
+Stmt seq(std::vector<Stmt> stmts, SourceLoc loc = {}) {
+  if (stmts.size() == 1) return stmts.front();
+  return std::make_shared<SeqStmt>(std::move(stmts), loc);
+}
+
+Stmt barrierAll(SourceLoc loc) { return std::make_shared<BarrierStmt>(true, Pipe::S, loc); }
+
+class Lowerer {
+ public:
+  Lowerer(const analysis::KernelAnalysis& a, LoweringPlan& p, const Target& t, DiagnosticEngine& d,
+          SyncStats& s)
+      : analysis_(a), plan_(p), target_(t), diags_(d), stats_(s) {}
+
+  using IdBase = std::map<std::pair<Pipe, Pipe>, int64_t>;
+
+  // Lowers the body of `list` (the kernel root or a loop body). For a loop,
+  // `preSets` / `drains` receive the ring statements that go around it.
+  Stmt lowerList(const UnitList& list, const Stmt& body, const IdBase& idBase,
+                 std::vector<Stmt>& preSets, std::vector<Stmt>& drains);
+
+ private:
+  const analysis::KernelAnalysis& analysis_;
+  LoweringPlan& plan_;
+  const Target& target_;
+  DiagnosticEngine& diags_;
+  SyncStats& stats_;
+
+  void flatten(const Stmt& s, const Expr& guard, const UnitList& list, std::vector<Slot>& out);
+  Pipe accessPipe(const UnitList& list, int unit, const std::vector<int>& path,
+                  const Storage& storage) const;
+};
+
+void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
+                      std::vector<Slot>& out) {
+  if (!s) return;
+  if (const auto* sq = as<SeqStmt>(s)) {
+    for (const auto& c : sq->stmts) flatten(c, guard, list, out);
+    return;
+  }
+  if (const auto* br = as<IfStmt>(s)) {
+    if (loadsMemory(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
+    Var v = plan_.freshVar("cond", DType::Bool);
+    Expr cond = br->cond;
+    if (cond->dtype != DType::Bool) cond = binary(BinOp::NE, cond, intImm(0, cond->dtype));
+    if (guard) {
+      out.push_back(Slot{std::make_shared<AssignStmt>(v, boolImm(false), br->loc), nullptr, -1});
+      out.push_back(
+          Slot{std::make_shared<IfStmt>(guard, std::make_shared<AssignStmt>(v, cond, br->loc),
+                                        nullptr, br->loc),
+               nullptr, -1});
+    } else {
+      out.push_back(Slot{std::make_shared<AssignStmt>(v, cond, br->loc), nullptr, -1});
+    }
+    flatten(br->thenBody, varRef(v), list, out);
+    if (br->elseBody) {
+      Var w = plan_.freshVar("cond", DType::Bool);
+      Expr notV = unary(UnOp::Not, varRef(v));
+      Expr value = guard ? binary(BinOp::And, guard, notV) : notV;
+      out.push_back(Slot{std::make_shared<AssignStmt>(w, value, br->loc), nullptr, -1});
+      flatten(br->elseBody, varRef(w), list, out);
+    }
+    return;
+  }
+  Slot slot{s, guard, -1};
+  for (const auto& u : list.units)
+    if (u.stmt.get() == s.get()) slot.unit = u.index;
+  if (slot.unit < 0) slot.unmatched = true;
+  out.push_back(std::move(slot));
+}
+
+Pipe Lowerer::accessPipe(const UnitList& list, int unit, const std::vector<int>& path,
+                         const Storage& storage) const {
+  const analysis::Unit* u = &list.units[static_cast<size_t>(path.empty() ? unit : path.front())];
+  for (size_t i = 1; i < path.size() && u->body; ++i)
+    u = &u->body->units[static_cast<size_t>(path[i])];
+  if (const auto* g = as<GemmStmt>(u->stmt); g && u->cost.secondPipe)
+    return storage && storage->scope == MemScope::L1 ? *u->cost.secondPipe : u->cost.pipe;
+  return u->cost.pipe;
+}
+
+Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& idBase,
+                        std::vector<Stmt>& preSets, std::vector<Stmt>& drains) {
+  const ForStmt* loop = list.loop();
+  bool isLoop = loop != nullptr;
+  Expr loopClock = isLoop ? sub(varRef(loop->var), loop->min) : nullptr;
+
+  // 1. Predicate.
+  std::vector<Slot> slots;
+  flatten(body, nullptr, list, slots);
+  std::vector<int64_t> slotOf(list.units.size(), -1);
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].unit >= 0) slotOf[static_cast<size_t>(slots[i].unit)] = static_cast<int64_t>(i);
+  for (size_t u = 0; u < slotOf.size(); ++u)
+    TS_INTERNAL(slotOf[u] >= 0, fmt::format("unit {} of a list has no statement", u));
+  const int64_t numSlots = static_cast<int64_t>(slots.size());
+
+  // 2. Candidates.
+  struct Cand {
+    Edge edge;
+    int64_t span;
+  };
+  std::vector<Cand> cands;
+  for (const auto& dep : list.deps) {
+    if (!dep.storage) continue;  // scalar values are captured when an instruction issues
+    Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage);
+    Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage);
+    int64_t a = slotOf[static_cast<size_t>(dep.from)], b = slotOf[static_cast<size_t>(dep.to)];
+    Edge e;
+    e.src = p;
+    e.dst = q;
+    e.loc = list.units[static_cast<size_t>(dep.to)].loc;
+    e.clock = loopClock;
+    const StorageLowering* sl = plan_.find(dep.storage);
+    if (!isLoop) {
+      e.d = 0;
+    } else {
+      switch (dep.distanceKind) {
+        case analysis::DistanceKind::Same:
+          e.d = 0;
+          break;
+        case analysis::DistanceKind::Versioned:
+          e.d = sl ? std::max<int64_t>(1, sl->mode ? sl->versions : 1) : 1;
+          if (sl && sl->mode) {
+            auto c = sl->clock.find(loop);
+            if (c != sl->clock.end()) {
+              e.clock = c->second;
+              e.storageClock = true;
+              e.dKnown = *sl->mode == VersionMode::Iteration;
+            }
+          }
+          break;
+        case analysis::DistanceKind::Carried:
+          e.d = 1;
+          break;
+        case analysis::DistanceKind::Exact:
+          e.d = dep.distance;
+          break;
+      }
+    }
+    if (e.d == 0 && a >= b) continue;  // not a forward dependency within one iteration
+    if (p == q) {
+      if (inOrder(target_, p)) continue;
+      e.kind = Edge::Barrier;
+      e.waitPos = pos(b, kBarrier);
+      e.setPos = pos(a, kWork);
+    } else {
+      e.setPos = pos(a + 1, kSet);
+      e.waitPos = pos(b, kWait);
+    }
+    // For pruning, remember the producer's and consumer's work positions.
+    cands.push_back(Cand{e, e.d * (numSlots + 1) + (b - a)});
+    cands.back().edge.ring = a;  // temporarily: producer slot
+    cands.back().edge.base = b;  // temporarily: consumer slot
+  }
+  std::stable_sort(cands.begin(), cands.end(),
+                   [](const Cand& x, const Cand& y) { return x.span < y.span; });
+
+  // 3. Prune.
+  std::vector<Edge> kept;
+  for (auto& c : cands) {
+    int64_t a = c.edge.ring, b = c.edge.base;
+    c.edge.ring = 1;
+    c.edge.base = 0;
+    Reach r = reach(kept, c.edge.src, Tok{0, pos(a, kWork)}, false, inOrder(target_, c.edge.src));
+    Tok need{c.edge.d, pos(b, kWork)};
+    if (r.ord[pipeIndex(c.edge.dst)] < need) continue;
+    // Duplicates of a kept flag (same endpoints and pipes, larger distance) are implied above.
+    kept.push_back(c.edge);
+  }
+
+  // 4. Legalise (loops only: the root runs once).
+  bool warned = false;
+  auto fallBack = [&](Edge& e, const std::string& why) {
+    e.kind = Edge::BarrierAll;
+    e.waitPos = pos(e.waitPos / kStride, kBarrier);
+    if (!warned)
+      diags_.warning(e.loc, fmt::format("{}; pipe_barrier(\"ALL\") synchronises this dependency "
+                                        "instead (slower); fewer versions avoid it",
+                                        why));
+    warned = true;
+  };
+  if (isLoop) {
+    size_t n = kept.size();
+    for (size_t i = 0; i < n; ++i) {
+      Edge& e = kept[i];
+      if (e.kind != Edge::Flag) continue;
+      Reach r = reach(kept, e.dst, Tok{0, e.waitPos}, true, true);
+      Tok t = std::min(r.ord[pipeIndex(e.src)], r.comp[pipeIndex(e.src)]);
+      int64_t need = std::numeric_limits<int64_t>::max();
+      if (t.finite()) need = e.d + t.k + (t.pos < e.setPos ? 0 : 1);
+      int64_t ring = std::max<int64_t>({need, e.d, 1});
+      bool fits =
+          t.finite() && ring <= target_.eventIdsPerHardEvent && (!e.storageClock || ring == e.d);
+      if (fits) {
+        e.ring = ring;
+        if (ring > e.d && e.storageClock) TS_INTERNAL(false, "storage-clocked ring grew");
+        continue;
+      }
+      // A credit flag back from after the wait to before the set.
+      Edge c;
+      c.credit = true;
+      c.src = e.dst;
+      c.dst = e.src;
+      c.loc = e.loc;
+      c.clock = loopClock;
+      c.setPos = pos(e.waitPos / kStride, kCreditSet);
+      c.waitPos = pos(e.setPos / kStride, kCreditWait);
+      if (e.d == 0) {
+        e.ring = 1;
+        c.d = 1;
+        c.ring = 1;
+      } else if (e.waitPos / kStride < e.setPos / kStride) {
+        e.ring = e.d;
+        c.d = 0;
+        c.ring = e.d;
+      } else {
+        fallBack(e, fmt::format("no legal flag ring orders this dependency ({} -> {})",
+                                pipeName(e.src), pipeName(e.dst)));
+        continue;
+      }
+      kept.push_back(c);
+    }
+  }
+
+  // 5. Allocate ids per hard event, above the enclosing lists' ids.
+  IdBase used = idBase;
+  for (Edge& e : kept) {
+    if (e.kind != Edge::Flag) continue;
+    auto key = std::make_pair(e.src, e.dst);
+    int64_t base = used.count(key) ? used[key] : 0;
+    if (base + e.ring > target_.eventIdsPerHardEvent) {
+      fallBack(e, fmt::format("hard event {} needs more than its {} event ids here",
+                              hardEventName(e.src, e.dst), target_.eventIdsPerHardEvent));
+      continue;
+    }
+    e.base = base;
+    used[key] = base + e.ring;
+    std::string name = hardEventName(e.src, e.dst);
+    stats_.eventIds[name] = std::max(stats_.eventIds[name], base + e.ring);
+  }
+
+  // 6. Emit.
+  std::map<int64_t, std::vector<Stmt>> at;  // position -> statements, in edge order
+  auto idExpr = [&](const Edge& e, bool wait) -> Expr {
+    if (e.ring == 1) return intImm(e.base);
+    Expr c = wait && e.d % e.ring != 0 ? sub(e.clock, intImm(e.d)) : e.clock;
+    return add(intImm(e.base), floormod(c, intImm(e.ring)));
+  };
+  for (const Edge& e : kept) {
+    switch (e.kind) {
+      case Edge::Flag: {
+        at[e.setPos].push_back(
+            std::make_shared<SetFlagStmt>(e.src, e.dst, idExpr(e, false), e.loc));
+        at[e.waitPos].push_back(
+            std::make_shared<WaitFlagStmt>(e.src, e.dst, idExpr(e, true), e.loc));
+        if (e.d == 0) break;
+        // Pre-set the ids of iterations -d..-1 and drain those of T-d..T-1.
+        for (int64_t j = 0; j < e.d; ++j) {
+          Expr pre, post;
+          if (e.ring == e.d) {
+            pre = post = intImm(e.base + j);
+          } else {
+            pre = intImm(e.base + floorMod(j - e.d, e.ring));
+            Expr trips = binary(BinOp::Max, loop->extent, intImm(0, loop->extent->dtype));
+            post = add(intImm(e.base), floormod(add(trips, intImm(j - e.d)), intImm(e.ring)));
+          }
+          preSets.push_back(std::make_shared<SetFlagStmt>(e.src, e.dst, pre, e.loc));
+          drains.push_back(std::make_shared<WaitFlagStmt>(e.src, e.dst, post, e.loc));
+        }
+        break;
+      }
+      case Edge::Barrier:
+        at[e.waitPos].push_back(std::make_shared<BarrierStmt>(false, e.src, e.loc));
+        break;
+      case Edge::BarrierAll:
+        at[e.waitPos].push_back(barrierAll(e.loc));
+        break;
+    }
+  }
+
+  // Counter-mode epochs owned by this loop.
+  std::vector<Stmt> prologue, epilogue;
+  std::map<int64_t, std::vector<Stmt>> markActive;  // slot -> `act = 1` statements
+  if (isLoop) {
+    for (const auto& sl : plan_.storages) {
+      if (!sl.counter || std::find(sl.owners.begin(), sl.owners.end(), loop) == sl.owners.end())
+        continue;
+      bool unguarded = false;
+      std::vector<int64_t> guardedSlots;
+      for (const auto& u : list.units) {
+        bool touches = false;
+        for (const auto& acc : u.accesses) touches |= acc.storage == sl.storage;
+        if (!touches) continue;
+        int64_t s = slotOf[static_cast<size_t>(u.index)];
+        if (slots[static_cast<size_t>(s)].guard)
+          guardedSlots.push_back(s);
+        else
+          unguarded = true;
+      }
+      Expr counter = varRef(sl.counter);
+      if (unguarded || guardedSlots.empty()) {
+        epilogue.push_back(
+            std::make_shared<AssignStmt>(sl.counter, add(counter, intImm(1)), loop->loc));
+        continue;
+      }
+      Var act = plan_.freshVar(sl.buffer->name + "_active", DType::Int32);
+      prologue.push_back(std::make_shared<AssignStmt>(act, intImm(0), loop->loc));
+      for (int64_t s : guardedSlots)
+        markActive[s].push_back(std::make_shared<AssignStmt>(act, intImm(1), loop->loc));
+      epilogue.push_back(
+          std::make_shared<AssignStmt>(sl.counter, add(counter, varRef(act)), loop->loc));
+    }
+  }
+
+  std::vector<Stmt> out = prologue;
+  auto flush = [&](int64_t gap) {
+    for (int64_t c = 0; c < kWork; ++c) {
+      auto it = at.find(pos(gap, c));
+      if (it != at.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+  };
+  for (int64_t s = 0; s < numSlots; ++s) {
+    flush(s);
+    const Slot& slot = slots[static_cast<size_t>(s)];
+    std::vector<Stmt> work;
+    if (slot.unit >= 0 && list.units[static_cast<size_t>(slot.unit)].isLoop()) {
+      const auto& unit = list.units[static_cast<size_t>(slot.unit)];
+      const auto* inner = unit.loop();
+      std::vector<Stmt> innerPre, innerDrain;
+      Stmt innerBody = lowerList(*unit.body, inner->body, used, innerPre, innerDrain);
+      auto f = std::make_shared<ForStmt>(*inner);
+      f->body = innerBody;
+      plan_.loopOrigin[f.get()] = inner;
+      work = innerPre;
+      work.push_back(f);
+      work.insert(work.end(), innerDrain.begin(), innerDrain.end());
+    } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
+               !as<BarrierStmt>(slot.stmt)) {
+      // Not a schedule unit (should not happen): fence it on both sides.
+      work = {barrierAll(slot.stmt->loc), slot.stmt, barrierAll(slot.stmt->loc)};
+    } else {
+      work = {slot.stmt};
+    }
+    if (auto it = markActive.find(s); it != markActive.end())
+      work.insert(work.end(), it->second.begin(), it->second.end());
+    Stmt w = seq(std::move(work), slot.stmt->loc);
+    if (slot.guard) w = std::make_shared<IfStmt>(slot.guard, w, nullptr, slot.stmt->loc);
+    out.push_back(w);
+  }
+  flush(numSlots);
+  out.insert(out.end(), epilogue.begin(), epilogue.end());
+  if (out.empty()) return body;
+  return std::make_shared<SeqStmt>(std::move(out), body ? body->loc : SourceLoc{});
+}
+
+void countSyncs(const Stmt& s, SyncStats& stats) {
+  if (!s) return;
+  switch (s->kind) {
+    case StmtKind::Seq:
+      for (const auto& c : as<SeqStmt>(s)->stmts) countSyncs(c, stats);
+      break;
+    case StmtKind::For:
+      countSyncs(as<ForStmt>(s)->body, stats);
+      break;
+    case StmtKind::If:
+      countSyncs(as<IfStmt>(s)->thenBody, stats);
+      countSyncs(as<IfStmt>(s)->elseBody, stats);
+      break;
+    case StmtKind::SetFlag:
+      ++stats.setFlag;
+      break;
+    case StmtKind::WaitFlag:
+      ++stats.waitFlag;
+      break;
+    case StmtKind::Barrier:
+      ++stats.pipeBarrier;
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysis& analysis,
+                             LoweringPlan& plan, const Target& target, DiagnosticEngine& diags,
+                             SyncStats& stats) {
+  Kernel out = kernel;
+  Lowerer lowerer(analysis, plan, target, diags, stats);
+  std::vector<Stmt> pre, post;
+  Stmt body = lowerer.lowerList(analysis.root, kernel.body, {}, pre, post);
+  std::vector<Stmt> stmts;
+  // Counters start at zero with the kernel.
+  for (const auto& sl : plan.storages)
+    if (sl.counter)
+      stmts.push_back(std::make_shared<AssignStmt>(sl.counter, intImm(0), kernel.loc));
+  if (!stmts.empty()) {
+    stmts.push_back(body);
+    body = std::make_shared<SeqStmt>(std::move(stmts), kernel.loc);
+  }
+  out.body = body;
+  stats.setFlag = stats.waitFlag = stats.pipeBarrier = 0;
+  countSyncs(out.body, stats);
+  return out;
+}
+
+}  // namespace tilesched::transform

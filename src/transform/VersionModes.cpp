@@ -1,0 +1,174 @@
+// Version modes (see VersionModes.h).
+#include "transform/VersionModes.h"
+
+#include <fmt/format.h>
+
+#include "ir/Functor.h"
+#include "ir/IROperator.h"
+
+namespace tilesched::transform {
+
+using namespace ir;
+
+Var LoweringPlan::freshVar(const std::string& name, DType t) {
+  return std::make_shared<VarNode>(VarNode{nextVarId++, name, t, VarKind::Local});
+}
+
+int maxVarId(const Kernel& k) {
+  struct Finder : IRVisitor {
+    int maxId = 0;
+    void note(const Var& v) {
+      if (v) maxId = std::max(maxId, v->id);
+    }
+    void visitExpr(const Expr& e) override {
+      if (!e) return;
+      if (e->kind == ExprKind::VarRef) note(e->var);
+      IRVisitor::visitExpr(e);
+    }
+    void visitFor(const ForStmt& s) override {
+      note(s.var);
+      IRVisitor::visitFor(s);
+    }
+    void visitParallel(const ParallelStmt& s) override {
+      for (const auto& v : s.vars) note(v);
+      IRVisitor::visitParallel(s);
+    }
+    void visitAssign(const AssignStmt& s) override {
+      note(s.var);
+      IRVisitor::visitAssign(s);
+    }
+  } f;
+  f.note(k.blockIdx);
+  for (const auto& p : k.params) f.note(p.var);
+  for (const auto& v : k.dynamicVars) f.note(v);
+  for (const auto& b : k.buffers)
+    for (const auto& d : b->shape) f.visitExpr(d);
+  if (k.body) f.visitStmt(k.body);
+  return f.maxId;
+}
+
+namespace {
+
+// Every loop's chain of enclosing loops (outermost first, itself last).
+std::map<const ForStmt*, std::vector<const ForStmt*>> loopChains(const Stmt& body) {
+  std::map<const ForStmt*, std::vector<const ForStmt*>> out;
+  std::vector<const ForStmt*> stack;
+  std::function<void(const Stmt&)> walk = [&](const Stmt& s) {
+    if (!s) return;
+    if (const auto* seq = as<SeqStmt>(s)) {
+      for (const auto& c : seq->stmts) walk(c);
+    } else if (const auto* f = as<ForStmt>(s)) {
+      stack.push_back(f);
+      out[f] = stack;
+      walk(f->body);
+      stack.pop_back();
+    } else if (const auto* i = as<IfStmt>(s)) {
+      walk(i->thenBody);
+      walk(i->elseBody);
+    }
+  };
+  walk(body);
+  return out;
+}
+
+bool mentionsAny(const Expr& e, const std::vector<const ForStmt*>& loops) {
+  if (!e) return false;
+  if (e->kind == ExprKind::VarRef)
+    for (const auto* l : loops)
+      if (l->var == e->var) return true;
+  for (const auto& o : e->operands)
+    if (mentionsAny(o, loops)) return true;
+  return false;
+}
+
+// The flattened iteration number of `chain` (outermost first).
+Expr flattenedIteration(const std::vector<const ForStmt*>& chain) {
+  Expr clock;
+  for (const auto* l : chain) {
+    Expr local = sub(varRef(l->var), l->min);
+    clock = clock ? add(mul(clock, l->extent), local) : local;
+  }
+  return clock;
+}
+
+// Bounds of some loop in the chain depend on an enclosing loop's variable.
+bool nonAffine(const std::vector<const ForStmt*>& chain) {
+  for (size_t i = 1; i < chain.size(); ++i) {
+    std::vector<const ForStmt*> outer(chain.begin(), chain.begin() + static_cast<long>(i));
+    if (mentionsAny(chain[i]->min, outer) || mentionsAny(chain[i]->extent, outer)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnalysis& analysis,
+                                const schedule::KernelSchedule& schedule, DiagnosticEngine& diags) {
+  LoweringPlan plan;
+  plan.nextVarId = maxVarId(kernel) + 1;
+  auto chains = loopChains(kernel.body);
+  for (const auto& st : kernel.storages) {
+    StorageLowering sl;
+    sl.storage = st;
+    const auto* own = analysis.ownership.find(st);
+    const auto* decision = schedule.find(st);
+    if (own) sl.buffer = own->buffer;
+    if (!sl.buffer)
+      for (const auto& b : kernel.buffers)
+        if (b->storage == st && !b->isAlias) sl.buffer = b;
+    sl.versions = decision ? decision->versions : 1;
+    sl.source = decision ? decision->source : schedule::VersionSource::Ineligible;
+    bool automatic = own && own->eligible && !own->manual;
+    if (!automatic) {
+      // Manual storages keep their ring size in reports; nothing is materialised.
+      if (!(own && own->manual)) sl.versions = 1;
+      plan.storages.push_back(std::move(sl));
+      continue;
+    }
+    for (const auto& o : own->owners) sl.owners.push_back(as<ForStmt>(o));
+    if (sl.versions <= 1) {
+      sl.versions = 1;
+      plan.storages.push_back(std::move(sl));
+      continue;
+    }
+    // The mode the author asked for (any alias may carry it).
+    VersionMode requested = VersionMode::Auto;
+    SourceLoc requestLoc = kernel.annotations.bufferVersionsLoc;
+    for (const auto& spec : kernel.annotations.bufferVersions)
+      if (spec.storage == st && spec.mode) requested = *spec.mode, requestLoc = spec.loc;
+    bool guarded = own->guardedEpoch;
+    bool oneOwner = sl.owners.size() == 1;
+    bool affine = oneOwner && !nonAffine(chains[sl.owners.front()]);
+    VersionMode mode = requested;
+    if (mode == VersionMode::Auto)
+      mode = (!guarded && oneOwner && affine) ? VersionMode::Iteration : VersionMode::Counter;
+    if (mode == VersionMode::Iteration && !oneOwner) {
+      std::string lines;
+      for (const auto* o : sl.owners)
+        lines += fmt::format("{}{}", lines.empty() ? "" : ", ", o->loc.line);
+      diags.error(requestLoc,
+                  fmt::format("iteration mode for '{}' needs exactly one owner loop, but it has {} "
+                              "(lines {}); use \"counter\" or \"auto\"",
+                              sl.buffer->name, sl.owners.size(), lines));
+      mode = VersionMode::Counter;
+    } else if (mode == VersionMode::Iteration && (guarded || !affine)) {
+      diags.warning(
+          requestLoc,
+          fmt::format("'{}' uses iteration mode but its epoch is {}; consider counter mode",
+                      sl.buffer->name,
+                      guarded ? "guarded (not every iteration accesses it)"
+                              : "in a non-affine loop nest (bounds depend on outer loops)"));
+    }
+    sl.mode = mode;
+    if (mode == VersionMode::Counter) {
+      sl.counter = plan.freshVar(sl.buffer->name + "_epoch", DType::Int32);
+      for (const auto* o : sl.owners) sl.clock[o] = varRef(sl.counter);
+    } else {
+      sl.clock[sl.owners.front()] = flattenedIteration(chains[sl.owners.front()]);
+    }
+    plan.storages.push_back(std::move(sl));
+  }
+  return plan;
+}
+
+}  // namespace tilesched::transform
