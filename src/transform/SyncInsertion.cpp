@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "ir/IROperator.h"
+#include "transform/VersionModes.h"
 
 namespace tilesched::transform {
 
@@ -159,10 +160,19 @@ class Lowerer {
 
   using IdBase = std::map<std::pair<Pipe, Pipe>, int64_t>;
 
-  // Lowers the body of `list` (the kernel root or a loop body). For a loop,
-  // `preSets` / `drains` receive the ring statements that go around it.
-  Stmt lowerList(const UnitList& list, const Stmt& body, const IdBase& idBase,
-                 std::vector<Stmt>& preSets, std::vector<Stmt>& drains);
+  // Lowers the body of `list` (the kernel root or a loop body).
+  Stmt lowerList(const UnitList& list, const Stmt& body);
+
+  // A dry run only measures the ring ids every list needs (ringTotal).
+  bool dryRun = false;
+  IdBase ringTotal;   // ids reserved for rings, kernel-wide (from the dry run)
+  IdBase ringCursor;  // next free ring id
+  IdBase flagCursor;  // next free id of per-iteration flags (above every ring)
+  // Rings live for the whole kernel: pre-set at its start, drained at its end,
+  // so their state carries from one execution of a loop to the next.
+  std::vector<Stmt> kernelPreSets, kernelDrains;
+  std::vector<Var> loopCounters;  // continuous per-loop ring clocks, zero at kernel start
+  std::map<const ForStmt*, std::vector<const ForStmt*>> chains;  // enclosing loops of each loop
 
  private:
   const analysis::KernelAnalysis& analysis_;
@@ -224,8 +234,7 @@ Pipe Lowerer::accessPipe(const UnitList& list, int unit, const std::vector<int>&
   return u->cost.pipe;
 }
 
-Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& idBase,
-                        std::vector<Stmt>& preSets, std::vector<Stmt>& drains) {
+Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   const ForStmt* loop = list.loop();
   bool isLoop = loop != nullptr;
   Expr loopClock = isLoop ? sub(varRef(loop->var), loop->min) : nullptr;
@@ -368,19 +377,47 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& id
     }
   }
 
-  // 5. Allocate ids per hard event, above the enclosing lists' ids.
-  IdBase used = idBase;
+  // Rings of more than one id that are not clocked by a storage use a clock
+  // that continues from one execution of the loop to the next (their state
+  // outlives the loop): a per-loop counter advanced after every iteration.
+  // The flattened iteration number serves when the nest is affine and the
+  // clock's final value is not needed.
+  Var ringCounter;
+  Expr continuous = isLoop ? continuousLoopClock(chains.at(plan_.origin(loop))) : nullptr;
+  for (Edge& e : kept) {
+    if (e.kind != Edge::Flag || e.ring <= 1 || e.storageClock) continue;
+    // Partial rings (d < ring) drain by the clock's final value: a counter.
+    bool partial = e.d > 0 && e.ring > e.d;
+    if (continuous && !partial) {
+      e.clock = continuous;
+      continue;
+    }
+    if (!ringCounter) ringCounter = plan_.freshVar(loop->var->name + "_ring", DType::Int32);
+    e.clock = varRef(ringCounter);
+  }
+  if (ringCounter) loopCounters.push_back(ringCounter);
+
+  // 5. Allocate ids per hard event: rings (d >= 1) kernel-wide from 0, the
+  // per-iteration flags (d = 0) above every ring.
   for (Edge& e : kept) {
     if (e.kind != Edge::Flag) continue;
     auto key = std::make_pair(e.src, e.dst);
-    int64_t base = used.count(key) ? used[key] : 0;
+    bool isRing = e.d > 0;
+    if (dryRun) {
+      if (isRing) ringTotal[key] += e.ring;
+      continue;
+    }
+    // Ids are never shared between lists: a flag's last wait in one list is
+    // not ordered before another list's first set of the same id.
+    int64_t base = isRing ? ringCursor[key]
+                          : std::max(flagCursor[key], ringTotal.count(key) ? ringTotal[key] : 0);
     if (base + e.ring > target_.eventIdsPerHardEvent) {
       fallBack(e, fmt::format("hard event {} needs more than its {} event ids here",
                               hardEventName(e.src, e.dst), target_.eventIdsPerHardEvent));
       continue;
     }
     e.base = base;
-    used[key] = base + e.ring;
+    (isRing ? ringCursor[key] : flagCursor[key]) = base + e.ring;
     std::string name = hardEventName(e.src, e.dst);
     stats_.eventIds[name] = std::max(stats_.eventIds[name], base + e.ring);
   }
@@ -406,12 +443,12 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& id
           if (e.ring == e.d) {
             pre = post = intImm(e.base + j);
           } else {
+            // The clock is the loop's ring counter: 0 at the start, its final value at the end.
             pre = intImm(e.base + floorMod(j - e.d, e.ring));
-            Expr trips = binary(BinOp::Max, loop->extent, intImm(0, loop->extent->dtype));
-            post = add(intImm(e.base), floormod(add(trips, intImm(j - e.d)), intImm(e.ring)));
+            post = add(intImm(e.base), floormod(add(e.clock, intImm(j - e.d)), intImm(e.ring)));
           }
-          preSets.push_back(std::make_shared<SetFlagStmt>(e.src, e.dst, pre, e.loc));
-          drains.push_back(std::make_shared<WaitFlagStmt>(e.src, e.dst, post, e.loc));
+          kernelPreSets.push_back(std::make_shared<SetFlagStmt>(e.src, e.dst, pre, e.loc));
+          kernelDrains.push_back(std::make_shared<WaitFlagStmt>(e.src, e.dst, post, e.loc));
         }
         break;
       }
@@ -472,14 +509,11 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& id
     if (slot.unit >= 0 && list.units[static_cast<size_t>(slot.unit)].isLoop()) {
       const auto& unit = list.units[static_cast<size_t>(slot.unit)];
       const auto* inner = unit.loop();
-      std::vector<Stmt> innerPre, innerDrain;
-      Stmt innerBody = lowerList(*unit.body, inner->body, used, innerPre, innerDrain);
+      Stmt innerBody = lowerList(*unit.body, inner->body);
       auto f = std::make_shared<ForStmt>(*inner);
       f->body = innerBody;
       plan_.loopOrigin[f.get()] = inner;
-      work = innerPre;
-      work.push_back(f);
-      work.insert(work.end(), innerDrain.begin(), innerDrain.end());
+      work = {f};
     } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
                !as<BarrierStmt>(slot.stmt)) {
       // Not a schedule unit (should not happen): fence it on both sides.
@@ -495,6 +529,9 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body, const IdBase& id
   }
   flush(numSlots);
   out.insert(out.end(), epilogue.begin(), epilogue.end());
+  if (ringCounter)
+    out.push_back(
+        std::make_shared<AssignStmt>(ringCounter, add(varRef(ringCounter), intImm(1)), loop->loc));
   if (out.empty()) return body;
   return std::make_shared<SeqStmt>(std::move(out), body ? body->loc : SourceLoc{});
 }
@@ -532,19 +569,30 @@ Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysi
                              LoweringPlan& plan, const Target& target, DiagnosticEngine& diags,
                              SyncStats& stats) {
   Kernel out = kernel;
+  // Dry run: how many ring ids each hard event needs kernel-wide.
+  LoweringPlan scratchPlan = plan;
+  DiagnosticEngine scratchDiags;
+  SyncStats scratchStats;
+  Lowerer dry(analysis, scratchPlan, target, scratchDiags, scratchStats);
+  dry.dryRun = true;
+  dry.chains = loopChains(kernel.body);
+  dry.lowerList(analysis.root, kernel.body);
+
   Lowerer lowerer(analysis, plan, target, diags, stats);
-  std::vector<Stmt> pre, post;
-  Stmt body = lowerer.lowerList(analysis.root, kernel.body, {}, pre, post);
+  lowerer.ringTotal = dry.ringTotal;
+  lowerer.chains = dry.chains;
+  Stmt body = lowerer.lowerList(analysis.root, kernel.body);
   std::vector<Stmt> stmts;
-  // Counters start at zero with the kernel.
+  // Counters start at zero with the kernel; rings are pre-set once.
   for (const auto& sl : plan.storages)
     if (sl.counter)
       stmts.push_back(std::make_shared<AssignStmt>(sl.counter, intImm(0), kernel.loc));
-  if (!stmts.empty()) {
-    stmts.push_back(body);
-    body = std::make_shared<SeqStmt>(std::move(stmts), kernel.loc);
-  }
-  out.body = body;
+  for (const auto& v : lowerer.loopCounters)
+    stmts.push_back(std::make_shared<AssignStmt>(v, intImm(0), kernel.loc));
+  stmts.insert(stmts.end(), lowerer.kernelPreSets.begin(), lowerer.kernelPreSets.end());
+  stmts.push_back(body);
+  stmts.insert(stmts.end(), lowerer.kernelDrains.begin(), lowerer.kernelDrains.end());
+  out.body = std::make_shared<SeqStmt>(std::move(stmts), kernel.loc);
   stats.setFlag = stats.waitFlag = stats.pipeBarrier = 0;
   countSyncs(out.body, stats);
   return out;

@@ -47,8 +47,6 @@ int maxVarId(const Kernel& k) {
   return f.maxId;
 }
 
-namespace {
-
 // Every loop's chain of enclosing loops (outermost first, itself last).
 std::map<const ForStmt*, std::vector<const ForStmt*>> loopChains(const Stmt& body) {
   std::map<const ForStmt*, std::vector<const ForStmt*>> out;
@@ -81,6 +79,8 @@ bool mentionsAny(const Expr& e, const std::vector<const ForStmt*>& loops) {
   return false;
 }
 
+namespace {
+
 // The flattened iteration number of `chain` (outermost first).
 Expr flattenedIteration(const std::vector<const ForStmt*>& chain) {
   Expr clock;
@@ -101,6 +101,11 @@ bool nonAffine(const std::vector<const ForStmt*>& chain) {
 }
 
 }  // namespace
+
+Expr continuousLoopClock(const std::vector<const ForStmt*>& chain) {
+  if (chain.empty() || nonAffine(chain)) return nullptr;
+  return flattenedIteration(chain);
+}
 
 LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnalysis& analysis,
                                 const schedule::KernelSchedule& schedule, DiagnosticEngine& diags) {

@@ -23,6 +23,9 @@
 //       for s in T.Pipelined(4):                    clock o * 4 + s
 #pragma once
 
+#include <map>
+#include <vector>
+
 #include "analysis/TaskGraph.h"
 #include "ir/IR.h"
 #include "schedule/Schedule.h"
@@ -33,6 +36,13 @@ namespace tilesched::transform {
 
 LoweringPlan chooseVersionModes(const ir::Kernel& kernel, const analysis::KernelAnalysis& analysis,
                                 const schedule::KernelSchedule& schedule, DiagnosticEngine& diags);
+
+// Every loop's chain of enclosing loops (outermost first, itself last).
+std::map<const ir::ForStmt*, std::vector<const ir::ForStmt*>> loopChains(const ir::Stmt& body);
+// The flattened iteration number of a loop chain, which grows by one per
+// iteration of the innermost loop across the whole kernel; null when some
+// loop's bounds depend on an enclosing loop's variable (non-affine).
+ir::Expr continuousLoopClock(const std::vector<const ir::ForStmt*>& chain);
 
 // The largest variable id of a kernel (fresh variables are numbered above it).
 int maxVarId(const ir::Kernel& kernel);
