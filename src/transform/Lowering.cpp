@@ -22,8 +22,9 @@ std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
   LoweredKernel out;
   out.plan = chooseVersionModes(kernel, analysis, schedule, diags);
   if (diags.numErrors() > errors) return std::nullopt;
-  Kernel synced = insertSynchronization(kernel, analysis, out.plan, target, diags, out.sync);
-  out.kernel = materializeVersions(synced, out.plan);
+  Kernel versioned = materializeVersions(kernel, out.plan);
+  out.kernel =
+      insertSynchronization(versioned, analysis, schedule, out.plan, target, diags, out.sync);
   out.kernel.annotations.selectedVersions.clear();
   for (size_t i = 0; i < out.plan.storages.size(); ++i) {
     const auto& sl = out.plan.storages[i];

@@ -1,5 +1,7 @@
 // The lowering pipeline (SPEC §4, §6): schedule → version modes →
-// synchronisation → materialised versions → verified lowered kernel.
+// materialised versions → synchronisation (and stages) → verified lowered
+// kernel. Materialisation runs before synchronisation so that stage
+// shifting rewrites the version indices along with everything else.
 //
 // Expects: a verified kernel, its analyses and a KernelSchedule (from the
 // scheduler, or uniformSchedule for `--schedule none|double`).
@@ -32,7 +34,7 @@ struct LoweredKernel {
   SyncStats sync;
 };
 
-// Runs chooseVersionModes, insertSynchronization, materializeVersions and
+// Runs chooseVersionModes, materializeVersions, insertSynchronization and
 // verifyLoweredSync.
 std::optional<LoweredKernel> lowerKernel(const ir::Kernel& kernel,
                                          const analysis::KernelAnalysis& analysis,

@@ -41,12 +41,17 @@ struct SyncStats {
 struct LoweringPlan {
   std::vector<StorageLowering> storages;  // in Kernel::storages order
   int nextVarId = 0;                      // fresh scalar variables start here
-  // Loops rebuilt by a pass -> the loop of the input kernel (the analyses' keys).
-  std::map<const ir::ForStmt*, const ir::ForStmt*> loopOrigin;
+  // Statements rebuilt by a pass -> the statement they were made from; chains
+  // lead back to the input kernel's statements (the analyses' keys).
+  std::map<const ir::StmtNode*, const ir::StmtNode*> rebuiltFrom;
 
+  const ir::StmtNode* origin(const ir::StmtNode* s) const {
+    for (auto it = rebuiltFrom.find(s); it != rebuiltFrom.end(); it = rebuiltFrom.find(s))
+      s = it->second;
+    return s;
+  }
   const ir::ForStmt* origin(const ir::ForStmt* loop) const {
-    auto it = loopOrigin.find(loop);
-    return it == loopOrigin.end() ? loop : it->second;
+    return static_cast<const ir::ForStmt*>(origin(static_cast<const ir::StmtNode*>(loop)));
   }
 
   const StorageLowering* find(const ir::Storage& s) const {

@@ -23,7 +23,13 @@ class AddVersions : public IRMutator {
  public:
   std::map<const BufferNode*, Buffer> buffers;  // old -> versioned
   std::map<const StorageNode*, Versioned> storages;
-  const LoweringPlan* plan = nullptr;
+  LoweringPlan* plan = nullptr;
+
+  Stmt mutateStmt(const Stmt& s) override {
+    Stmt out = IRMutator::mutateStmt(s);
+    if (out && out != s) plan->rebuiltFrom[out.get()] = s.get();
+    return out;
+  }
 
   Expr mutateExpr(const Expr& e) override {
     if (e && e->kind == ExprKind::Load) {
@@ -88,7 +94,7 @@ class AddVersions : public IRMutator {
 
 }  // namespace
 
-Kernel materializeVersions(const Kernel& kernel, const LoweringPlan& plan) {
+Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
   AddVersions pass;
   pass.plan = &plan;
   Kernel out = kernel;

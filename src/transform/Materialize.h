@@ -1,7 +1,8 @@
 // Materialisation of buffer versions (SPEC §6.2).
 //
-// Expects: a kernel (synchronisation already inserted or not: flag
-// statements are left alone) and the plan of VersionModes.
+// Expects: the input kernel (flag statements are left alone) and the plan of
+// VersionModes; runs before SyncInsertion, which finds its units again
+// through `plan.rebuiltFrom` (every rebuilt statement -> its original).
 // Guarantees: every buffer over a storage with N > 1 versions (aliases
 // included) gains a leading dimension N and its storage N times the bytes;
 // every access inside an owner loop gets the version index
@@ -20,6 +21,6 @@
 
 namespace tilesched::transform {
 
-ir::Kernel materializeVersions(const ir::Kernel& kernel, const LoweringPlan& plan);
+ir::Kernel materializeVersions(const ir::Kernel& kernel, LoweringPlan& plan);
 
 }  // namespace tilesched::transform

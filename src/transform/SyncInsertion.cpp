@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "transform/VersionModes.h"
 
@@ -99,11 +100,10 @@ Reach reach(const std::vector<Edge>& kept, Pipe start, Tok t, bool ordinary, boo
           if (!c.finite() || !e.dKnown) break;
           Tok at = after(c, e.setPos);
           Tok w{at.k + e.d, e.waitPos};
-          if (e.dst == Pipe::S) {
-            for (Pipe x : kAllPipes) changed |= relax(r.ord[pipeIndex(x)], w);
-          } else {
-            changed |= relax(r.ord[pipeIndex(e.dst)], w);
-          }
+          // A wait on S stalls the scalar unit, so later instructions of every
+          // pipe issue after it; the simulator's race detector does not count
+          // that as ordering, so neither do we (S orders S only).
+          changed |= relax(r.ord[pipeIndex(e.dst)], w);
           break;
         }
         case Edge::Barrier: {
@@ -152,6 +152,20 @@ Stmt seq(std::vector<Stmt> stmts, SourceLoc loc = {}) {
 
 Stmt barrierAll(SourceLoc loc) { return std::make_shared<BarrierStmt>(true, Pipe::S, loc); }
 
+// Replaces a loop variable by `var - t` (a stage-t task sees iteration i - t).
+class Shift : public IRMutator {
+ public:
+  Shift(Var v, int64_t t) : var_(std::move(v)), t_(t) {}
+  Expr mutateExpr(const Expr& e) override {
+    if (e && e->kind == ExprKind::VarRef && e->var == var_) return sub(e, intImm(t_));
+    return IRMutator::mutateExpr(e);
+  }
+
+ private:
+  Var var_;
+  int64_t t_;
+};
+
 class Lowerer {
  public:
   Lowerer(const analysis::KernelAnalysis& a, LoweringPlan& p, const Target& t, DiagnosticEngine& d,
@@ -163,6 +177,8 @@ class Lowerer {
   // Lowers the body of `list` (the kernel root or a loop body).
   Stmt lowerList(const UnitList& list, const Stmt& body);
 
+  const schedule::KernelSchedule* schedule = nullptr;
+  std::map<const ForStmt*, int64_t> extraTrips;  // staged loops: S more iterations
   // A dry run only measures the ring ids every list needs (ringTotal).
   bool dryRun = false;
   IdBase ringTotal;   // ids reserved for rings, kernel-wide (from the dry run)
@@ -218,8 +234,9 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     return;
   }
   Slot slot{s, guard, -1};
+  const StmtNode* original = plan_.origin(s.get());
   for (const auto& u : list.units)
-    if (u.stmt.get() == s.get()) slot.unit = u.index;
+    if (u.stmt.get() == original) slot.unit = u.index;
   if (slot.unit < 0) slot.unmatched = true;
   out.push_back(std::move(slot));
 }
@@ -249,13 +266,84 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     TS_INTERNAL(slotOf[u] >= 0, fmt::format("unit {} of a list has no statement", u));
   const int64_t numSlots = static_cast<int64_t>(slots.size());
 
+  // Stages (SPEC §6.4): with enable_offset, a unit at stage t runs iteration
+  // i - t of S more iterations, guarded to the original range. Kept flat
+  // (with a warning) when the body has conditions or a dependency would point
+  // backwards in the staged body.
+  std::vector<int64_t> stageOf(list.units.size(), 0);
+  int64_t maxStage = 0;
+  if (isLoop && loop->enableOffset && schedule) {
+    const auto* ls = schedule->find(loop);
+    if (ls && ls->enableOffset && ls->maxStage > 0 && ls->stage.size() == list.units.size()) {
+      bool ok = true;
+      std::string why;
+      for (const auto& sl : slots)
+        if (sl.guard || sl.unit < 0) ok = false, why = "its body has conditional code";
+      for (const auto& dep : list.deps) {
+        if (!ok) break;
+        int64_t tu = ls->stage[static_cast<size_t>(dep.from)],
+                tw = ls->stage[static_cast<size_t>(dep.to)];
+        int64_t d = dep.distanceKind == analysis::DistanceKind::Same      ? 0
+                    : dep.distanceKind == analysis::DistanceKind::Exact   ? dep.distance
+                    : dep.distanceKind == analysis::DistanceKind::Carried ? 1
+                    : plan_.find(dep.storage)
+                        ? std::max<int64_t>(1, plan_.find(dep.storage)->versions)
+                        : 1;
+        int64_t staged = d + tw - tu;
+        if (staged < 0 || (staged == 0 && slotOf[static_cast<size_t>(dep.from)] >=
+                                              slotOf[static_cast<size_t>(dep.to)]))
+          ok = false, why = fmt::format("a dependency from line {} to line {} would run backwards",
+                                        list.units[static_cast<size_t>(dep.from)].loc.line,
+                                        list.units[static_cast<size_t>(dep.to)].loc.line);
+      }
+      if (ok) {
+        for (size_t u = 0; u < list.units.size(); ++u) stageOf[u] = ls->stage[u];
+        maxStage = ls->maxStage;
+      } else if (!dryRun) {
+        diags_.warning(loop->loc, fmt::format("loop '{}' is lowered without stages: {}",
+                                              loop->var->name, why));
+      }
+    }
+  }
+  bool staged = maxStage > 0;
+
   // 2. Candidates.
   struct Cand {
     Edge edge;
     int64_t span;
   };
   std::vector<Cand> cands;
-  for (const auto& dep : list.deps) {
+  // Owner exclusions (sibling owners of one storage) order the two units as
+  // written: every conflicting access pair becomes a dependency, forward in
+  // the iteration and, in a loop, from the second unit to the first one
+  // iteration later.
+  std::vector<analysis::Dependency> deps = list.deps;
+  for (const auto& ex : list.exclusions) {
+    for (const auto& x : list.units[static_cast<size_t>(ex.a)].accesses) {
+      if (x.storage != ex.storage) continue;
+      for (const auto& y : list.units[static_cast<size_t>(ex.b)].accesses) {
+        if (y.storage != ex.storage || (!x.isWrite() && !y.isWrite())) continue;
+        analysis::Dependency d;
+        d.kind = x.isWrite() ? (y.isWrite() ? analysis::DepKind::WAW : analysis::DepKind::RAW)
+                             : analysis::DepKind::WAR;
+        d.storage = ex.storage;
+        d.from = ex.a;
+        d.to = ex.b;
+        d.fromPath = {ex.a};
+        d.fromPath.insert(d.fromPath.end(), x.path.begin(), x.path.end());
+        d.toPath = {ex.b};
+        d.toPath.insert(d.toPath.end(), y.path.begin(), y.path.end());
+        deps.push_back(d);
+        if (!isLoop) continue;
+        std::swap(d.from, d.to);
+        std::swap(d.fromPath, d.toPath);
+        d.distanceKind = analysis::DistanceKind::Carried;
+        d.distance = 1;
+        deps.push_back(d);
+      }
+    }
+  }
+  for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
     Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage);
     Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage);
@@ -291,6 +379,13 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
           e.d = dep.distance;
           break;
       }
+    }
+    if (staged) {
+      // Distances count staged iterations; rings use the loop's own clock.
+      e.d += stageOf[static_cast<size_t>(dep.to)] - stageOf[static_cast<size_t>(dep.from)];
+      e.clock = loopClock;
+      e.storageClock = false;
+      e.dKnown = true;
     }
     if (e.d == 0 && a >= b) continue;  // not a forward dependency within one iteration
     if (p == q) {
@@ -383,7 +478,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   // The flattened iteration number serves when the nest is affine and the
   // clock's final value is not needed.
   Var ringCounter;
-  Expr continuous = isLoop ? continuousLoopClock(chains.at(plan_.origin(loop))) : nullptr;
+  Expr continuous =
+      isLoop && !staged ? continuousLoopClock(chains.at(plan_.origin(loop))) : nullptr;
   for (Edge& e : kept) {
     if (e.kind != Edge::Flag || e.ring <= 1 || e.storageClock) continue;
     // Partial rings (d < ring) drain by the clock's final value: a counter.
@@ -508,11 +604,13 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     std::vector<Stmt> work;
     if (slot.unit >= 0 && list.units[static_cast<size_t>(slot.unit)].isLoop()) {
       const auto& unit = list.units[static_cast<size_t>(slot.unit)];
-      const auto* inner = unit.loop();
+      const auto* inner = as<ForStmt>(slot.stmt);
       Stmt innerBody = lowerList(*unit.body, inner->body);
       auto f = std::make_shared<ForStmt>(*inner);
       f->body = innerBody;
-      plan_.loopOrigin[f.get()] = inner;
+      if (auto x = extraTrips.find(unit.loop()); x != extraTrips.end())
+        f->extent = add(f->extent, intImm(x->second));
+      plan_.rebuiltFrom[f.get()] = slot.stmt.get();
       work = {f};
     } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
                !as<BarrierStmt>(slot.stmt)) {
@@ -520,6 +618,22 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       work = {barrierAll(slot.stmt->loc), slot.stmt, barrierAll(slot.stmt->loc)};
     } else {
       work = {slot.stmt};
+    }
+    if (staged && slot.unit >= 0 && stageOf[static_cast<size_t>(slot.unit)] > 0) {
+      // Stage t: iteration i - t, when it exists.
+      int64_t t = stageOf[static_cast<size_t>(slot.unit)];
+      Shift shift(loop->var, t);
+      for (auto& w : work) w = shift.mutateStmt(w);
+      Expr local = sub(varRef(loop->var), loop->min);
+      Expr valid = binary(BinOp::And, binary(BinOp::GE, local, intImm(t)),
+                          binary(BinOp::LT, local, add(loop->extent, intImm(t))));
+      work = {std::make_shared<IfStmt>(valid, seq(std::move(work), slot.stmt->loc), nullptr,
+                                       slot.stmt->loc)};
+    } else if (staged && slot.unit >= 0) {
+      Expr local = sub(varRef(loop->var), loop->min);
+      work = {std::make_shared<IfStmt>(binary(BinOp::LT, local, loop->extent),
+                                       seq(std::move(work), slot.stmt->loc), nullptr,
+                                       slot.stmt->loc)};
     }
     if (auto it = markActive.find(s); it != markActive.end())
       work.insert(work.end(), it->second.begin(), it->second.end());
@@ -532,6 +646,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   if (ringCounter)
     out.push_back(
         std::make_shared<AssignStmt>(ringCounter, add(varRef(ringCounter), intImm(1)), loop->loc));
+  if (staged) extraTrips[loop] = maxStage;
   if (out.empty()) return body;
   return std::make_shared<SeqStmt>(std::move(out), body ? body->loc : SourceLoc{});
 }
@@ -566,8 +681,8 @@ void countSyncs(const Stmt& s, SyncStats& stats) {
 }  // namespace
 
 Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysis& analysis,
-                             LoweringPlan& plan, const Target& target, DiagnosticEngine& diags,
-                             SyncStats& stats) {
+                             const schedule::KernelSchedule& schedule, LoweringPlan& plan,
+                             const Target& target, DiagnosticEngine& diags, SyncStats& stats) {
   Kernel out = kernel;
   // Dry run: how many ring ids each hard event needs kernel-wide.
   LoweringPlan scratchPlan = plan;
@@ -575,11 +690,13 @@ Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysi
   SyncStats scratchStats;
   Lowerer dry(analysis, scratchPlan, target, scratchDiags, scratchStats);
   dry.dryRun = true;
-  dry.chains = loopChains(kernel.body);
+  dry.schedule = &schedule;
+  for (const auto& [loop, chain] : loopChains(kernel.body)) dry.chains[plan.origin(loop)] = chain;
   dry.lowerList(analysis.root, kernel.body);
 
   Lowerer lowerer(analysis, plan, target, diags, stats);
   lowerer.ringTotal = dry.ringTotal;
+  lowerer.schedule = &schedule;
   lowerer.chains = dry.chains;
   Stmt body = lowerer.lowerList(analysis.root, kernel.body);
   std::vector<Stmt> stmts;

@@ -1,8 +1,9 @@
 // Synchronisation (SPEC §6.3, §3.3): set_flag / wait_flag between pipes and
 // pipe_barrier on one MTE/FIX pipe, from the analyses' dependencies.
 //
-// Expects: the original (unmaterialised) kernel, its analyses (units of every
-// list point at the kernel's statements) and the plan of VersionModes.
+// Expects: the materialised kernel, its analyses (units of every list point at
+// the input kernel's statements, found again through plan.rebuiltFrom), the
+// schedule (stages) and the plan of VersionModes.
 // Guarantees, per unit list (kernel root, every loop body):
 //  - `if` statements are predicated: the condition goes to a fresh bool
 //    (`cond_3 = s > 0`) and every statement under it becomes its own
@@ -25,7 +26,14 @@
 //    credit flag runs back; when nothing fits, or a hard event would need
 //    more than 8 ids, the dependency becomes pipe_barrier("ALL") with a
 //    warning;
-//  - loops get ids above those of every enclosing list; sibling loops share.
+//  - rings live for the whole kernel (pre-set at its start, drained at its
+//    end) so they stay balanced when a loop runs several times; their clock
+//    continues across executions (the flattened iteration, or a per-loop
+//    counter); ids are never shared between lists;
+//  - stages (SPEC §6.4): a loop with enable_offset whose schedule has stages
+//    0..S runs S more iterations; a stage-t unit sees `i - t` and is guarded
+//    to the original range; dependency distances count staged iterations;
+//    bodies with conditions are kept flat (with a warning).
 //
 //   for s in T.Pipelined(4):                   T.set_flag("V", "MTE2", 0) ...
 //       T.copy(A[...], a_ub)                   for s in T.Pipelined(4):
@@ -40,6 +48,7 @@
 
 #include "analysis/TaskGraph.h"
 #include "ir/IR.h"
+#include "schedule/Schedule.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 #include "transform/LoweringTypes.h"
@@ -48,7 +57,7 @@ namespace tilesched::transform {
 
 // Returns the kernel with synchronisation; `stats` counts what was emitted.
 ir::Kernel insertSynchronization(const ir::Kernel& kernel, const analysis::KernelAnalysis& analysis,
-                                 LoweringPlan& plan, const Target& target, DiagnosticEngine& diags,
-                                 SyncStats& stats);
+                                 const schedule::KernelSchedule& schedule, LoweringPlan& plan,
+                                 const Target& target, DiagnosticEngine& diags, SyncStats& stats);
 
 }  // namespace tilesched::transform

@@ -1,6 +1,8 @@
 // Version modes (see VersionModes.h).
 #include "transform/VersionModes.h"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "ir/Functor.h"
@@ -131,6 +133,16 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
       continue;
     }
     for (const auto& o : own->owners) sl.owners.push_back(as<ForStmt>(o));
+    // A leading version dimension on an alias smaller than its storage would
+    // place the alias's versions at other offsets than the storage's.
+    for (const auto& b : kernel.buffers) {
+      if (b->storage != st || sl.versions <= 1) continue;
+      auto shape = constShape(b);
+      if (shape && product(*shape) * dtypeBytes(b->dtype) == st->bytes) continue;
+      diags.warning(b->loc, fmt::format("'{}' views only part of '{}', so '{}' keeps one version",
+                                        b->name, sl.buffer->name, sl.buffer->name));
+      sl.versions = 1;
+    }
     if (sl.versions <= 1) {
       sl.versions = 1;
       plan.storages.push_back(std::move(sl));
@@ -144,9 +156,33 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
     bool guarded = own->guardedEpoch;
     bool oneOwner = sl.owners.size() == 1;
     bool affine = oneOwner && !nonAffine(chains[sl.owners.front()]);
+    // Under enable_offset, accesses at several stages read the clock at
+    // different iterations: a counter would advance at one and be read at another.
+    bool multiStage = false;
+    for (const auto* o : sl.owners) {
+      const auto* ls = schedule.find(o);
+      const auto* list = analysis.findLoop(o);
+      if (!o->enableOffset || !ls || !ls->enableOffset || !list ||
+          ls->stage.size() != list->units.size())
+        continue;
+      std::set<int64_t> stages;
+      for (const auto& u : list->units)
+        for (const auto& acc : u.accesses)
+          if (acc.storage == st) stages.insert(ls->stage[static_cast<size_t>(u.index)]);
+      multiStage |= stages.size() > 1;
+    }
     VersionMode mode = requested;
+    if (mode == VersionMode::Counter && multiStage) {
+      diags.error(requestLoc,
+                  fmt::format("'{}' cannot use counter mode: with enable_offset it is accessed at "
+                              "several stages, which read the counter at different iterations; "
+                              "use \"iteration\" or \"auto\"",
+                              sl.buffer->name));
+      mode = VersionMode::Iteration;
+    }
     if (mode == VersionMode::Auto)
-      mode = (!guarded && oneOwner && affine) ? VersionMode::Iteration : VersionMode::Counter;
+      mode = (multiStage && oneOwner) || (!guarded && oneOwner && affine) ? VersionMode::Iteration
+                                                                          : VersionMode::Counter;
     if (mode == VersionMode::Iteration && !oneOwner) {
       std::string lines;
       for (const auto* o : sl.owners)

@@ -125,8 +125,10 @@ Lowered lowerExample(const std::string& name, int64_t versions) {
 TEST_P(Example, NoneRunsCorrectly) {
   auto l = lowerExample(GetParam(), 1);
   expectCorrect(l);
-  for (const auto& sl : l.lowered->plan.storages)
-    if (sl.source != schedule::VersionSource::Manual) EXPECT_EQ(sl.versions, 1);
+  for (const auto& sl : l.lowered->plan.storages) {
+    if (sl.source == schedule::VersionSource::Manual) continue;
+    EXPECT_EQ(sl.versions, 1);
+  }
 }
 
 TEST_P(Example, DoubleRunsCorrectlyWhereItFits) {
@@ -422,6 +424,178 @@ TEST(LoweredVerifier, RejectsAFlagLeftSetAtTheEnd) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("left set at the end of the kernel"), std::string::npos)
       << problems[0];
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- edge cases
+
+struct Snippet {
+  const char* name;
+  const char* body;  // under `with T.Kernel(1) as bx:`, X, Z inputs and Y output of 256 float32
+};
+
+const Snippet kSnippets[] = {
+    {"complementary_guards", R"(a = T.alloc_ub((32,), "float32")
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    if s % 2 == 0:
+        T.copy(X[s * 32:s * 32 + 32], a)
+    else:
+        T.copy(Z[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        b[i] = a[i] + 1.0
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"scalar_reads_ub", R"(a = T.alloc_ub((32,), "float32")
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    m = a[3]
+    for i in T.Parallel(32):
+        b[i] = a[i] * m
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"scalar_writes_ub", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    a[0] = a[1] + a[2]
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"carried_accumulator_and_root_fill", R"(a = T.alloc_ub((32,), "float32")
+acc = T.alloc_ub((32,), "float32")
+T.clear(acc)
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        acc[i] = acc[i] + a[i]
+T.copy(acc, Y[0:32])
+)"},
+    {"fill_outside_owner", R"(a = T.alloc_ub((32,), "float32")
+T.fill(a, 2.0)
+for s in T.Pipelined(8, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] * 2.0
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"alias_view", R"(a = T.alloc_ub((64,), "float32")
+v = T.view(a, (2, 32))
+b = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 64:s * 64 + 64], a)
+    for i in T.Parallel(32):
+        b[i] = v[0, i] + v[1, i]
+    T.copy(b, Y[s * 32:s * 32 + 32])
+)"},
+    {"nested_inner_pipeline", R"(a = T.alloc_ub((16,), "float32")
+c = T.alloc_ub((16,), "float32")
+for o in T.serial(4):
+    for s in T.Pipelined(4, num_stages=2):
+        T.copy(X[o * 64 + s * 16:o * 64 + s * 16 + 16], a)
+        for i in T.Parallel(16):
+            c[i] = a[i] + 3.0
+        T.copy(c, Y[o * 64 + s * 16:o * 64 + s * 16 + 16])
+)"},
+    {"sibling_loops_share_nothing_unsafe", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(3, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] + 1.0
+    T.copy(a, Y[s * 32:s * 32 + 32])
+for t in T.Pipelined(5, num_stages=2):
+    T.copy(Z[t * 32:t * 32 + 32], a)
+    for i in T.Parallel(32):
+        a[i] = a[i] * 2.0
+    T.copy(a, Y[96 + t * 32:96 + t * 32 + 32])
+)"},
+};
+
+class EdgeCase : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
+
+TEST_P(EdgeCase, RunsCorrectly) {
+  const Snippet& sn = kSnippets[std::get<0>(GetParam())];
+  int64_t versions = std::get<1>(GetParam());
+  SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((256,), \"float32\"), "
+      "Z: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n";
+  std::string line;
+  for (char c : std::string(sn.body)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    text += "        " + line + "\n";
+    line.clear();
+  }
+  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  expectCorrect(l);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lowering, EdgeCase,
+    ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kSnippets))),
+                       ::testing::Values(int64_t{1}, int64_t{2}, int64_t{3})));
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- stages
+
+// load (stage 0) -> compute (stage 1) -> store (stage 2), written by hand.
+ScheduleMaker threeStages(int64_t versions) {
+  return [versions](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, versions, target(), d);
+    const auto& loopUnit = a.root.units.front();
+    schedule::ListSchedule ls;
+    ls.loop = loopUnit.loop();
+    ls.ii = 200;
+    ls.stage = {0, 1, 2};
+    ls.start = {0, 200, 400};
+    ls.maxStage = 2;
+    ls.enableOffset = true;
+    s.lists.push_back(ls);
+    return s;
+  };
+}
+
+std::string stagedKernel(int64_t trips) {
+  std::string text = streamKernel(trips, 3);
+  std::string from = "num_stages=3)";
+  text.replace(text.find(from), from.size(),
+               "num_stages=3, annotations={\"enable_offset\": True})");
+  return text;
+}
+
+TEST(Lowering, EnableOffsetRunsThreeStagesInOneLoop) {
+  for (int64_t versions : {2, 3}) {
+    for (int64_t trips : {0, 1, 2, 3, 5, 17}) {
+      SCOPED_TRACE("versions " + std::to_string(versions) + ", trips " + std::to_string(trips));
+      auto l = lowerText("staged.py", stagedKernel(trips), threeStages(versions));
+      expectCorrect(l);
+      // Two extra iterations; the store sees iteration s - 2, guarded.
+      EXPECT_NE(l.printed.find("T.Pipelined(" + std::to_string(trips + 2)), std::string::npos)
+          << l.printed;
+      EXPECT_NE(l.printed.find("Y[(s - 2) * 64"), std::string::npos) << l.printed;
+      EXPECT_EQ(l.messages().find("without stages"), std::string::npos) << l.messages();
+    }
+  }
+}
+
+TEST(Lowering, StagesNeedEnableOffset) {
+  // The same schedule on a loop without enable_offset stays flat.
+  auto l = lowerText("flat.py", streamKernel(5, 3), threeStages(2));
+  expectCorrect(l);
+  EXPECT_NE(l.printed.find("T.Pipelined(5"), std::string::npos) << l.printed;
 }
 
 }  // namespace
