@@ -26,6 +26,7 @@ import concurrent.futures
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -164,6 +165,25 @@ def check_kernel(tilesched, kernel, path, modes, workdir, timeout, only=None):
     return outs
 
 
+RACE_RE = re.compile(r"error: race on '[^']*' bytes \[[^)]*\): (read|written) by .*? \((\w+)\) here and "
+                     r"(read|written) by .*? \((\w+)\) at line")
+
+
+def fingerprint(outs):
+    """A short class of the failure, to group seeds: 'race MTE2 write / MTE3 read' and the like."""
+    parts = set()
+    for o in outs:
+        if o.ok:
+            continue
+        m = RACE_RE.search(o.detail)
+        if o.kind == "fail:race" and m:
+            acc = sorted([(m.group(2), m.group(1)), (m.group(4), m.group(3))], key=lambda x: x[1] != "written")
+            parts.add("race " + " / ".join(f"{p} {'write' if a == 'written' else 'read'}" for p, a in acc))
+        else:
+            parts.add(o.kind)
+    return "; ".join(sorted(parts))
+
+
 def signature(outs):
     return sorted((o.mode, o.kind) for o in outs if not o.ok)
 
@@ -266,6 +286,32 @@ def minimise(tilesched, kernel, target_sig, modes, workdir, timeout, budget_s):
 # ----------------------------------------------------------------------------
 
 
+def check_files(a):
+    """Runs saved kernel files (a failure's kernel, a regression) in every mode."""
+    work = tempfile.mkdtemp(prefix="tilesched-random-files-")
+    modes = detect_modes(a.tilesched, work) if a.modes == "detect" else a.modes.split(",")
+    bad_files = 0
+    for src in a.kernel:
+        text = open(src).read()
+        expect = "either" if "# expect_double: either" in text else "pass"
+        path = os.path.join(work, os.path.basename(src))
+        shutil.copy(src, path)
+        outs = [run_mode(a.tilesched, path, m, work, expect, a.timeout) for m in modes]
+        passed = [o.mode for o in outs if o.kind == "pass"]
+        base = os.path.basename(path)[:-3]
+        for m in passed[1:]:
+            same, why = outputs_equal(work, base, passed[0], m)
+            if not same:
+                outs.append(Outcome(f"{passed[0]}/{m}", "fail:cross-mode", why))
+        bad = [o for o in outs if not o.ok]
+        print(("FAIL " if bad else "ok   ") + src + ": " + ", ".join(f"{o.mode} {o.kind}" for o in outs))
+        for o in bad:
+            print(f"  [{o.mode}] {o.kind}: " + o.detail.replace("\n", "\n      "))
+        bad_files += bool(bad)
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if bad_files else 0
+
+
 def parse_seeds(text):
     if ":" in text:
         a, b = text.split(":")
@@ -290,7 +336,10 @@ def main():
     ap.add_argument("--minimise-budget", type=int, default=120, help="seconds per failing seed")
     ap.add_argument("--max-minimise", type=int, default=10, help="failing seeds to minimise")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--kernel", nargs="+", help="check these kernel files (e.g. tests/random/regress/*.py) instead")
     a = ap.parse_args()
+    if a.kernel:
+        return check_files(a)
 
     out = a.out or tempfile.mkdtemp(prefix="tilesched-random-")
     os.makedirs(out, exist_ok=True)
@@ -344,9 +393,18 @@ def main():
                 print(f"ok   seed {seed}: " + ", ".join(f"{o.mode} {o.kind}" for o in outs))
 
     elapsed = time.time() - t0
+    classes = {}
+    for seed, k, outs in failures:
+        classes.setdefault(fingerprint(outs), []).append(seed)
+    if classes:
+        print("\nfailure classes (the first seed of each is minimised first):")
+        for fp, seeds_of in sorted(classes.items(), key=lambda x: -len(x[1])):
+            print(f"  {len(seeds_of):4d}  {fp}: seeds {','.join(map(str, seeds_of[:12]))}{' ...' if len(seeds_of) > 12 else ''}")
+    firsts = [s[0] for s in classes.values()]
+    order = [f for f in failures if f[0] in firsts] + [f for f in failures if f[0] not in firsts]
     if failures and not a.no_minimise:
         print(f"\nminimising {min(len(failures), a.max_minimise)} of {len(failures)} failing seeds")
-        for seed, k, outs in failures[: a.max_minimise]:
+        for seed, k, outs in order[: a.max_minimise]:
             sig = signature(outs)
             fail_modes = sorted({m for mo, _ in sig for m in mo.split("/")})
             best, tries = minimise(a.tilesched, k, sig, fail_modes, work, a.timeout, a.minimise_budget)
