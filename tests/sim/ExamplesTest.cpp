@@ -106,13 +106,69 @@ TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
   EXPECT_TRUE(report.at("simulation").at("outputs_match").get<bool>());
 }
 
-TEST(ExampleErrors, UnavailableSchedulesAreUsageErrors) {
+TEST(ExampleErrors, UnknownSchedulesAreUsageErrors) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  for (const char* s : {"auto", "none", "double"}) {
-    auto r = runCli({"run", file.string(), "--schedule", s});
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("not available yet"), std::string::npos) << r.err;
+  auto r = runCli({"run", file.string(), "--schedule", "triple"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown --schedule 'triple'; use auto, none, double, serial or as-written"),
+            std::string::npos)
+      << r.err;
+}
+
+// `--schedule none` and `double` through the command line: the lowering's
+// decisions reach the human output and the report (SPEC §7.3 names).
+class LoweredExample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LoweredExample, NoneAndDoublePassWithReportFields) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
+  for (const char* mode : {"none", "double"}) {
+    SCOPED_TRACE(mode);
+    fs::path dir = tempDir(GetParam() + "_" + mode);
+    auto r = runCli(
+        {"run", file.string(), "--schedule", mode, "--report", (dir / "report.json").string()});
+    if (GetParam() == "unlimit_memory" && std::string(mode) == "double") {
+      EXPECT_EQ(r.status, 1) << r.out << r.err;
+      EXPECT_NE(r.err.find("more than the 253952 bytes of ascend950"), std::string::npos) << r.err;
+      continue;
+    }
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("sync: "), std::string::npos) << r.out;
+    auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+    EXPECT_EQ(report.at("simulation").at("schedule"), mode);
+    EXPECT_EQ(report.at("simulation").at("races"), 0);
+    EXPECT_EQ(report.at("simulation").at("flag_errors"), 0);
+    const auto& k = report.at("kernels").at(0);
+    const auto& sync = k.at("sync");
+    EXPECT_EQ(sync.at("set_flag"), sync.at("wait_flag"));  // every set is waited
+    for (const auto& [event, ids] : sync.at("event_ids").items()) {
+      EXPECT_GE(ids.get<int64_t>(), 1) << event;
+      EXPECT_LE(ids.get<int64_t>(), 8) << event;
+      EXPECT_NE(event.find('_'), std::string::npos) << event;
+    }
+    for (const auto& b : k.at("buffers")) {
+      if (!b.at("eligible").get<bool>() || b.at("manual").get<bool>()) continue;
+      EXPECT_EQ(b.at("versions"), std::string(mode) == "none" ? 1 : 2) << b.dump();
+      bool none = std::string(mode) == "none";
+      EXPECT_EQ(b.at("mode").is_null(), none) << b.dump();
+    }
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllExamples, LoweredExample,
+                         ::testing::Values("vec_add", "rms_norm", "softmax", "gemm_l1", "gemm_l0",
+                                           "ring_buffer", "annotate_versions", "manual_flat_ring",
+                                           "persistent_tiles", "vf_region", "unlimit_memory"));
+
+TEST(LoweredExample, EmitLoweredPrintsTheGoldenVecAdd) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto r = runCli({"run", file.string(), "--schedule", "double", "--emit", "lowered"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::string golden = readAll(fs::path(TILESCHED_EXAMPLES_DIR) / ".." / "tests" / "transform" /
+                               "golden" / "vec_add.double.lowered");
+  // The first line names the file as it was given on the command line.
+  auto body = [](const std::string& text) { return text.substr(text.find('\n') + 1); };
+  std::string printed = r.out.substr(0, r.out.find("run vec_add"));
+  EXPECT_EQ(body(printed), body(golden));
 }
 
 TEST(ExampleErrors, SeedChangesInputsButNotTheVerdict) {
