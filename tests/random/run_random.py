@@ -260,7 +260,8 @@ def candidates(kernel):
 
 
 def minimise(tilesched, kernel, target_sig, modes, workdir, timeout, budget_s):
-    """Greedy delta debugging: accept any valid smaller kernel that keeps the failure."""
+    """Greedy delta debugging: accept any valid smaller kernel that keeps the failure
+    class `target_sig` (a part of `fingerprint`)."""
     start = time.time()
     path = os.path.join(workdir, f"min_{kernel.seed}.py")
     best = kernel
@@ -275,8 +276,8 @@ def minimise(tilesched, kernel, target_sig, modes, workdir, timeout, budget_s):
                 continue
             tries += 1
             outs = check_kernel(tilesched, cand, path, modes, workdir, timeout)
-            sig = signature(outs)
-            if sig and all(s in sig for s in target_sig[:1]):
+            parts = set(fingerprint(outs).split("; ")) if signature(outs) else set()
+            if target_sig in parts:
                 best = cand
                 changed = True
                 break
@@ -407,7 +408,9 @@ def main():
         for seed, k, outs in order[: a.max_minimise]:
             sig = signature(outs)
             fail_modes = sorted({m for mo, _ in sig for m in mo.split("/")})
-            best, tries = minimise(a.tilesched, k, sig, fail_modes, work, a.timeout, a.minimise_budget)
+            # keep the failure's class (the same race pipes), not just "some race"
+            target = fingerprint(outs).split("; ")[0]
+            best, tries = minimise(a.tilesched, k, target, fail_modes, work, a.timeout, a.minimise_budget)
             path = os.path.join(out, f"fail_seed{seed}.min.py")
             with open(path, "w") as f:
                 f.write(best.render())
