@@ -266,20 +266,20 @@ def minimise(tilesched, kernel, target_sig, modes, workdir, timeout, budget_s):
     path = os.path.join(workdir, f"min_{kernel.seed}.py")
     best = kernel
     tries = 0
+    pos = 0  # candidates before `pos` were just rejected: start after them, wrap around once
     changed = True
     while changed and time.time() - start < budget_s:
         changed = False
-        for cand in candidates(best):
+        cands = [c for c in candidates(best) if gen_kernel.check_valid(c)]
+        order = list(range(min(pos, len(cands)), len(cands))) + list(range(0, min(pos, len(cands))))
+        for i in order:
             if time.time() - start > budget_s:
                 break
-            if not gen_kernel.check_valid(cand):
-                continue
             tries += 1
-            outs = check_kernel(tilesched, cand, path, modes, workdir, timeout)
+            outs = check_kernel(tilesched, cands[i], path, modes, workdir, timeout)
             parts = set(fingerprint(outs).split("; ")) if signature(outs) else set()
             if target_sig in parts:
-                best = cand
-                changed = True
+                best, pos, changed = cands[i], i, True
                 break
     return best, tries
 
