@@ -339,15 +339,17 @@ class Gen:
         tight = self.profile != "ci" and self.chance(0.08)
         if tight:
             # big tiles: one version of everything fits UB, two may not
-            k.R, k.C = 8, 1024 if k.dtype == "float32" else 2048
+            # four 48 KiB tiles: 192 KiB of the 248 KiB UB; two versions of any
+            # two of them no longer fit (the ring and the reduction buffer are off)
+            k.R, k.C = 8, 1536 if k.dtype == "float32" else 3072
             self.count("profile.tight_ub")
-        nub = rng.randint(2, 4 if tight else 6)
+        nub = 4 if tight else rng.randint(2, 6)
         for x in range(nub):
             self.add_buf(f"u{x}", "shared", (k.R, k.C), k.dtype, "alloc_ub")
         self.ubs = [f"u{x}" for x in range(nub)]
         self.all_ubs = list(self.ubs)
         self.red = None
-        if self.chance(0.5):
+        if not tight and self.chance(0.5):
             self.add_buf("r0", "shared", (k.R,), k.dtype, "alloc_ub")
             self.red = "r0"
         self.ring = None
