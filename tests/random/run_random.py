@@ -51,14 +51,19 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
 
 
 def detect_modes(tilesched, workdir):
-    """The modes this binary runs: a mode counts when a two-copy probe passes."""
+    """The modes this binary runs. A mode is left out only when the binary says it
+    does not have it (a usage error, or "not available" / "does not have" on a
+    two-copy probe); a mode that fails the probe otherwise is kept, so its
+    failures show."""
     path = os.path.join(workdir, "probe.py")
     with open(path, "w") as f:
         f.write(PROBE)
     modes = []
     for m in ALL_MODES:
         p = subprocess.run([tilesched, "run", path, "--schedule", m], capture_output=True, text=True, timeout=120)
-        if p.returncode == 0:
+        text = p.stdout + p.stderr
+        missing = p.returncode == 2 or (p.returncode == 1 and re.search(r"not available|does not have", text))
+        if not missing:
             modes.append(m)
     return modes
 
