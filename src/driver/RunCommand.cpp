@@ -349,6 +349,14 @@ std::string modeName(const transform::StorageLowering& sl) {
 // The lowering's decisions: versions, mode and source per storage, and the
 // synchronisation per hard event.
 void renderLowering(const transform::LoweredKernel& lk, std::ostream& out) {
+  for (const auto& ls : lk.schedule.lists) {
+    if (!ls.loop) continue;
+    out << fmt::format("  loop {} (line {}): II {} (lower bound {}{}{}), max stage {}{}\n",
+                       ls.loop->var->name, ls.loop->loc.line, ls.ii, ls.iiLowerBound,
+                       ls.provenOptimal ? ", proven optimal" : "",
+                       ls.fallback ? ", list-schedule fallback" : "", ls.maxStage,
+                       ls.enableOffset ? ", enable_offset" : "");
+  }
   out << "  buffer      scope       versions  mode       source\n";
   for (const auto& sl : lk.plan.storages) {
     if (!sl.buffer || sl.storage->scope == MemScope::Global) continue;
@@ -432,6 +440,19 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
         sl.source != schedule::VersionSource::Manual)
       written[sl.buffer->name] = sl.versions;
   kernel["annotations"]["buffer_versions"] = written;
+  for (const auto& ls : lk.schedule.lists) {
+    if (!ls.loop) continue;
+    for (auto& l : kernel["loops"]) {
+      if (l.value("var", "") != ls.loop->var->name || l.value("line", 0u) != ls.loop->loc.line)
+        continue;
+      l["ii"] = ls.ii;
+      l["ii_lower_bound"] = ls.iiLowerBound;
+      l["proven_optimal"] = ls.provenOptimal;
+      l["max_stage"] = ls.maxStage;
+      l["solve_ms"] = ls.solveMs;
+      l["fallback"] = ls.fallback;
+    }
+  }
   json ids = json::object();
   for (const auto& [ev, n] : lk.sync.eventIds) ids[ev] = n;
   kernel["sync"] = {{"set_flag", lk.sync.setFlag},

@@ -20,6 +20,7 @@ std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
                                          const Target& target, DiagnosticEngine& diags) {
   size_t errors = diags.numErrors();
   LoweredKernel out;
+  out.schedule = schedule;
   out.plan = chooseVersionModes(kernel, analysis, schedule, diags);
   if (diags.numErrors() > errors) return std::nullopt;
   Kernel versioned = materializeVersions(kernel, out.plan);

@@ -10,9 +10,8 @@
 // `diags` and the result is nullopt; an illegal program found by the
 // lowered-IR verifier is an internal error (never simulated).
 //
-// Stages (SPEC §6.4) are not lowered yet: every body is flat (stage 0), so
-// `enable_offset` schedules run correctly with the overlap the pipes, versions
-// and flags give.
+// Stages (SPEC §6.4) are lowered by SyncInsertion for loops with
+// enable_offset whose ListSchedule has stages; everything else stays flat.
 #pragma once
 
 #include <optional>
@@ -30,6 +29,7 @@ namespace tilesched::transform {
 
 struct LoweredKernel {
   ir::Kernel kernel;
+  schedule::KernelSchedule schedule;  // what was lowered
   LoweringPlan plan;
   SyncStats sync;
 };

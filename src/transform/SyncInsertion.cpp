@@ -16,6 +16,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -179,11 +181,19 @@ class Lowerer {
 
   const schedule::KernelSchedule* schedule = nullptr;
   std::map<const ForStmt*, int64_t> extraTrips;  // staged loops: S more iterations
-  // A dry run only measures the ring ids every list needs (ringTotal).
+  // A dry run only measures the ids every list needs (ringTotal, flagTotal).
   bool dryRun = false;
-  IdBase ringTotal;   // ids reserved for rings, kernel-wide (from the dry run)
-  IdBase ringCursor;  // next free ring id
-  IdBase flagCursor;  // next free id of per-iteration flags (above every ring)
+  // Under id pressure, each loop of the kernel root is an *epoch*: its rings
+  // are pre-set just before it and drained just after it, followed by
+  // pipe_barrier("ALL"), so the next epoch may reuse the same ids.
+  bool epochMode = false;
+  int epoch = -1;                          // root unit of the current epoch, -1 outside
+  std::map<int, IdBase> ringTotalByEpoch;  // dry run: ring ids per epoch (-1: kernel-wide)
+  std::map<int, IdBase> flagTotalByEpoch;  // dry run: per-iteration flag ids per epoch
+  IdBase rootReserve;                      // epoch mode: ids of the root list's own flags
+  IdBase ringTotal;                        // ids reserved for rings, kernel-wide (from the dry run)
+  IdBase ringCursor;                       // next free ring id
+  IdBase flagCursor;                       // next free id of per-iteration flags (above every ring)
   // Rings live for the whole kernel: pre-set at its start, drained at its end,
   // so their state carries from one execution of a loop to the next.
   std::vector<Stmt> kernelPreSets, kernelDrains;
@@ -296,6 +306,19 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
                                         list.units[static_cast<size_t>(dep.from)].loc.line,
                                         list.units[static_cast<size_t>(dep.to)].loc.line);
       }
+      // A counter read at several stages would be read at different iterations.
+      for (const auto& sl : plan_.storages) {
+        if (!ok || !sl.counter) continue;
+        std::set<int64_t> stages;
+        for (const auto& u : list.units)
+          for (const auto& acc : u.accesses)
+            if (acc.storage == sl.storage) stages.insert(ls->stage[static_cast<size_t>(u.index)]);
+        if (stages.size() > 1)
+          ok = false, why = fmt::format(
+                          "'{}' uses counter mode (it has {} owners) and is accessed "
+                          "at several stages",
+                          sl.buffer->name, sl.owners.size());
+      }
       if (ok) {
         for (size_t u = 0; u < list.units.size(); ++u) stageOf[u] = ls->stage[u];
         maxStage = ls->maxStage;
@@ -311,6 +334,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   struct Cand {
     Edge edge;
     int64_t span;
+    int64_t producerSlot, consumerSlot;
   };
   std::vector<Cand> cands;
   // Owner exclusions (sibling owners of one storage) order the two units as
@@ -342,6 +366,45 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
         deps.push_back(d);
       }
     }
+  }
+  // A dependency on a loop unit names one of its leaf tasks; every leaf that
+  // makes an access of the right kind must be ordered (they may sit on
+  // different pipes), so the dependency is expanded over all of them.
+  auto leafPaths = [&](int unit, const ir::Storage& st, bool writes) {
+    std::vector<std::vector<int>> paths;
+    for (const auto& acc : list.units[static_cast<size_t>(unit)].accesses) {
+      if (acc.storage != st || (writes && !acc.isWrite())) continue;
+      if (!writes && acc.isWrite()) continue;
+      std::vector<int> path{unit};
+      path.insert(path.end(), acc.path.begin(), acc.path.end());
+      paths.push_back(path);
+    }
+    return paths;
+  };
+  {
+    std::vector<analysis::Dependency> expanded;
+    for (const auto& dep : deps) {
+      bool loops = dep.storage && (list.units[static_cast<size_t>(dep.from)].isLoop() ||
+                                   list.units[static_cast<size_t>(dep.to)].isLoop());
+      if (!loops) {
+        expanded.push_back(dep);
+        continue;
+      }
+      bool fromWrites = dep.kind != analysis::DepKind::WAR;
+      bool toWrites = dep.kind != analysis::DepKind::RAW;
+      auto froms = leafPaths(dep.from, dep.storage, fromWrites);
+      auto tos = leafPaths(dep.to, dep.storage, toWrites);
+      if (froms.empty()) froms.push_back(dep.fromPath);
+      if (tos.empty()) tos.push_back(dep.toPath);
+      for (const auto& f : froms)
+        for (const auto& t : tos) {
+          analysis::Dependency d = dep;
+          d.fromPath = f;
+          d.toPath = t;
+          expanded.push_back(d);
+        }
+    }
+    deps = std::move(expanded);
   }
   for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
@@ -397,10 +460,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       e.setPos = pos(a + 1, kSet);
       e.waitPos = pos(b, kWait);
     }
-    // For pruning, remember the producer's and consumer's work positions.
-    cands.push_back(Cand{e, e.d * (numSlots + 1) + (b - a)});
-    cands.back().edge.ring = a;  // temporarily: producer slot
-    cands.back().edge.base = b;  // temporarily: consumer slot
+    cands.push_back(Cand{e, e.d * (numSlots + 1) + (b - a), a, b});
   }
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Cand& x, const Cand& y) { return x.span < y.span; });
@@ -408,9 +468,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   // 3. Prune.
   std::vector<Edge> kept;
   for (auto& c : cands) {
-    int64_t a = c.edge.ring, b = c.edge.base;
-    c.edge.ring = 1;
-    c.edge.base = 0;
+    int64_t a = c.producerSlot, b = c.consumerSlot;
     Reach r = reach(kept, c.edge.src, Tok{0, pos(a, kWork)}, false, inOrder(target_, c.edge.src));
     Tok need{c.edge.d, pos(b, kWork)};
     if (r.ord[pipeIndex(c.edge.dst)] < need) continue;
@@ -500,13 +558,15 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     auto key = std::make_pair(e.src, e.dst);
     bool isRing = e.d > 0;
     if (dryRun) {
-      if (isRing) ringTotal[key] += e.ring;
+      (isRing ? ringTotalByEpoch : flagTotalByEpoch)[epochMode ? epoch : -1][key] += e.ring;
       continue;
     }
     // Ids are never shared between lists: a flag's last wait in one list is
     // not ordered before another list's first set of the same id.
     int64_t base = isRing ? ringCursor[key]
-                          : std::max(flagCursor[key], ringTotal.count(key) ? ringTotal[key] : 0);
+                   : epochMode
+                       ? flagCursor[key]
+                       : std::max(flagCursor[key], ringTotal.count(key) ? ringTotal[key] : 0);
     if (base + e.ring > target_.eventIdsPerHardEvent) {
       fallBack(e, fmt::format("hard event {} needs more than its {} event ids here",
                               hardEventName(e.src, e.dst), target_.eventIdsPerHardEvent));
@@ -517,6 +577,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     std::string name = hardEventName(e.src, e.dst);
     stats_.eventIds[name] = std::max(stats_.eventIds[name], base + e.ring);
   }
+
+  if (epochMode && !isLoop) rootReserve = flagCursor;
 
   // 6. Emit.
   std::map<int64_t, std::vector<Stmt>> at;  // position -> statements, in edge order
@@ -605,6 +667,22 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     if (slot.unit >= 0 && list.units[static_cast<size_t>(slot.unit)].isLoop()) {
       const auto& unit = list.units[static_cast<size_t>(slot.unit)];
       const auto* inner = as<ForStmt>(slot.stmt);
+      bool startsEpoch = epochMode && !isLoop;
+      std::vector<Stmt> outerPre, outerDrain;
+      if (startsEpoch) {
+        // A fresh id space above the root's own flags; rings around this loop only.
+        epoch = slot.unit;
+        for (Pipe x : kAllPipes)
+          for (Pipe y : kAllPipes) {
+            auto key = std::make_pair(x, y);
+            int64_t reserve = rootReserve.count(key) ? rootReserve[key] : 0;
+            auto& rings = ringTotalByEpoch[epoch];
+            ringCursor[key] = reserve;
+            flagCursor[key] = reserve + (rings.count(key) ? rings[key] : 0);
+          }
+        std::swap(outerPre, kernelPreSets);
+        std::swap(outerDrain, kernelDrains);
+      }
       Stmt innerBody = lowerList(*unit.body, inner->body);
       auto f = std::make_shared<ForStmt>(*inner);
       f->body = innerBody;
@@ -612,6 +690,15 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
         f->extent = add(f->extent, intImm(x->second));
       plan_.rebuiltFrom[f.get()] = slot.stmt.get();
       work = {f};
+      if (startsEpoch) {
+        // Swapped back, outerPre / outerDrain hold this epoch's rings.
+        std::swap(outerPre, kernelPreSets);
+        std::swap(outerDrain, kernelDrains);
+        work.insert(work.begin(), outerPre.begin(), outerPre.end());
+        work.insert(work.end(), outerDrain.begin(), outerDrain.end());
+        work.push_back(barrierAll(inner->loc));
+        epoch = -1;
+      }
     } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
                !as<BarrierStmt>(slot.stmt)) {
       // Not a schedule unit (should not happen): fence it on both sides.
@@ -684,20 +771,41 @@ Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysi
                              const schedule::KernelSchedule& schedule, LoweringPlan& plan,
                              const Target& target, DiagnosticEngine& diags, SyncStats& stats) {
   Kernel out = kernel;
-  // Dry run: how many ring ids each hard event needs kernel-wide.
-  LoweringPlan scratchPlan = plan;
-  DiagnosticEngine scratchDiags;
-  SyncStats scratchStats;
-  Lowerer dry(analysis, scratchPlan, target, scratchDiags, scratchStats);
-  dry.dryRun = true;
-  dry.schedule = &schedule;
-  for (const auto& [loop, chain] : loopChains(kernel.body)) dry.chains[plan.origin(loop)] = chain;
-  dry.lowerList(analysis.root, kernel.body);
+  // Dry run: how many ids each hard event needs kernel-wide.
+  std::map<const ForStmt*, std::vector<const ForStmt*>> chains;
+  for (const auto& [loop, chain] : loopChains(kernel.body)) chains[plan.origin(loop)] = chain;
+  auto dryRun = [&](bool epochs) {
+    LoweringPlan scratchPlan = plan;
+    DiagnosticEngine scratchDiags;
+    SyncStats scratchStats;
+    Lowerer dry(analysis, scratchPlan, target, scratchDiags, scratchStats);
+    dry.dryRun = true;
+    dry.epochMode = epochs;
+    dry.schedule = &schedule;
+    dry.chains = chains;
+    dry.lowerList(analysis.root, kernel.body);
+    return std::make_pair(dry.ringTotalByEpoch, dry.flagTotalByEpoch);
+  };
+  auto [rings, flags] = dryRun(false);
+  bool pressure = false;
+  for (Pipe x : kAllPipes)
+    for (Pipe y : kAllPipes) {
+      auto key = std::make_pair(x, y);
+      int64_t need =
+          (rings[-1].count(key) ? rings[-1][key] : 0) + (flags[-1].count(key) ? flags[-1][key] : 0);
+      pressure |= need > target.eventIdsPerHardEvent;
+    }
+  int rootLoops = 0;
+  for (const auto& u : analysis.root.units) rootLoops += u.isLoop();
+  bool epochs = pressure && rootLoops > 1;
+  if (epochs) std::tie(rings, flags) = dryRun(true);
 
   Lowerer lowerer(analysis, plan, target, diags, stats);
-  lowerer.ringTotal = dry.ringTotal;
+  lowerer.ringTotal = rings[-1];
+  lowerer.ringTotalByEpoch = rings;
+  lowerer.epochMode = epochs;
   lowerer.schedule = &schedule;
-  lowerer.chains = dry.chains;
+  lowerer.chains = chains;
   Stmt body = lowerer.lowerList(analysis.root, kernel.body);
   std::vector<Stmt> stmts;
   // Counters start at zero with the kernel; rings are pre-set once.
