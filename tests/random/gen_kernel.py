@@ -407,7 +407,7 @@ class Gen:
                 continue
             one_loop = len(loops_of.get(b, ())) <= 1
             choices = ["1", "2", "3", "(1, \"auto\")", "\"counter\"", "\"auto\"", "(2, \"counter\")", "(3, \"auto\")"]
-            if one_loop and self.profile != "ci":
+            if one_loop:
                 choices += ["\"iteration\"", "(2, \"iteration\")"]
             v = rng.choice(choices)
             target = b
@@ -469,7 +469,7 @@ class Gen:
                 options += ["reduce"] * 2
             if in_loop:
                 options += ["gm_roundtrip"]
-            options += ["scalar"] if self.profile != "ci" or True else []
+            options += ["scalar"]
         if self.red and self.red in defined and d:
             options += ["bcast"] * 2
         if self.cube:
@@ -674,8 +674,6 @@ class Gen:
         offset = form == "pipelined" and self.chance(0.25)
         var = next(self.var_names)
         trip = self.trip()
-        if self.profile == "ci" and depth > 0 and trip == 1:
-            trip = 2  # known failure: a nested loop of one iteration (tests/random/regress)
         self.count("loop." + form)
         self.count(f"num_stages={stages}" if form in ("pipelined", "persistent") else "num_stages=none")
         if offset:
@@ -683,22 +681,7 @@ class Gen:
         if depth > 0:
             self.count("loop.nested")
         loop = Loop(form, var, trip, stages, offset, [])
-        # the ci profile keeps every loop body self-contained (no data flows in
-        # from before the loop): see tests/random/README.md, known failures
-        if self.profile == "ci":
-            # ... and gives it private UB tiles, so no data flows out of it either
-            inner = {x for x in defined if self.ring and x == self.ring[0]}
-            saved = self.ubs
-            self.ubs = []
-            for _ in range(rng.randint(2, 3)):
-                name = f"u{len(self.all_ubs)}"
-                self.add_buf(name, "shared", (self.k.R, self.k.C), self.k.dtype, "alloc_ub")
-                self.ubs.append(name)
-                self.all_ubs.append(name)
-            loop.body = self.gen_body(inner, depth + 1, True, loop)
-            self.ubs = saved
-        else:
-            loop.body = self.gen_body(defined, depth + 1, True, loop)
+        loop.body = self.gen_body(defined, depth + 1, True, loop)
         return loop
 
     def gen_body(self, defined, depth, in_loop, loop=None):
@@ -768,13 +751,13 @@ class Gen:
         if self.ring:
             body.append(Stmt("ring_clear", [f"T.clear({self.ring[0]})"], writes=[self.ring[0]]))
             d.add(self.ring[0])
-        for _ in range(rng.randint(0, 2) if self.profile != "ci" else 0):
+        for _ in range(rng.randint(0, 2)):
             dst = rng.choice(self.ubs)
             s = Stmt("fill", [f"T.fill({dst}, 0.75)"], writes=[dst])
             self.count("prelude.fill")
             body.append(s)
             d |= s.writes
-        if self.cube and self.profile != "ci" and self.chance(0.5):
+        if self.cube and self.chance(0.5):
             body.append(Stmt("clear", ["T.clear(c_l0c)"], writes=["c_l0c"]))
             d.add("c_l0c")
         for _ in range(rng.randint(1, 3)):
@@ -784,7 +767,7 @@ class Gen:
             if loop.trip >= 1:
                 d = inner
             body.append(loop)
-            if self.profile != "ci" and self.chance(0.3):
+            if self.chance(0.3):
                 # root statements between loops: read the last iteration's values
                 st = [u for u in self.ubs if u in d]
                 if st:
@@ -792,7 +775,7 @@ class Gen:
                     body.append(Stmt("store_after_loop", [f"T.copy({src}, Y0[bx, 0, :, :])"], reads=[src]))
                     self.count("stmt.store_after_loop")
         k.body = body
-        if self.cube and self.profile != "ci" and "c_l0c" in d and self.chance(0.5):
+        if self.cube and "c_l0c" in d and self.chance(0.5):
             body.append(Stmt("fix_gm", ["T.copy(c_l0c, Cg[bx, 0, :, :])"], reads=["c_l0c"]))
         self.annotate()
         assert check_valid(k), "generator produced an invalid kernel"
