@@ -624,8 +624,8 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
   std::vector<KernelOutcome> outcomes;
   // Errors of the analyses (e.g. nested ownership claims) stop the run too.
-  bool lowered = program && !diags.hasErrors() &&
-                 lowerAll(o, *program, analyses, *target, diags, outcomes);
+  bool lowered =
+      program && !diags.hasErrors() && lowerAll(o, *program, analyses, *target, diags, outcomes);
   err << diags.renderAll();
   if (!lowered) {
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
@@ -667,6 +667,13 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (!f) return usage(err, fmt::format("cannot write report '{}'", o.reportPath));
     f << report.dump(2) << "\n";
   }
+  // Say where the files went, so a user finds them without re-reading the command.
+  for (const auto& [what, path] :
+       {std::pair<const char*, const std::string*>{"timeline", &o.timelinePath},
+        {"trace", &o.tracePath},
+        {"report", &o.reportPath},
+        {"outputs", &o.outputDir}})
+    if (!path->empty()) out << fmt::format("  {} written to {}\n", what, *path);
   bool allOk = true;
   for (const auto& oc : outcomes) allOk &= oc.run.ok();
   return allOk ? kExitOk : kExitRunFailed;

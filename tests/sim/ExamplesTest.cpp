@@ -141,6 +141,19 @@ INSTANTIATE_TEST_SUITE_P(AllExamples, AutoExample,
                                            "ring_buffer", "annotate_versions", "manual_flat_ring",
                                            "persistent_tiles", "vf_region"));
 
+TEST(AutoSchedule, VecAddReachesTheBottleneckBoundAt32TilesPerCore) {
+  // Issue 9's goal: with 32 tiles per core the pipelined loop must keep the
+  // MTE2 pipe (the bottleneck) busy at least 85% of the simulated cycles.
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  fs::path dir = tempDir("vec_add_32_tiles");
+  auto r = runCli({"run", file.string(), "-D", "N=131072", "-D", "block_N=32768", "--report",
+                   (dir / "auto.json").string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto sim = nlohmann::json::parse(readAll(dir / "auto.json")).at("simulation");
+  EXPECT_EQ(sim.at("bottleneck"), "MTE2");
+  EXPECT_GE(sim.at("efficiency").get<double>(), 0.85) << sim.dump();
+}
+
 TEST(ExampleErrors, UnlimitMemoryAutoPicksVersionsBeyondRealUB) {
   // T.annotate_unlimit_memory("shared") lets the solver give both row tiles
   // two versions (4 x 64 KiB): the report says so, and the simulator still
