@@ -1,6 +1,7 @@
 #include "driver/Driver.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,9 @@
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
+#include "schedule/SchedulePrinter.h"
+#include "schedule/Scheduler.h"
+#include "schedule/WriteBack.h"
 #include "target/Target.h"
 
 namespace tilesched::driver {
@@ -25,6 +29,8 @@ struct CompileOptions {
   std::string target = defaultTargetName();
   std::string emit;
   std::string reportPath;
+  unsigned solverTimeoutMs = 2000;
+  std::string dumpProblemsDir;
 };
 
 bool readFile(const std::string& path, std::string& text) {
@@ -42,16 +48,17 @@ int usageError(std::ostream& err, const std::string& msg) {
 }
 
 int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err) {
-  static const char* kEmits[] = {"", "ir", "report-json", "buffers", "tasks"};
+  static const char* kEmits[] = {"", "ir", "report-json", "buffers", "tasks", "schedule"};
   bool emitOk = false;
   for (const char* e : kEmits) emitOk |= opts.emit == e;
   if (!emitOk) {
     if (opts.emit == "scheduled")
       return usageError(err,
-                        "--emit scheduled is not available yet: the scheduler is not built; use "
-                        "ir, tasks, buffers or report-json");
-    return usageError(
-        err, fmt::format("unknown --emit '{}'; use ir, tasks, buffers or report-json", opts.emit));
+                        "--emit scheduled is not available yet: the lowering is not built; use "
+                        "ir, tasks, schedule, buffers or report-json");
+    return usageError(err, fmt::format("unknown --emit '{}'; use ir, tasks, schedule, buffers or "
+                                       "report-json",
+                                       opts.emit));
   }
   frontend::FrontendOptions fe;
   fe.func = opts.func;
@@ -64,6 +71,13 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   std::string targetError;
   auto target = loadTarget(opts.target, targetError);
   if (!target) return usageError(err, targetError);
+  if (!opts.dumpProblemsDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opts.dumpProblemsDir, ec);
+    if (ec || !std::filesystem::is_directory(opts.dumpProblemsDir))
+      return usageError(err, fmt::format("cannot create --dump-schedule-problems directory '{}'",
+                                         opts.dumpProblemsDir));
+  }
   std::string text;
   if (!readFile(opts.file, text))
     return usageError(err, fmt::format("cannot read '{}'", opts.file));
@@ -74,10 +88,25 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   // The analyses report eligibility warnings, so they run before rendering.
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
+  // AutoSchedule: every loop and the kernel root, then the version write-back.
+  std::vector<schedule::KernelSchedule> schedules;
+  if (program && !diags.hasErrors()) {
+    schedule::ScheduleOptions so;
+    so.solverTimeoutMs = opts.solverTimeoutMs;
+    so.dumpDirectory = opts.dumpProblemsDir;
+    for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i) {
+      schedules.push_back(
+          schedule::scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
+      if (!schedules.back().lists.empty())
+        schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
+    }
+    if (diags.hasErrors()) program.reset();
+  }
   err << diags.renderAll();
 
   auto report = [&] {
-    return compileReport(program ? &*program : nullptr, opts.file, &*target, diags, &analyses);
+    return compileReport(program ? &*program : nullptr, opts.file, &*target, diags, &analyses,
+                         &schedules);
   };
   if (!opts.reportPath.empty()) {
     std::ofstream rep(opts.reportPath);
@@ -91,8 +120,18 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
           << " generated.\n";
     return kExitCompileError;
   }
-  if (opts.emit == "ir" || opts.emit.empty()) out << printProgram(*program);
+  if (opts.emit == "ir" || opts.emit.empty()) {
+    // The IR as elaborated: the annotations as written, not the written-back
+    // versions (`{buf: 1}` would read back as an opt-out).
+    ir::Program asWritten = *program;
+    for (auto& k : asWritten.kernels) k.annotations.selectedVersions.clear();
+    out << printProgram(asWritten);
+  }
   if (opts.emit == "tasks") out << analysis::printTaskGraph(analyses);
+  if (opts.emit == "schedule")
+    for (size_t i = 0; i < schedules.size(); ++i)
+      out << (i ? "\n" : "")
+          << schedule::printSchedule(program->kernels[i], analyses[i], schedules[i]);
   if (opts.emit == "buffers" || opts.emit.empty()) {
     for (const auto& k : program->kernels) {
       out << (opts.emit.empty() ? "\n" : "") << "# buffers of "
@@ -118,9 +157,15 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       ->allow_extra_args(false);
   compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
   compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
-  compile->add_option("--emit", opts.emit,
-                      "ir | tasks | buffers | report-json (default: IR and buffer table)");
+  compile->add_option(
+      "--emit", opts.emit,
+      "ir | tasks | schedule | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
+  compile->add_option(
+      "--solver-timeout-ms", opts.solverTimeoutMs,
+      "time budget of the scheduler's solve of each loop, in milliseconds (default 2000)");
+  compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
+                      "write every scheduling problem and its result as JSON into DIR");
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);
   try {

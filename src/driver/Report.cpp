@@ -4,6 +4,7 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "schedule/Memory.h"
 
 namespace tilesched::driver {
 
@@ -127,9 +128,64 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
   return out;
 }
 
+void annotateScheduleReport(json& entry, const Kernel& k, const schedule::KernelSchedule& sched,
+                            const Target& target) {
+  if (sched.lists.empty()) return;  // not scheduled (e.g. the capacity pre-check failed)
+  json loops = json::array();
+  forEachStmt(k.body, [&](const Stmt& s) {
+    const auto* f = as<ForStmt>(s);
+    const schedule::ListSchedule* ls = f ? sched.find(f) : nullptr;
+    if (!ls) return;
+    loops.push_back({{"var", f->var->name},
+                     {"line", f->loc.line},
+                     {"num_stages", f->numStages},
+                     {"enable_offset", f->enableOffset},
+                     {"ii", ls->ii},
+                     {"ii_lower_bound", ls->iiLowerBound},
+                     {"proven_optimal", ls->provenOptimal},
+                     {"max_stage", ls->maxStage},
+                     {"solve_ms", ls->solveMs},
+                     {"fallback", ls->fallback},
+                     {"iteration", ls->makespan},
+                     {"starts", ls->start},
+                     {"stages", ls->stage}});
+  });
+  entry["loops"] = loops;
+  if (const schedule::ListSchedule* root = sched.find(nullptr))
+    entry["root_schedule"] = {{"makespan", root->ii},
+                              {"lower_bound", root->iiLowerBound},
+                              {"proven_optimal", root->provenOptimal},
+                              {"fallback", root->fallback},
+                              {"solve_ms", root->solveMs},
+                              {"starts", root->start}};
+  for (auto& b : entry["buffers"]) {
+    const Buffer* buf = k.findBuffer(b["name"].get<std::string>());
+    if (!buf) continue;
+    const schedule::StorageDecision* d = sched.find((*buf)->storage);
+    if (!d || (*buf)->storage->scope == MemScope::Global) continue;
+    b["versions"] = d->versions;
+    b["source"] = std::string(schedule::versionSourceName(d->source));
+  }
+  json written = json::object();
+  for (const auto& [st, n] : k.annotations.selectedVersions) written[st->name] = n;
+  entry["annotations"]["buffer_versions"] = written;
+  for (MemScope scope : kCapacityScopes) {
+    int64_t used = 0;
+    for (const auto& st : k.storages) {
+      if (st->scope != scope) continue;
+      const schedule::StorageDecision* d = sched.find(st);
+      int64_t one = schedule::alignedVersionBytes(st, target);
+      bool manual = d && d->source == schedule::VersionSource::Manual;
+      used += manual ? one : one * (d ? d->versions : 1);
+    }
+    entry["memory"][std::string(memScopeName(scope))]["used"] = used;
+  }
+}
+
 json compileReport(const Program* program, const std::string& file, const Target* target,
                    const DiagnosticEngine& diags,
-                   const std::vector<analysis::KernelAnalysis>* analyses) {
+                   const std::vector<analysis::KernelAnalysis>* analyses,
+                   const std::vector<schedule::KernelSchedule>* schedules) {
   json j;
   j["tool"] = "tilesched";
   j["version"] = TILESCHED_VERSION;
@@ -138,6 +194,8 @@ json compileReport(const Program* program, const std::string& file, const Target
   if (program && target) {
     for (size_t i = 0; i < program->kernels.size(); ++i) {
       json entry = kernelReport(program->kernels[i], file, *target);
+      if (schedules && i < schedules->size())
+        annotateScheduleReport(entry, program->kernels[i], (*schedules)[i], *target);
       if (analyses && i < analyses->size()) analysis::annotateKernelReport(entry, (*analyses)[i]);
       j["kernels"].push_back(std::move(entry));
     }

@@ -7,6 +7,7 @@
 
 #include "analysis/TaskGraph.h"
 #include "ir/IR.h"
+#include "schedule/Schedule.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 
@@ -21,6 +22,17 @@ nlohmann::json diagnosticsReport(const DiagnosticEngine& diags);
 // owners, tasks and dependencies.
 nlohmann::json compileReport(const ir::Program* program, const std::string& file,
                              const Target* target, const DiagnosticEngine& diags,
-                             const std::vector<analysis::KernelAnalysis>* analyses = nullptr);
+                             const std::vector<analysis::KernelAnalysis>* analyses = nullptr,
+                             const std::vector<schedule::KernelSchedule>* schedules = nullptr);
+
+// Fills a kernel entry with the scheduler's results (SPEC §7.3): `loops[]`
+// becomes one entry per scheduled loop (num_stages, enable_offset, ii,
+// ii_lower_bound, proven_optimal, max_stage, solve_ms, fallback, plus
+// iteration and trips); `buffers[].versions`/`source`;
+// `annotations.buffer_versions` (the written-back map); `memory` per scope
+// with `used` = Σ versions·aligned bytes (manual rings once); `root` the
+// kernel root's makespan.
+void annotateScheduleReport(nlohmann::json& kernelEntry, const ir::Kernel& kernel,
+                            const schedule::KernelSchedule& schedule, const Target& target);
 
 }  // namespace tilesched::driver

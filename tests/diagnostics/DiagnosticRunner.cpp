@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/TaskGraph.h"
+#include "schedule/Scheduler.h"
+#include "schedule/WriteBack.h"
 #include "target/Target.h"
 
 #include <algorithm>
@@ -192,7 +194,13 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
       std::string targetError;
       auto target = loadTarget("ascend950", targetError);
       ASSERT_TRUE(target) << targetError;
-      analysis::analyzeProgram(*program, *target, diags);
+      auto analyses = analysis::analyzeProgram(*program, *target, diags);
+      // The scheduler owns the capacity errors and the write-back warnings.
+      for (size_t i = 0; i < analyses.size() && !diags.hasErrors(); ++i) {
+        auto s = schedule::scheduleKernel(analyses[i], program->kernels[i], *target, {}, diags);
+        if (!s.lists.empty()) schedule::writeBackVersions(program->kernels[i], s, diags);
+      }
+      if (diags.hasErrors()) program.reset();  // as the CLI: compile fails
     }
   } catch (const std::exception& ex) {
     FAIL() << "exception escaped the front end: " << ex.what();

@@ -1,0 +1,200 @@
+// Scheduler solve times (issue 8): per loop of every example and for
+// generated loops of 5-60 tasks (chains, diamonds, several pipes,
+// memory-bound), one line each with tasks, II, lower bound, proven-optimal,
+// fallback and milliseconds, then the median and the maximum. Not a test:
+// nothing asserts a time.
+//
+//   build/bench/schedule_bench [--timeout-ms N] [--examples-only]
+#include <fmt/format.h>
+#include <z3++.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "analysis/TaskGraph.h"
+#include "frontend/Elaborator.h"
+#include "schedule/ListFallback.h"
+#include "schedule/LowerBound.h"
+#include "schedule/ModuloSolver.h"
+#include "schedule/Scheduler.h"
+
+namespace {
+
+using namespace tilesched;
+using namespace tilesched::schedule;
+
+struct Row {
+  std::string name;
+  int tasks = 0;
+  int64_t ii = 0, lb = 0;
+  bool proven = false, fallback = false;
+  double ms = 0;
+};
+
+void print(const Row& r) {
+  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9.2f}\n", r.name, r.tasks, r.ii, r.lb,
+             r.proven ? "yes" : "no", r.fallback ? "yes" : "no", r.ms);
+}
+
+std::vector<Row> examples(unsigned timeoutMs) {
+  std::vector<Row> rows;
+  std::string error;
+  auto target = loadTarget("ascend950", error);
+  if (!target) {
+    fmt::print(stderr, "{}\n", error);
+    return rows;
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(TILESCHED_EXAMPLES_DIR))
+    if (e.path().extension() == ".py") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto file = std::make_shared<SourceFile>(f.string(), ss.str());
+    DiagnosticEngine diags(file);
+    auto program = frontend::compileSource(file, {}, diags);
+    if (!program) continue;
+    auto analyses = analysis::analyzeProgram(*program, *target, diags);
+    for (size_t i = 0; i < analyses.size(); ++i) {
+      ScheduleOptions options;
+      options.solverTimeoutMs = timeoutMs;
+      auto s = scheduleKernel(analyses[i], program->kernels[i], *target, options, diags);
+      for (const auto& l : s.lists) {
+        if (!l.loop) continue;
+        Row r;
+        r.name = fmt::format("{} loop {} (line {})", f.stem().string(), l.loop->var->name,
+                             l.loop->loc.line);
+        r.tasks = static_cast<int>(l.start.size());
+        r.ii = l.ii;
+        r.lb = l.iiLowerBound;
+        r.proven = l.provenOptimal;
+        r.fallback = l.fallback;
+        r.ms = l.solveMs;
+        rows.push_back(r);
+      }
+    }
+  }
+  return rows;
+}
+
+// A generated loop body. Every produced storage gets a version variable
+// (bound 2) on its WAR/WAW back edges, as the analyses would emit.
+SchedulingProblem generate(const std::string& kind, int n, std::mt19937& rng) {
+  const uint32_t kMte2 = 2, kMte3 = 4, kV = 16, kM = 8, kMte1 = 1;
+  SchedulingProblem p;
+  p.isLoop = true;
+  p.numStages = 2;
+  std::uniform_int_distribution<int> lat(20, 300), occ(10, 120);
+  auto addTask = [&](uint32_t pipe) {
+    int64_t ii = occ(rng);
+    p.ii.push_back(ii);
+    p.latency.push_back(std::max<int64_t>(ii, lat(rng)));
+    p.pipeMask.push_back(pipe);
+    return p.numUnits() - 1;
+  };
+  auto addStorage = [&](int producer, const std::vector<int>& consumers, int64_t bytes) {
+    ProblemVersion v;
+    v.bytes = bytes;
+    v.maxVersions = 2;
+    p.versions.push_back(v);
+    int var = static_cast<int>(p.versions.size()) - 1;
+    p.deps.push_back({producer, producer, p.latency[producer], 0, var});
+    for (int c : consumers) {
+      p.deps.push_back({producer, c, p.latency[producer], 0, -1});
+      p.deps.push_back({c, producer, p.latency[c], 0, var});
+    }
+  };
+  if (kind == "chain" || kind == "memory-bound") {
+    const uint32_t pipes[] = {kMte2, kV, kV, kMte3};
+    for (int i = 0; i < n; ++i) addTask(pipes[i % 4]);
+    for (int i = 0; i + 1 < n; ++i) addStorage(i, {i + 1}, 8192);
+  } else if (kind == "diamond") {
+    int head = addTask(kMte2);
+    std::vector<int> mids;
+    for (int i = 1; i + 1 < n; ++i) mids.push_back(addTask(i % 3 == 0 ? kMte2 : kV));
+    int tail = addTask(kMte3);
+    addStorage(head, mids, 4096);
+    for (int m : mids) addStorage(m, {tail}, 4096);
+  } else {  // several pipes, random forward dependencies
+    const uint32_t pipes[] = {kMte2, kMte1, kM, kV, kMte3};
+    std::uniform_int_distribution<int> pick(0, 4);
+    for (int i = 0; i < n; ++i) addTask(pipes[pick(rng)]);
+    std::bernoulli_distribution edge(std::min(1.0, 2.5 / n));
+    for (int i = 0; i < n; ++i) {
+      std::vector<int> consumers;
+      for (int j = i + 1; j < n; ++j)
+        if (edge(rng)) consumers.push_back(j);
+      if (!consumers.empty()) addStorage(i, consumers, 2048);
+    }
+  }
+  if (kind == "memory-bound") {
+    MemoryGroup g;
+    g.capacity = static_cast<int64_t>(p.versions.size() + p.versions.size() / 3) * 8192;
+    for (size_t k = 0; k < p.versions.size(); ++k) g.versions.push_back(static_cast<int>(k));
+    p.memoryGroups.push_back(g);
+  }
+  return p;
+}
+
+std::vector<Row> generated(unsigned timeoutMs) {
+  std::vector<Row> rows;
+  std::mt19937 rng(12345);
+  z3::context context;
+  for (const char* kind : {"chain", "diamond", "several-pipes", "memory-bound"}) {
+    for (int n : {5, 10, 20, 30, 45, 60}) {
+      SchedulingProblem p = generate(kind, n, rng);
+      ProblemSolution fallback = listSchedule(p);
+      SolverLimits limits;
+      limits.timeoutMs = timeoutMs;
+      ProblemSolution s = solveProblem(p, fallback, context, limits);
+      Row r;
+      r.name = fmt::format("generated {} {}", kind, n);
+      r.tasks = n;
+      r.ii = s.ii;
+      r.lb = s.iiLowerBound;
+      r.proven = s.provenOptimal;
+      r.fallback = s.fallback;
+      r.ms = s.solveMs;
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned timeoutMs = 2000;
+  bool examplesOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--timeout-ms") && i + 1 < argc) timeoutMs = std::stoul(argv[++i]);
+    if (!std::strcmp(argv[i], "--examples-only")) examplesOnly = true;
+  }
+  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9}\n", "loop", "tasks", "II", "bound",
+             "proven", "fallback", "ms");
+  std::vector<Row> all = examples(timeoutMs);
+  for (const auto& r : all) print(r);
+  if (!examplesOnly) {
+    auto gen = generated(timeoutMs);
+    for (const auto& r : gen) print(r);
+    all.insert(all.end(), gen.begin(), gen.end());
+  }
+  std::vector<double> ms;
+  int proven = 0;
+  for (const auto& r : all) {
+    ms.push_back(r.ms);
+    proven += r.proven;
+  }
+  std::sort(ms.begin(), ms.end());
+  if (!ms.empty())
+    fmt::print("\n{} loops: median {:.2f} ms, max {:.2f} ms, proven optimal {}/{}\n", ms.size(),
+               ms[ms.size() / 2], ms.back(), proven, ms.size());
+  return 0;
+}

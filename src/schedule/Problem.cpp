@@ -1,0 +1,87 @@
+// Builds a SchedulingProblem from a unit list (see Problem.h).
+#include "schedule/Problem.h"
+
+#include <algorithm>
+
+namespace tilesched::schedule {
+
+using namespace analysis;
+
+std::optional<int64_t> fixedVersionCount(const ir::Kernel& kernel, const ir::Storage& storage) {
+  std::optional<int64_t> out;
+  for (const auto& spec : kernel.annotations.bufferVersions)
+    if (spec.storage == storage && spec.count && !spec.isOptOut()) out = *spec.count;
+  return out;
+}
+
+namespace {
+
+int storageIndex(const ir::Kernel& kernel, const ir::Storage& storage) {
+  for (size_t i = 0; i < kernel.storages.size(); ++i)
+    if (kernel.storages[i] == storage) return static_cast<int>(i);
+  return -1;
+}
+
+int versionVariable(SchedulingProblem& p, const ir::Storage& storage, const VersionContext& ctx) {
+  for (size_t k = 0; k < p.versions.size(); ++k)
+    if (p.versions[k].storage == storage) return static_cast<int>(k);
+  int index = storageIndex(*ctx.kernel, storage);
+  const StorageOwnership* own = ctx.ownership->find(storage);
+  ProblemVersion v;
+  v.storage = storage;
+  v.bytes = index >= 0 && ctx.alignedBytes ? (*ctx.alignedBytes)[index] : storage->bytes;
+  v.minVersions = index >= 0 && ctx.chosen ? std::max<int64_t>(1, (*ctx.chosen)[index]) : 1;
+  v.maxVersions = std::max(v.minVersions, own ? std::max<int64_t>(1, own->versionBound) : 1);
+  p.versions.push_back(v);
+  return static_cast<int>(p.versions.size()) - 1;
+}
+
+}  // namespace
+
+SchedulingProblem buildProblem(const UnitList& list, const VersionContext& ctx) {
+  SchedulingProblem p;
+  p.isLoop = !list.isRoot();
+  if (const ir::ForStmt* loop = list.loop()) {
+    p.enableOffset = loop->enableOffset;
+    p.numStages = loop->numStages;
+  }
+  for (const Unit& u : list.units) {
+    p.latency.push_back(std::max<int64_t>(0, u.latency));
+    p.ii.push_back(std::max<int64_t>(1, u.ii));
+    p.pipeMask.push_back(u.pipeMask);
+  }
+  for (const Dependency& d : list.deps) {
+    ProblemDep pd;
+    pd.from = d.from;
+    pd.to = d.to;
+    pd.latency = d.latency;
+    switch (d.distanceKind) {
+      case DistanceKind::Same:
+        pd.distance = 0;
+        break;
+      case DistanceKind::Carried:
+        pd.distance = 1;
+        break;
+      case DistanceKind::Exact:
+        pd.distance = d.distance;
+        break;
+      case DistanceKind::Versioned: {
+        const StorageOwnership* own = d.storage ? ctx.ownership->find(d.storage) : nullptr;
+        if (auto fixed = d.storage ? fixedVersionCount(*ctx.kernel, d.storage) : std::nullopt) {
+          pd.distance = std::max<int64_t>(1, *fixed);
+        } else if (own && own->eligible && !own->manual && !own->optOut) {
+          pd.versionVar = versionVariable(p, d.storage, ctx);
+        } else {
+          pd.distance = 1;
+        }
+        break;
+      }
+    }
+    p.deps.push_back(pd);
+  }
+  for (const OwnerExclusion& e : list.exclusions)
+    p.exclusions.push_back({e.a, e.b, e.forwardLatency, e.reverseLatency});
+  return p;
+}
+
+}  // namespace tilesched::schedule

@@ -1,0 +1,231 @@
+// scheduleKernel (see Scheduler.h). Steps: capacity pre-check; clone the unit
+// tree (solved inner timings are written into the clone, never into the
+// caller's analysis); solve every list in post-order, checking each answer;
+// decide every storage's versions; check the whole kernel.
+#include "schedule/Scheduler.h"
+
+#include <fmt/format.h>
+#include <z3++.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "analysis/Dependencies.h"
+#include "schedule/CapacityCheck.h"
+#include "schedule/Check.h"
+#include "schedule/ListFallback.h"
+#include "schedule/LowerBound.h"
+#include "schedule/Memory.h"
+#include "schedule/ModuloSolver.h"
+#include "schedule/Problem.h"
+#include "schedule/ProblemDump.h"
+
+namespace tilesched::schedule {
+
+using namespace analysis;
+
+namespace {
+
+std::shared_ptr<UnitList> cloneTree(const UnitList& list) {
+  auto out = std::make_shared<UnitList>(list);
+  for (auto& u : out->units)
+    if (u.isLoop() && u.body) u.body = cloneTree(*u.body);
+  return out;
+}
+
+void collectPostOrder(UnitList& list, std::vector<UnitList*>& out) {
+  for (auto& u : list.units)
+    if (u.isLoop() && u.body) collectPostOrder(*u.body, out);
+  out.push_back(&list);
+}
+
+class KernelScheduler {
+ public:
+  KernelScheduler(const KernelAnalysis& analysis, const ir::Kernel& kernel, const Target& target,
+                  const ScheduleOptions& options, DiagnosticEngine& diags)
+      : analysis_(analysis), kernel_(kernel), target_(target), options_(options), diags_(diags) {
+    for (const auto& st : kernel.storages) {
+      chosen_.push_back(1);
+      aligned_.push_back(alignedVersionBytes(st, target));
+    }
+  }
+
+  KernelSchedule run() {
+    KernelSchedule out;
+    if (!checkMinimumCapacity(analysis_.ownership, kernel_, target_, diags_)) return out;
+    z3::context context;  // one per kernel: fixed seed, one thread (ModuloSolver)
+    auto root = cloneTree(analysis_.root);
+    std::vector<UnitList*> lists;
+    collectPostOrder(*root, lists);
+    int dumpIndex = 0;
+    for (UnitList* list : lists) {
+      recomputeDependencyLatencies(*list);
+      SchedulingProblem problem = buildProblem(*list, versionContext());
+      addMemoryGroups(problem);
+      ProblemSolution fallback = listSchedule(problem);
+      SolverLimits limits;
+      limits.timeoutMs = std::max(1u, options_.solverTimeoutMs);
+      ProblemSolution solution = solveProblem(problem, fallback, context, limits);
+      ListSchedule schedule = toListSchedule(*list, problem, solution);
+      auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution));
+      if (!errors.empty() && !solution.fallback) {
+        // A solver answer the checker rejects is never used.
+        double ms = solution.solveMs;
+        solution = fallback;
+        solution.iiLowerBound = iiLowerBoundOf(problem);
+        solution.solveMs = ms;
+        schedule = toListSchedule(*list, problem, solution);
+        errors = checkListSchedule(*list, schedule, versionsWith(problem, solution));
+      }
+      TS_INTERNAL(errors.empty(),
+                  "the list-schedule fallback fails the checker:\n" + formatScheduleErrors(errors));
+      for (size_t k = 0; k < problem.versions.size(); ++k) {
+        int index = storageIndex(problem.versions[k].storage);
+        if (index >= 0) chosen_[index] = std::max(chosen_[index], solution.versions[k]);
+      }
+      if (!list->isRoot()) {
+        int64_t first = *std::min_element(schedule.start.begin(), schedule.start.end());
+        list->timing.ii = schedule.ii;
+        list->timing.start.clear();
+        for (int64_t s : schedule.start) list->timing.start.push_back(s - first);
+        list->timing.makespan = schedule.makespan;
+        list->timing.estimated = false;
+      }
+      if (!options_.dumpDirectory.empty())
+        dumpProblem(options_.dumpDirectory, kernel_, list->loop(), dumpIndex++, problem, solution);
+      out.lists.push_back(std::move(schedule));
+    }
+    out.storages = decisions();
+    auto errors = checkSchedule(out, analysis_, kernel_, target_);
+    TS_INTERNAL(errors.empty(), "schedule fails the checker:\n" + formatScheduleErrors(errors));
+    return out;
+  }
+
+ private:
+  static int64_t iiLowerBoundOf(const SchedulingProblem& p) {
+    return p.isLoop ? iiLowerBound(p) : makespanLowerBound(p);
+  }
+
+  VersionContext versionContext() const {
+    VersionContext c;
+    c.ownership = &analysis_.ownership;
+    c.kernel = &kernel_;
+    c.chosen = &chosen_;
+    c.alignedBytes = &aligned_;
+    return c;
+  }
+
+  int storageIndex(const ir::Storage& st) const {
+    for (size_t i = 0; i < kernel_.storages.size(); ++i)
+      if (kernel_.storages[i] == st) return static_cast<int>(i);
+    return -1;
+  }
+
+  // Versions of every storage as they stand, with `solution`'s variables.
+  std::function<int64_t(const ir::Storage&)> versionsWith(const SchedulingProblem& problem,
+                                                          const ProblemSolution& solution) const {
+    return [this, &problem, &solution](const ir::Storage& st) -> int64_t {
+      for (size_t k = 0; k < problem.versions.size(); ++k)
+        if (problem.versions[k].storage == st) return solution.versions[k];
+      return decisionFor(st).versions;
+    };
+  }
+
+  // The bytes each scope holds outside `problem`'s version variables.
+  void addMemoryGroups(SchedulingProblem& problem) const {
+    for (MemScope scope : kCapacityScopes) {
+      auto capacity = schedulingCapacity(kernel_, target_, scope);
+      if (!capacity) continue;
+      MemoryGroup group;
+      group.scope = scope;
+      int64_t others = 0;
+      for (const auto& so : analysis_.ownership.storages) {
+        if (so.storage->scope != scope) continue;
+        bool variable = false;
+        for (size_t k = 0; k < problem.versions.size(); ++k)
+          if (problem.versions[k].storage == so.storage) {
+            variable = true;
+            group.versions.push_back(static_cast<int>(k));
+          }
+        if (!variable) others += footprintBytes(so, decisionFor(so.storage).versions, target_);
+      }
+      if (group.versions.empty()) continue;
+      group.capacity = *capacity - others;
+      problem.memoryGroups.push_back(group);
+    }
+  }
+
+  StorageDecision decisionFor(const ir::Storage& st) const {
+    StorageDecision d;
+    d.storage = st;
+    const StorageOwnership* so = analysis_.ownership.find(st);
+    if (!so) return d;
+    d.bound = std::max<int64_t>(1, so->versionBound);
+    if (so->manual) {
+      d.source = VersionSource::Manual;
+      d.versions = std::max<int64_t>(1, so->ring);
+      d.bound = d.versions;
+    } else if (so->optOut) {
+      d.source = VersionSource::OptOut;
+    } else if (so->eligible) {
+      if (auto fixed = fixedVersionCount(kernel_, st)) {
+        d.source = VersionSource::Fixed;
+        d.versions = std::max<int64_t>(1, *fixed);
+      } else {
+        d.source = VersionSource::Solver;
+        int index = storageIndex(st);
+        d.versions = index >= 0 ? chosen_[index] : 1;
+      }
+    }
+    return d;
+  }
+
+  std::vector<StorageDecision> decisions() const {
+    std::vector<StorageDecision> out;
+    for (const auto& st : kernel_.storages) out.push_back(decisionFor(st));
+    return out;
+  }
+
+  static ListSchedule toListSchedule(const UnitList& list, const SchedulingProblem& problem,
+                                     const ProblemSolution& solution) {
+    ListSchedule s;
+    s.loop = list.loop();
+    s.enableOffset = problem.enableOffset;
+    s.iiLowerBound = solution.iiLowerBound;
+    s.provenOptimal = solution.provenOptimal;
+    s.fallback = solution.fallback;
+    s.solveMs = solution.solveMs;
+    s.start = solution.start;
+    int n = problem.numUnits();
+    int64_t first = n ? *std::min_element(s.start.begin(), s.start.end()) : 0;
+    if (list.isRoot())
+      for (auto& st : s.start) st -= first;  // the root's II is its makespan from 0
+    int64_t last = 0;
+    for (int i = 0; i < n; ++i) last = std::max(last, s.start[i] + problem.span(i));
+    s.makespan = std::max<int64_t>(1, last - (list.isRoot() ? 0 : first));
+    s.ii = list.isRoot() ? s.makespan : std::max<int64_t>(1, solution.ii);
+    for (int i = 0; i < n; ++i) {
+      s.stage.push_back(list.isRoot() ? 0 : s.start[i] / s.ii);
+      s.maxStage = std::max(s.maxStage, s.stage.back());
+    }
+    return s;
+  }
+
+  const KernelAnalysis& analysis_;
+  const ir::Kernel& kernel_;
+  const Target& target_;
+  const ScheduleOptions& options_;
+  DiagnosticEngine& diags_;
+  std::vector<int64_t> chosen_;   // per storage: versions chosen so far (automatic storages)
+  std::vector<int64_t> aligned_;  // per storage: one version's aligned bytes
+};
+
+}  // namespace
+
+KernelSchedule scheduleKernel(const KernelAnalysis& analysis, const ir::Kernel& kernel,
+                              const Target& target, const ScheduleOptions& options,
+                              DiagnosticEngine& diags) {
+  return KernelScheduler(analysis, kernel, target, options, diags).run();
+}
+
+}  // namespace tilesched::schedule

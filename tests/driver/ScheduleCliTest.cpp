@@ -1,0 +1,143 @@
+// The scheduler through the CLI: report fields of SPEC §7.3 (loops[],
+// buffers[].versions/source, annotations.buffer_versions, memory),
+// `--emit schedule`, `--dump-schedule-problems`, `--solver-timeout-ms`.
+// Expected numbers come from the report's own analysis fields (task IIs,
+// buffer bytes) by closed forms.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "Version.h"
+#include "driver/Driver.h"
+
+namespace tilesched {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tilesched");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const std::string& name) {
+  return std::string(TILESCHED_SOURCE_DIR) + "/examples/" + name + ".py";
+}
+
+TEST(ScheduleCli, ReportCarriesLoopsVersionsWriteBackAndMemory) {
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "report-json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json k = json::parse(r.out).at("kernels").at(0);
+  ASSERT_EQ(k.at("loops").size(), 1u);
+  const json& loop = k.at("loops").at(0);
+  for (const char* key : {"var", "line", "num_stages", "enable_offset", "ii", "ii_lower_bound",
+                          "proven_optimal", "max_stage", "solve_ms", "fallback"})
+    EXPECT_TRUE(loop.contains(key)) << key;
+  // Busiest pipe: Σ II of the tasks per pipe, from the report's task list.
+  std::map<int, int64_t> perPipe;
+  for (const auto& t : loop.at("tasks"))
+    perPipe[t.at("pipe_mask").get<int>()] += t.at("ii").get<int64_t>();
+  int64_t busiest = 0;
+  for (const auto& [mask, sum] : perPipe) busiest = std::max(busiest, sum);
+  EXPECT_EQ(loop.at("ii"), busiest);
+  EXPECT_EQ(loop.at("ii_lower_bound"), busiest);
+  EXPECT_EQ(loop.at("proven_optimal"), true);
+  EXPECT_EQ(loop.at("fallback"), false);
+  EXPECT_EQ(loop.at("num_stages"), 2);
+  EXPECT_EQ(loop.at("enable_offset"), false);
+  int64_t used = 0;
+  for (const auto& b : k.at("buffers")) {
+    if (b.at("scope") != "shared") continue;
+    EXPECT_EQ(b.at("versions"), 2) << b.at("name");
+    EXPECT_EQ(b.at("source"), "solver");
+    used += 2 * ((b.at("bytes").get<int64_t>() + 31) / 32 * 32);
+  }
+  EXPECT_EQ(k.at("annotations").at("buffer_versions"),
+            json({{"a_ub", 2}, {"b_ub", 2}, {"c_ub", 2}}));
+  EXPECT_EQ(k.at("memory").at("shared").at("used"), used);
+  EXPECT_EQ(k.at("memory").at("shared").at("capacity"), 253952);
+  EXPECT_EQ(k.at("memory").at("shared").at("unlimited"), false);
+}
+
+TEST(ScheduleCli, SourcesOfVersions) {
+  CliRun r = cli({"compile", example("ring_buffer"), "--emit", "report-json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json k = json::parse(r.out).at("kernels").at(0);
+  for (const auto& b : k.at("buffers"))
+    if (b.at("name") == "buf") {
+      EXPECT_EQ(b.at("source"), "manual");
+      EXPECT_EQ(b.at("versions"), 2);
+    }
+  r = cli({"compile", example("unlimit_memory"), "--emit", "report-json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  k = json::parse(r.out).at("kernels").at(0);
+  EXPECT_EQ(k.at("memory").at("shared").at("unlimited"), true);
+}
+
+TEST(ScheduleCli, EmitSchedulePrintsStagesStartsAndTheWrittenBackMap) {
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "schedule"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("T.annotate_buffer_versions({a_ub: 2, b_ub: 2, c_ub: 2})"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# loop s (line 40): II "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("proven optimal"), std::string::npos);
+  EXPECT_NE(r.out.find("# unit 0  MTE2  stage 0  start 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# kernel root: makespan"), std::string::npos);
+}
+
+TEST(ScheduleCli, DumpsEveryProblemInTheSpecFormat) {
+  fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "_dump");
+  fs::remove_all(dir);
+  CliRun r = cli(
+      {"compile", example("vec_add"), "--emit", "ir", "--dump-schedule-problems", dir.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 2u);  // loop s, then the kernel root
+  std::ifstream in(files[0]);
+  json j = json::parse(in);
+  for (const char* key :
+       {"num_stages", "latencies", "iis", "resource_flags", "data_deps", "resource_deps",
+        "owner_exclusion_deps", "storage_sizes", "memory_groups", "enable_offset", "start_times",
+        "versions", "ii", "ii_lower_bound", "proven_optimal", "solve_ms"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j.at("resource_flags"), json({2, 2, 16, 4}));  // MTE2 MTE2 V MTE3
+  bool versionVariable = false;
+  for (const auto& d : j.at("data_deps")) versionVariable |= d.at(2).get<int>() < 0;
+  EXPECT_TRUE(versionVariable);
+  EXPECT_EQ(j.at("storage_sizes"), json({4096, 4096, 4096}));
+  EXPECT_EQ(j.at("versions"), json({2, 2, 2}));
+  EXPECT_EQ(j.at("memory_groups").at(0).at(0), 253952);
+  fs::remove_all(dir);
+}
+
+TEST(ScheduleCli, SolverTimeoutOption) {
+  CliRun r =
+      cli({"compile", example("gemm_l0"), "--emit", "report-json", "--solver-timeout-ms", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& l : json::parse(r.out).at("kernels").at(0).at("loops"))
+    EXPECT_GE(l.at("ii").get<int64_t>(), l.at("ii_lower_bound").get<int64_t>());
+  r = cli({"compile", example("vec_add"), "--solver-timeout-ms", "soon"});
+  EXPECT_EQ(r.code, 2);
+}
+
+}  // namespace
+}  // namespace tilesched
