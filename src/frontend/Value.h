@@ -61,6 +61,9 @@ struct Value {
   std::shared_ptr<Env> closure;     // Function
   SourceLoc loc;                    // where it was made, for messages
 
+  // Declared out of line: clang with libstdc++ rejects the implicit
+  // constructor of a vector<pair<Value, Value>> member of incomplete Value.
+  Value();
   static Value none() { return Value{}; }
   static Value boolean(bool v) {
     Value x;
@@ -154,6 +157,8 @@ struct Value {
     return true;
   }
 };
+
+inline Value::Value() = default;
 
 // A scope of names. Factories and macros capture their defining scope by
 // reference (Python's late binding).
