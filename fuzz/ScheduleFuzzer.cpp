@@ -127,7 +127,7 @@ struct KernelWriter {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  KernelWriter writer{in};
+  KernelWriter writer{in, 2, 64, {}};
   g_source = writer.write();
   auto file = std::make_shared<SourceFile>("fuzz_schedule.py", g_source);
   DiagnosticEngine diags(file);
