@@ -44,6 +44,6 @@ for i in 1 2 3 4; do
   printf '%s' "tilesched-schedule-seed-$i-$(printf '%0*d' $((i * 24)) 0)" \
     >"$build/corpus/schedule/seed_$i"
 done
-run frontend -max_len=8192
+run frontend -max_len=8192 -dict="$root/fuzz/frontend.dict"
 run schedule -max_len=256 -len_control=0
 exit $status
