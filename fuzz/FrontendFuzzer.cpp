@@ -5,8 +5,8 @@
 // first input byte picks a -D define set so that factories with parameters
 // are elaborated with small and with large values too.
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "analysis/TaskGraph.h"

@@ -106,11 +106,12 @@ struct KernelWriter {
            ",), \"float32\")):\n";
     out += "        with T.Kernel(1, is_npu=True) as bx:\n";
     for (int i = 0; i < buffers; ++i)
-      out += "            " + buf(i) + " = T.alloc_ub((" + std::to_string(tile) + ",), \"float32\")\n";
+      out +=
+          "            " + buf(i) + " = T.alloc_ub((" + std::to_string(tile) + ",), \"float32\")\n";
     std::string annotations;
     for (int i = 0; i < buffers; ++i) {
-      static const char* kForms[] = {"1", "2", "3", "(2, \"counter\")", "\"iteration\"",
-                                     "(1, \"auto\")"};
+      static const char* kForms[] = {
+          "1", "2", "3", "(2, \"counter\")", "\"iteration\"", "(1, \"auto\")"};
       if (in.ConsumeIntegralInRange(0, 3) != 0) continue;
       annotations += (annotations.empty() ? "" : ", ") + buf(i) + ": " +
                      kForms[in.ConsumeIntegralInRange(0, 5)];

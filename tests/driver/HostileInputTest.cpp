@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "Version.h"
 #include "driver/Driver.h"
 
 namespace tilesched {
@@ -55,15 +56,15 @@ std::string kernel(const std::string& body, const std::string& shape = "64",
                    const std::string& grid = "1") {
   return "import tilelang.language as T\n\n\ndef k():\n    @T.prim_func\n"
          "    def main(A: T.Tensor((" +
-         shape + ",), \"float32\")):\n        with T.Kernel(" + grid +
-         ", is_npu=True) as bx:\n" + body + "\n    return main\n";
+         shape + ",), \"float32\")):\n        with T.Kernel(" + grid + ", is_npu=True) as bx:\n" +
+         body + "\n    return main\n";
 }
 
 // An NPY v1.0 file written by hand (magic, header length, padded dict).
 std::string npy(const std::string& descr, const std::string& shape, size_t dataBytes,
                 bool fortran = false) {
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " +
-                     (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': " + shape + ", }";
   size_t total = 10 + dict.size() + 1;
   dict += std::string((64 - total % 64) % 64, ' ') + "\n";
   std::string out = "\x93NUMPY";
@@ -201,8 +202,8 @@ TEST(Hostile, InputFilesOfTheWrongShapeDtypeOrFormat) {
   EXPECT_EQ(g.code, driver::kExitUsage) << g.err;
   EXPECT_EQ(g.err.find("internal error"), std::string::npos) << g.err;
   TempFile fortran(npy("<f4", "(128, 128)", 16384 * 4, true), "fortran.npy");
-  expectClean(cli({"run", example("vec_add"), "--input", "A=" + fortran.str()}),
-              driver::kExitUsage, "Fortran order");
+  expectClean(cli({"run", example("vec_add"), "--input", "A=" + fortran.str()}), driver::kExitUsage,
+              "Fortran order");
   TempFile ok(npy("<f4", "(16384,)", 16384 * 4), "ok.npy");
   expectClean(cli({"run", example("vec_add"), "--input", "Z=" + ok.str()}), driver::kExitUsage,
               "no parameter 'Z'");
