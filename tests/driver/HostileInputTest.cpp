@@ -151,13 +151,25 @@ TEST(Hostile, KernelWithoutALoopCompilesAndRuns) {
 }
 
 TEST(Hostile, HugeOnChipBufferIsACapacityError) {
-  TempFile f(kernel("            a = T.alloc_ub((1 << 40,), \"float32\")\n"
+  TempFile f(kernel("            a = T.alloc_ub((1 << 20,), \"float32\")\n"
                     "            T.copy(A, a[0:64])"),
              "huge_ub.py");
+  expectClean(cli({"compile", f.str()}), driver::kExitCompileError,
+              "needs at least 4194304 bytes with one version of every buffer");
+}
+
+// Known broken in the elaborator (reported): on-chip extents of 2^31 and
+// more are wrapped to int32 (`T.alloc_ub((1 << 40,), ...)` has size 0, 1 << 31
+// has size -2147483648), so the error is a bogus out-of-bounds region instead
+// of the capacity error.
+TEST(Hostile, DISABLED_HugeOnChipExtentIsNotWrapped) {
+  TempFile f(kernel("            a = T.alloc_ub((1 << 40,), \"float32\")\n"
+                    "            T.copy(A, a[0:64])"),
+             "huge_ub40.py");
   CliRun r = cli({"compile", f.str()});
   EXPECT_EQ(r.code, driver::kExitCompileError) << r.err;
-  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("size 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs at least"), std::string::npos) << r.err;
 }
 
 TEST(Hostile, UnknownTargetFieldIsAUsageError) {
