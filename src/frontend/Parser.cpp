@@ -978,6 +978,7 @@ ExprPtr Parser::parsePower() {
   if (atKeyword("await")) fail("'await' expressions are not supported");
   ExprPtr base = parsePrimary();
   if (!atOp("**")) return base;
+  DepthGuard guard(*this);  // `1 ** 1 ** ...` recurses through parseFactor
   auto e = make(ExprKind::BinOp, base->loc);
   e->id = advance().text;
   e->lhs = std::move(base);

@@ -77,6 +77,9 @@ struct Value {
   SourceLoc boundAt;                           // the kernel assignment that bound it, if any
   std::shared_ptr<const ScopeNote> scopeNote;  // see ScopeNote
 
+  // Declared out of line: clang with libstdc++ rejects the implicit
+  // constructor of a vector<pair<Value, Value>> member of incomplete Value.
+  Value();
   static Value none() { return Value{}; }
   static Value boolean(bool v) {
     Value x;
@@ -170,6 +173,8 @@ struct Value {
     return true;
   }
 };
+
+inline Value::Value() = default;
 
 // A scope of names. Factories and macros capture their defining scope by
 // reference (Python's late binding).

@@ -596,6 +596,18 @@ TEST(ParserLimits, LongChainsAndUnaryRunsAreBounded) {
             "<parsed>");
 }
 
+// Found by fuzz_frontend's hostile inputs: a right-associative power chain
+// recursed through parseFactor without a depth guard (stack overflow).
+TEST(ParserLimits, LongPowerChainsAreBounded) {
+  std::string pow = "x = 1";
+  for (int i = 0; i < 100000; ++i) pow += " ** 1";
+  EXPECT_EQ(unparsedReason(pow + "\n").substr(0, 28), "expression nested too deeply");
+  std::string mixed = "x = 2";
+  for (int i = 0; i < 50000; ++i) mixed += " ** -2";
+  EXPECT_EQ(unparsedReason(mixed + "\n").substr(0, 28), "expression nested too deeply");
+  EXPECT_EQ(unparsedReason("x = 2 ** 3 ** -2 ** 2\n"), "<parsed>");
+}
+
 TEST(ParserLimits, DeepIndentationBecomesUnparsed) {
   std::string src;
   for (int i = 0; i < 150; ++i) src += std::string(i, ' ') + "if a:\n";

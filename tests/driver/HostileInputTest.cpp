@@ -1,0 +1,249 @@
+// Hostile and extreme inputs (issue 11), through the CLI in-process
+// (driver::runCli): deep nesting, empty files and kernels, kernels without a
+// loop, huge buffers, unknown target fields, forced 1 ms solver budgets and
+// --input files of the wrong shape, dtype or format. Each must end in a clear
+// message (or a valid result) with a documented exit code; none may crash,
+// hang or report an internal error.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "Version.h"
+#include "driver/Driver.h"
+
+namespace tilesched {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tilesched");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+// A scratch file that removes itself.
+struct TempFile {
+  fs::path path;
+  TempFile(const std::string& text, const std::string& name) {
+    path = fs::temp_directory_path() / (std::to_string(::getpid()) + "_hostile_" + name);
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TempFile() { fs::remove(path); }
+  std::string str() const { return path.string(); }
+};
+
+std::string example(const std::string& name) {
+  return std::string(TILESCHED_SOURCE_DIR) + "/examples/" + name + ".py";
+}
+
+// A one-block kernel over a 64-element float32 tensor with `body` (indented
+// 12 spaces) inside `with T.Kernel(...)`.
+std::string kernel(const std::string& body, const std::string& shape = "64",
+                   const std::string& grid = "1") {
+  return "import tilelang.language as T\n\n\ndef k():\n    @T.prim_func\n"
+         "    def main(A: T.Tensor((" +
+         shape + ",), \"float32\")):\n        with T.Kernel(" + grid + ", is_npu=True) as bx:\n" +
+         body + "\n    return main\n";
+}
+
+// An NPY v1.0 file written by hand (magic, header length, padded dict).
+std::string npy(const std::string& descr, const std::string& shape, size_t dataBytes,
+                bool fortran = false) {
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': " + shape + ", }";
+  size_t total = 10 + dict.size() + 1;
+  dict += std::string((64 - total % 64) % 64, ' ') + "\n";
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>(dict.size() >> 8);
+  return out + dict + std::string(dataBytes, '\0');
+}
+
+// A clean failure: the expected exit code, the message, no internal error.
+void expectClean(const CliRun& r, int code, const std::string& message) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+TEST(Hostile, DeeplyNestedExpressionsAreBounded) {
+  std::string pow = "x = 1";
+  for (int i = 0; i < 100000; ++i) pow += " ** 1";  // overflowed the stack before
+  std::string sum = "x = 1";
+  for (int i = 0; i < 100000; ++i) sum += " + 1";
+  const std::vector<std::string> exprs = {
+      "x = " + std::string(100000, '(') + "1" + std::string(100000, ')'),
+      "x = " + std::string(100000, '[') + std::string(100000, ']'),
+      "x = " + std::string(100000, '-') + "1",
+      "x = " + std::string(100000, '~') + "1",
+      pow,
+      sum,
+  };
+  for (const auto& e : exprs) {
+    TempFile f(kernel("            " + e), "deep_expr.py");
+    expectClean(cli({"compile", f.str()}), driver::kExitCompileError,
+                "error: expression nested too deeply");
+  }
+}
+
+TEST(Hostile, DeeplyNestedLoopsAreBounded) {
+  std::string body, indent = "            ";
+  for (int i = 0; i < 3000; ++i) {
+    body += indent + "for i" + std::to_string(i) + " in T.serial(1):\n";
+    indent += "    ";
+  }
+  body += indent + "x = 1";
+  TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n" + body), "deep_loops.py");
+  expectClean(cli({"compile", f.str()}), driver::kExitCompileError,
+              "error: too many levels of indentation");
+}
+
+TEST(Hostile, EmptyFileAndGarbage) {
+  TempFile empty("", "empty.py");
+  expectClean(cli({"compile", empty.str()}), driver::kExitCompileError,
+              "no @T.prim_func kernel found");
+  TempFile binary(std::string("\x00\xff\xfe\x01\x80\n\t\r", 8) + std::string(1000, '\xc3'),
+                  "binary.py");
+  CliRun r = cli({"compile", binary.str()});
+  EXPECT_EQ(r.code, driver::kExitCompileError) << r.err;
+  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+TEST(Hostile, EmptyKernelCompilesAndRuns) {
+  TempFile f(kernel("            pass"), "empty_kernel.py");
+  CliRun c = cli({"compile", f.str(), "--emit", "schedule"});
+  EXPECT_EQ(c.code, driver::kExitOk) << c.err;
+  CliRun r = cli({"run", f.str()});
+  EXPECT_EQ(r.code, driver::kExitOk) << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+}
+
+TEST(Hostile, KernelWithoutALoopCompilesAndRuns) {
+  TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
+                    "            T.copy(A, a)\n"
+                    "            for i in T.Parallel(64):\n"
+                    "                a[i] = a[i] + a[i]\n"
+                    "            T.copy(a, A)"),
+             "no_loop.py");
+  CliRun c = cli({"compile", f.str(), "--emit", "schedule"});
+  EXPECT_EQ(c.code, driver::kExitOk) << c.err;
+  CliRun r = cli({"run", f.str()});
+  EXPECT_EQ(r.code, driver::kExitOk) << r.err;
+  EXPECT_NE(r.out.find("matches the reference bit for bit (64 elements)"), std::string::npos)
+      << r.out;
+}
+
+TEST(Hostile, HugeOnChipBufferIsACapacityError) {
+  TempFile f(kernel("            a = T.alloc_ub((1 << 20,), \"float32\")\n"
+                    "            T.copy(A, a[0:64])"),
+             "huge_ub.py");
+  expectClean(cli({"compile", f.str()}), driver::kExitCompileError,
+              "needs at least 4194304 bytes with one version of every buffer");
+}
+
+// Known broken in the elaborator (reported): on-chip extents of 2^31 and
+// more are wrapped to int32 (`T.alloc_ub((1 << 40,), ...)` has size 0, 1 << 31
+// has size -2147483648), so the error is a bogus out-of-bounds region instead
+// of the capacity error.
+TEST(Hostile, DISABLED_HugeOnChipExtentIsNotWrapped) {
+  TempFile f(kernel("            a = T.alloc_ub((1 << 40,), \"float32\")\n"
+                    "            T.copy(A, a[0:64])"),
+             "huge_ub40.py");
+  CliRun r = cli({"compile", f.str()});
+  EXPECT_EQ(r.code, driver::kExitCompileError) << r.err;
+  EXPECT_EQ(r.err.find("size 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs at least"), std::string::npos) << r.err;
+}
+
+TEST(Hostile, UnknownTargetFieldIsAUsageError) {
+  std::ifstream in(std::string(TILESCHED_SOURCE_DIR) + "/targets/ascend950.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string json = ss.str();
+  auto brace = json.find('{');
+  ASSERT_NE(brace, std::string::npos);
+  json.insert(brace + 1, "\"bogus_field\": 1, ");
+  TempFile t(json, "target.json");
+  expectClean(cli({"compile", example("vec_add"), "--target", t.str()}), driver::kExitUsage,
+              "unknown field 'bogus_field'");
+  TempFile broken("{\"name\": ", "broken_target.json");
+  CliRun r = cli({"compile", example("vec_add"), "--target", broken.str()});
+  EXPECT_EQ(r.code, driver::kExitUsage) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+TEST(Hostile, OneMillisecondSolverBudgetStillSchedules) {
+  for (const char* name : {"vec_add", "gemm_l1", "softmax"}) {
+    CliRun r = cli({"compile", example(name), "--emit", "schedule", "--solver-timeout-ms", "1"});
+    EXPECT_EQ(r.code, driver::kExitOk) << name << "\n" << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  }
+}
+
+TEST(Hostile, InputFilesOfTheWrongShapeDtypeOrFormat) {
+  // vec_add's default A is float32 (16384,).
+  TempFile shape(npy("<f4", "(7,)", 7 * 4), "shape.npy");
+  expectClean(cli({"run", example("vec_add"), "--input", "A=" + shape.str()}), driver::kExitUsage,
+              "the file holds 7 elements, but 'A' has 16384");
+  TempFile dtype(npy("<f8", "(16384,)", 16384 * 8), "dtype.npy");
+  expectClean(cli({"run", example("vec_add"), "--input", "A=" + dtype.str()}), driver::kExitUsage,
+              "'A' is float32");
+  TempFile truncated(npy("<f4", "(16384,)", 100), "truncated.npy");
+  CliRun t = cli({"run", example("vec_add"), "--input", "A=" + truncated.str()});
+  EXPECT_EQ(t.code, driver::kExitUsage) << t.err;
+  EXPECT_EQ(t.err.find("internal error"), std::string::npos) << t.err;
+  TempFile garbage("\x93NUMPY garbage", "garbage.npy");
+  CliRun g = cli({"run", example("vec_add"), "--input", "A=" + garbage.str()});
+  EXPECT_EQ(g.code, driver::kExitUsage) << g.err;
+  EXPECT_EQ(g.err.find("internal error"), std::string::npos) << g.err;
+  TempFile fortran(npy("<f4", "(128, 128)", 16384 * 4, true), "fortran.npy");
+  expectClean(cli({"run", example("vec_add"), "--input", "A=" + fortran.str()}), driver::kExitUsage,
+              "Fortran order");
+  TempFile ok(npy("<f4", "(16384,)", 16384 * 4), "ok.npy");
+  expectClean(cli({"run", example("vec_add"), "--input", "Z=" + ok.str()}), driver::kExitUsage,
+              "no parameter 'Z'");
+}
+
+// Known broken, outside the front end (reported): a 2^40-element global
+// tensor makes `run` fail with "internal error: std::bad_alloc" instead of a
+// clear limit, and a 2^40-block grid makes `run` simulate for hours.
+TEST(Hostile, DISABLED_HugeGlobalTensorIsAClearRunError) {
+  TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
+                    "            T.copy(A[0:64], a)",
+                    "1 << 40"),
+             "huge_shape.py");
+  CliRun r = cli({"run", f.str()});
+  EXPECT_NE(r.code, driver::kExitOk);
+  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+TEST(Hostile, DISABLED_HugeGridIsAClearRunError) {
+  TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
+                    "            T.copy(A, a)",
+                    "64", "1 << 40"),
+             "huge_grid.py");
+  CliRun r = cli({"run", f.str()});
+  EXPECT_NE(r.code, driver::kExitOk);
+  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tilesched
