@@ -227,7 +227,15 @@ bool writeFirstWalk(const UnitList& list, const Storage& s, const Literals& pref
           bad = a.loc;
           return false;
         }
-      if (!writeFirstWalk(*u.body, s, canonical(prefix, u.guard), writes, bad)) return false;
+      // Writes inside a loop that may run zero times initialise nothing for
+      // what follows it: only a constant trip count of at least 1 lets them
+      // count (the reads inside are still checked against them).
+      auto trips = asConstInt(u.loop()->extent);
+      bool certainlyRuns = trips && *trips >= 1;
+      WriteSet inner = writes;
+      if (!writeFirstWalk(*u.body, s, canonical(prefix, u.guard), certainlyRuns ? writes : inner,
+                          bad))
+        return false;
       continue;
     }
     for (const auto& a : u.accesses) {

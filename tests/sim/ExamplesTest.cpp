@@ -130,8 +130,8 @@ TEST_P(AutoExample, RunsScheduledWithMatchingOutputsNoRacesAndBeatsNone) {
               b.at("versions"))
         << b;
   }
-  auto none = runCli({"run", file.string(), "--schedule", "none", "--report",
-                      (dir / "none.json").string()});
+  auto none = runCli(
+      {"run", file.string(), "--schedule", "none", "--report", (dir / "none.json").string()});
   ASSERT_EQ(none.status, 0) << none.out << none.err;
   EXPECT_LE(simulatedCycles(dir / "auto.json"), simulatedCycles(dir / "none.json"));
 }
@@ -175,9 +175,8 @@ TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
   // KiB); with N = 32768 the two row tiles need 256 KiB > 248 KiB.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
   fs::path dir = tempDir("unlimit_capacity");
-  auto r =
-      runCli({"run", file.string(), "-D", "N=32768", "--schedule", "serial", "--report",
-              (dir / "report.json").string()});
+  auto r = runCli({"run", file.string(), "-D", "N=32768", "--schedule", "serial", "--report",
+                   (dir / "report.json").string()});
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'y_ub'"), std::string::npos) << r.err;
@@ -279,8 +278,8 @@ TEST(RunOutput, ReportHasEveryNumberOfTheSummary) {
   // per-block pipe statistics.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("report_numbers");
-  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report",
-                   (dir / "report.json").string()});
+  auto r = runCli(
+      {"run", file.string(), "--schedule", "serial", "--report", (dir / "report.json").string()});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lower bound 656 (MTE2)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("barrier stall"), std::string::npos) << r.out;
