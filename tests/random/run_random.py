@@ -131,6 +131,14 @@ def run_mode(tilesched, path, mode, workdir, expect_double, timeout):
     for key in ("races", "flag_errors", "capacity_errors", "runtime_errors"):
         if sim.get(key, 0):
             problems.append(f"{key} {sim.get(key)}")
+    # SPEC §2.3: an unlimited scope lets the solver pick versions beyond the
+    # real capacity; the simulator still models the hardware and says so. With
+    # matching outputs and nothing else wrong, that is the intended outcome.
+    only_capacity = (sim.get("capacity_errors") and sim.get("outputs_match") is True and
+                     not any(sim.get(k, 0) for k in ("races", "flag_errors", "runtime_errors")))
+    if problems and mode == "auto" and only_capacity and \
+            "lifts the limit for the scheduler only" in text:
+        return Outcome(mode, "expected-error", first_error(text, "error:"), report)
     if problems:
         what = "race" if sim.get("races") else "flag" if sim.get("flag_errors") else \
             "mismatch" if sim.get("outputs_match") is False else "capacity" if sim.get("capacity_errors") else \
