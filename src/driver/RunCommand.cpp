@@ -2,6 +2,7 @@
 #include "driver/RunCommand.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "driver/Driver.h"
@@ -220,6 +222,47 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
 
 // Checks the options that need no kernel; returns a usage message or "".
+// The named passes of `run`, in order (`--print-after`, `--time-passes`).
+constexpr const char* kRunPasses[] = {"elaborate",
+                                      "analyze",
+                                      "schedule",
+                                      "version-modes",
+                                      "materialize-versions",
+                                      "insert-synchronization",
+                                      "verify-lowered-sync",
+                                      "simulate"};
+
+// --print-after and --time-passes: prints the IR after the chosen passes
+// ("(unchanged)" when a pass changed no IR) and collects every pass's time.
+struct PassLog {
+  const RunCommandOptions& options;
+  std::ostream& out;
+  std::vector<std::pair<std::string, double>> times;
+
+  void after(std::string_view pass, double ms, const ir::Kernel* changed) {
+    times.push_back({std::string(pass), ms});
+    if (options.printAfter != "all" && options.printAfter != pass) return;
+    out << "# ---- IR after " << pass << " ----\n";
+    if (changed)
+      out << ir::printKernel(*changed, options.file);
+    else
+      out << "# (unchanged)\n";
+  }
+  void printTimes() const {
+    if (!options.timePasses) return;
+    double total = 0;
+    for (const auto& [name, ms] : times) total += ms;
+    out << "  pass timings (ms):\n";
+    for (const auto& [name, ms] : times) out << fmt::format("    {:<24} {:>10.2f}\n", name, ms);
+    out << fmt::format("    {:<24} {:>10.2f}\n", "total", total);
+  }
+};
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written")
@@ -227,6 +270,13 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                        o.schedule);
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
+  if (!o.printAfter.empty() && o.printAfter != "all") {
+    bool known = false;
+    for (const char* p : kRunPasses) known |= o.printAfter == p;
+    if (!known)
+      return fmt::format("unknown pass '{}' for --print-after; use all or one of: {}", o.printAfter,
+                         fmt::join(kRunPasses, ", "));
+  }
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
@@ -287,14 +337,21 @@ std::optional<schedule::KernelSchedule> scheduleFor(const std::string& mode, con
 // Lowers every kernel for `o.schedule`; false after compile errors in `diags`.
 bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
               const std::vector<analysis::KernelAnalysis>& analyses, const Target& target,
-              DiagnosticEngine& diags, std::vector<KernelOutcome>& outcomes) {
+              DiagnosticEngine& diags, std::vector<KernelOutcome>& outcomes, PassLog& log) {
   for (size_t ki = 0; ki < program.kernels.size(); ++ki) {
     const auto& k = program.kernels[ki];
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
     KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {}};
     if (isLoweredSchedule(o.schedule)) {
+      auto start = std::chrono::steady_clock::now();
       auto sched = scheduleFor(o.schedule, k, analyses[ki], target, o.solverTimeoutMs, diags);
-      if (sched) oc.lowering = transform::lowerKernel(k, analyses[ki], *sched, target, diags);
+      log.after("schedule", msSince(start), nullptr);
+      auto afterPass = [&](std::string_view pass, const ir::Kernel& after, double ms) {
+        log.after(pass, ms,
+                  pass == "version-modes" || pass == "verify-lowered-sync" ? nullptr : &after);
+      };
+      if (sched)
+        oc.lowering = transform::lowerKernel(k, analyses[ki], *sched, target, diags, afterPass);
       if (!oc.lowering) return false;
       oc.lowered = oc.lowering->kernel;
     }
@@ -581,6 +638,11 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--schedule", o.schedule,
                   "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
                   "serial | as-written");
+  run->add_option("--print-after", o.printAfter,
+                  "print the IR after a pass (elaborate, analyze, schedule, version-modes, "
+                  "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
+                  "or after all");
+  run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
   run->add_option("--solver-timeout-ms", o.solverTimeoutMs,
                   "time budget of one Z3 check in milliseconds (default 2000)");
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
@@ -619,13 +681,19 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
 
   // Compile → analyse → schedule → lower.
   DiagnosticEngine diags(file);
+  PassLog log{o, out, {}};
+  auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
+  if (program)
+    for (const auto& k : program->kernels) log.after("elaborate", msSince(start), &k);
+  start = std::chrono::steady_clock::now();
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
+  log.after("analyze", msSince(start), nullptr);
   std::vector<KernelOutcome> outcomes;
   // Errors of the analyses (e.g. nested ownership claims) stop the run too.
-  bool lowered =
-      program && !diags.hasErrors() && lowerAll(o, *program, analyses, *target, diags, outcomes);
+  bool lowered = program && !diags.hasErrors() &&
+                 lowerAll(o, *program, analyses, *target, diags, outcomes, log);
   err << diags.renderAll();
   if (!lowered) {
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
@@ -652,14 +720,17 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   // Simulate and check every kernel.
   for (auto& oc : outcomes) {
     std::string error;
+    start = std::chrono::steady_clock::now();
     auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, ro, error);
     if (!run) return usage(err, error);
     oc.run = std::move(*run);
+    log.after("simulate", msSince(start), nullptr);
   }
   DiagnosticEngine runDiags(file);
   runDiagnostics(outcomes, runDiags);
   err << runDiags.renderAll();
   renderHuman(o, *target, outcomes, out);
+  log.printTimes();
   if (std::string msg = writeFiles(o, *target, outcomes); !msg.empty()) return usage(err, msg);
   if (!o.reportPath.empty()) {
     json report = runReport(o, *program, *target, diags, runDiags, analyses, outcomes);

@@ -32,7 +32,9 @@ struct RunCommandOptions {
   std::string tracePath;
   std::string timelinePath;
   std::string reportPath;
-  std::string emit;  // "lowered": print the lowered kernel
+  std::string emit;         // "lowered": print the lowered kernel
+  std::string printAfter;   // --print-after PASS|all
+  bool timePasses = false;  // --time-passes
 };
 
 // Registers the `run` subcommand and its options on `app`.

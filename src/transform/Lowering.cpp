@@ -1,6 +1,8 @@
 // The lowering pipeline (see Lowering.h).
 #include "transform/Lowering.h"
 
+#include <chrono>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -17,13 +19,23 @@ using namespace ir;
 std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
                                          const analysis::KernelAnalysis& analysis,
                                          const schedule::KernelSchedule& schedule,
-                                         const Target& target, DiagnosticEngine& diags) {
+                                         const Target& target, DiagnosticEngine& diags,
+                                         const AfterPass& afterPass) {
+  auto clock = std::chrono::steady_clock::now();
+  auto after = [&](std::string_view pass, const Kernel& k) {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - clock).count();
+    if (afterPass) afterPass(pass, k, ms);
+    clock = std::chrono::steady_clock::now();
+  };
   size_t errors = diags.numErrors();
   LoweredKernel out;
   out.schedule = schedule;
   out.plan = chooseVersionModes(kernel, analysis, schedule, diags);
   if (diags.numErrors() > errors) return std::nullopt;
+  after("version-modes", kernel);
   Kernel versioned = materializeVersions(kernel, out.plan);
+  after("materialize-versions", versioned);
   out.kernel =
       insertSynchronization(versioned, analysis, schedule, out.plan, target, diags, out.sync);
   out.kernel.annotations.selectedVersions.clear();
@@ -34,9 +46,11 @@ std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
       continue;
     out.kernel.annotations.selectedVersions.push_back({out.kernel.storages[i], sl.versions});
   }
+  after("insert-synchronization", out.kernel);
   auto problems = verifyLoweredSync(out.kernel, target.eventIdsPerHardEvent);
   TS_INTERNAL(problems.empty(), "the lowering produced illegal synchronisation: " +
                                     (problems.empty() ? std::string() : problems.front()));
+  after("verify-lowered-sync", out.kernel);
   return out;
 }
 

@@ -14,8 +14,10 @@
 // enable_offset whose ListSchedule has stages; everything else stays flat.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/TaskGraph.h"
@@ -34,12 +36,21 @@ struct LoweredKernel {
   SyncStats sync;
 };
 
+// Called after each named pass with the kernel it produced and its time in
+// milliseconds (the driver's --print-after and --time-passes).
+using AfterPass = std::function<void(std::string_view pass, const ir::Kernel& after, double ms)>;
+
+// The lowering passes in order, as `--print-after` names them.
+inline constexpr const char* kLoweringPasses[] = {"version-modes", "materialize-versions",
+                                                  "insert-synchronization", "verify-lowered-sync"};
+
 // Runs chooseVersionModes, materializeVersions, insertSynchronization and
 // verifyLoweredSync.
 std::optional<LoweredKernel> lowerKernel(const ir::Kernel& kernel,
                                          const analysis::KernelAnalysis& analysis,
                                          const schedule::KernelSchedule& schedule,
-                                         const Target& target, DiagnosticEngine& diags);
+                                         const Target& target, DiagnosticEngine& diags,
+                                         const AfterPass& afterPass = {});
 
 // The baseline schedules of `tilesched run`: every eligible automatic storage
 // gets `versions` copies (1: `none`, 2: `double`, capped by nothing else);

@@ -117,15 +117,18 @@ TEST_P(AutoExample, RunsScheduledWithMatchingOutputsNoRacesAndBeatsNone) {
   for (const auto& loop : kernel.at("loops")) {
     EXPECT_GE(loop.at("ii").get<int64_t>(), loop.at("ii_lower_bound").get<int64_t>()) << loop;
     EXPECT_GE(loop.at("ii").get<int64_t>(), 1) << loop;
-    if (loop.at("proven_optimal").get<bool>()) EXPECT_FALSE(loop.at("fallback").get<bool>());
+    if (loop.at("proven_optimal").get<bool>()) {
+      EXPECT_FALSE(loop.at("fallback").get<bool>());
+    }
   }
   // Every eligible storage got a version count within its bound or fixed.
   for (const auto& b : kernel.at("buffers")) {
     if (!b.at("eligible").get<bool>()) continue;
     std::string source = b.at("source");
     EXPECT_TRUE(source == "solver" || source == "fixed") << b;
-    if (source == "solver")
+    if (source == "solver") {
       EXPECT_LE(b.at("versions").get<int64_t>(), b.at("version_bound").get<int64_t>()) << b;
+    }
     EXPECT_EQ(kernel.at("annotations").at("buffer_versions").at(b.at("name").get<std::string>()),
               b.at("versions"))
         << b;
@@ -360,6 +363,51 @@ TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
       << svg.substr(rect, wait - rect);
   // The end-of-block label stays inside the picture.
   EXPECT_NE(svg.find("text-anchor=\"end\">2600 cycles"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+TEST(RunPasses, PrintAfterShowsTheIRAfterThatPass) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto r = runCli({"run", file.string(), "--print-after", "materialize-versions"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# ---- IR after materialize-versions ----"), std::string::npos) << r.out;
+  // Versions are materialised (leading dimension, s % 2 indices), flags not yet.
+  size_t at = r.out.find("IR after materialize-versions");
+  std::string ir = r.out.substr(at, r.out.find("run vec_add") - at);
+  EXPECT_NE(ir.find("a_ub = T.alloc_shared((2, 1024)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("a_ub[s % 2, 0:1024]"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("set_flag"), std::string::npos) << ir;
+  EXPECT_EQ(r.out.find("IR after insert-synchronization"), std::string::npos);
+}
+
+TEST(RunPasses, PrintAfterAllMarksPassesThatChangeNoIR) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto r = runCli({"run", file.string(), "--print-after", "all"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t analyze = r.out.find("# ---- IR after analyze ----\n# (unchanged)");
+  size_t sync = r.out.find("# ---- IR after insert-synchronization ----");
+  EXPECT_NE(analyze, std::string::npos) << r.out;
+  ASSERT_NE(sync, std::string::npos) << r.out;
+  EXPECT_LT(analyze, sync);
+  EXPECT_NE(r.out.find("T.set_flag(\"MTE2\", \"V\"", sync), std::string::npos);
+}
+
+TEST(RunPasses, TimePassesListsEveryPassAndUnknownPassesAreUsageErrors) {
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto r = runCli({"run", file.string(), "--time-passes"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* pass :
+       {"elaborate", "analyze", "schedule", "version-modes", "materialize-versions",
+        "insert-synchronization", "verify-lowered-sync", "simulate", "total"})
+    EXPECT_NE(r.out.find(std::string("    ") + pass), std::string::npos) << pass << r.out;
+  auto bad = runCli({"run", file.string(), "--print-after", "bogus"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("unknown pass 'bogus' for --print-after"), std::string::npos) << bad.err;
 }
 
 }  // namespace
