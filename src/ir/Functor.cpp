@@ -1,5 +1,7 @@
 #include "ir/Functor.h"
 
+#include <algorithm>
+
 #include "ir/IROperator.h"
 
 namespace tilesched::ir {
@@ -299,6 +301,39 @@ void forEachStmt(const Stmt& root, const std::function<void(const Stmt&)>& fn) {
     }
   } walker(fn);
   walker.visitStmt(root);
+}
+
+int maxVarId(const Kernel& k) {
+  struct Finder : IRVisitor {
+    int maxId = 0;
+    void note(const Var& v) {
+      if (v) maxId = std::max(maxId, v->id);
+    }
+    void visitExpr(const Expr& e) override {
+      if (!e) return;
+      if (e->kind == ExprKind::VarRef) note(e->var);
+      IRVisitor::visitExpr(e);
+    }
+    void visitFor(const ForStmt& s) override {
+      note(s.var);
+      IRVisitor::visitFor(s);
+    }
+    void visitParallel(const ParallelStmt& s) override {
+      for (const auto& v : s.vars) note(v);
+      IRVisitor::visitParallel(s);
+    }
+    void visitAssign(const AssignStmt& s) override {
+      note(s.var);
+      IRVisitor::visitAssign(s);
+    }
+  } f;
+  f.note(k.blockIdx);
+  for (const auto& p : k.params) f.note(p.var);
+  for (const auto& v : k.dynamicVars) f.note(v);
+  for (const auto& b : k.buffers)
+    for (const auto& d : b->shape) f.visitExpr(d);
+  if (k.body) f.visitStmt(k.body);
+  return f.maxId;
 }
 
 }  // namespace tilesched::ir

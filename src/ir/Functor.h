@@ -66,4 +66,9 @@ class IRMutator {
 // Calls `fn` on every statement in pre-order.
 void forEachStmt(const Stmt& root, const std::function<void(const Stmt&)>& fn);
 
+// The largest variable id a kernel mentions (block index, parameters, dynamic
+// sizes, shapes, loop, T.Parallel and assigned variables); fresh variables and
+// per-variable tables are numbered and sized from it.
+int maxVarId(const Kernel& kernel);
+
 }  // namespace tilesched::ir

@@ -98,42 +98,7 @@ int64_t ResolvedRegion::numElements() const {
 
 // ---------------------------------------------------------------- machine
 
-namespace {
-
-int maxVarId(const Kernel& k) {
-  struct Finder : IRVisitor {
-    int maxId = 0;
-    void note(const Var& v) {
-      if (v) maxId = std::max(maxId, v->id);
-    }
-    void visitExpr(const Expr& e) override {
-      if (!e) return;
-      if (e->kind == ExprKind::VarRef) note(e->var);
-      IRVisitor::visitExpr(e);
-    }
-    void visitFor(const ForStmt& s) override {
-      note(s.var);
-      IRVisitor::visitFor(s);
-    }
-    void visitParallel(const ParallelStmt& s) override {
-      for (const auto& v : s.vars) note(v);
-      IRVisitor::visitParallel(s);
-    }
-    void visitAssign(const AssignStmt& s) override {
-      note(s.var);
-      IRVisitor::visitAssign(s);
-    }
-  } f;
-  f.note(k.blockIdx);
-  for (const auto& p : k.params) f.note(p.var);
-  for (const auto& v : k.dynamicVars) f.note(v);
-  for (const auto& b : k.buffers)
-    for (const auto& d : b->shape) f.visitExpr(d);
-  if (k.body) f.visitStmt(k.body);
-  return f.maxId;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Machine::Machine(const Kernel& kernel, Memory& memory) : kernel_(kernel), memory_(memory) {
   env.assign(static_cast<size_t>(maxVarId(kernel)) + 1, Scalar{});

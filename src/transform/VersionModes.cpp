@@ -16,39 +16,6 @@ Var LoweringPlan::freshVar(const std::string& name, DType t) {
   return std::make_shared<VarNode>(VarNode{nextVarId++, name, t, VarKind::Local});
 }
 
-int maxVarId(const Kernel& k) {
-  struct Finder : IRVisitor {
-    int maxId = 0;
-    void note(const Var& v) {
-      if (v) maxId = std::max(maxId, v->id);
-    }
-    void visitExpr(const Expr& e) override {
-      if (!e) return;
-      if (e->kind == ExprKind::VarRef) note(e->var);
-      IRVisitor::visitExpr(e);
-    }
-    void visitFor(const ForStmt& s) override {
-      note(s.var);
-      IRVisitor::visitFor(s);
-    }
-    void visitParallel(const ParallelStmt& s) override {
-      for (const auto& v : s.vars) note(v);
-      IRVisitor::visitParallel(s);
-    }
-    void visitAssign(const AssignStmt& s) override {
-      note(s.var);
-      IRVisitor::visitAssign(s);
-    }
-  } f;
-  f.note(k.blockIdx);
-  for (const auto& p : k.params) f.note(p.var);
-  for (const auto& v : k.dynamicVars) f.note(v);
-  for (const auto& b : k.buffers)
-    for (const auto& d : b->shape) f.visitExpr(d);
-  if (k.body) f.visitStmt(k.body);
-  return f.maxId;
-}
-
 // Every loop's chain of enclosing loops (outermost first, itself last).
 std::map<const ForStmt*, std::vector<const ForStmt*>> loopChains(const Stmt& body) {
   std::map<const ForStmt*, std::vector<const ForStmt*>> out;

@@ -44,7 +44,4 @@ std::map<const ir::ForStmt*, std::vector<const ir::ForStmt*>> loopChains(const i
 // loop's bounds depend on an enclosing loop's variable (non-affine).
 ir::Expr continuousLoopClock(const std::vector<const ir::ForStmt*>& chain);
 
-// The largest variable id of a kernel (fresh variables are numbered above it).
-int maxVarId(const ir::Kernel& kernel);
-
 }  // namespace tilesched::transform
