@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "CliTestUtil.h"
 #include "Version.h"
 #include "driver/Driver.h"
 
@@ -21,19 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "tilesched");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using testing_cli::cli;
+using testing_cli::CliRun;
 
 // A scratch file that removes itself.
 struct TempFile {
@@ -46,9 +36,7 @@ struct TempFile {
   std::string str() const { return path.string(); }
 };
 
-std::string example(const std::string& name) {
-  return std::string(TILESCHED_SOURCE_DIR) + "/examples/" + name + ".py";
-}
+using testing_cli::example;
 
 // A one-block kernel over a 64-element float32 tensor with `body` (indented
 // 12 spaces) inside `with T.Kernel(...)`.

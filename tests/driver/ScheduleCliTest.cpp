@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "CliTestUtil.h"
 #include "Version.h"
 #include "driver/Driver.h"
 
@@ -22,23 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct CliRun {
-  int code;
-  std::string out, err;
-};
+using testing_cli::cli;
+using testing_cli::CliRun;
 
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "tilesched");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::string example(const std::string& name) {
-  return std::string(TILESCHED_SOURCE_DIR) + "/examples/" + name + ".py";
-}
+using testing_cli::example;
 
 TEST(ScheduleCli, ReportCarriesLoopsVersionsWriteBackAndMemory) {
   CliRun r = cli({"compile", example("vec_add"), "--emit", "report-json"});
