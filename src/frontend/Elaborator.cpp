@@ -478,22 +478,9 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
           v = Value::opaque("argparse.Namespace");
           for (const auto& [name, d] : argparseDefaults_) v.items.push_back({Value::str(name), d});
         } else {
-          try {
-            if (s.kind == py::StmtKind::AugAssign)
-              v = binaryOp(s.op, eval(*s.targets[0], env), eval(*s.value, env), s.loc);
-            else
-              v = eval(*s.value, env);
-          } catch (const EvalError& e) {
-            v = Value::undefined(e.message, e.loc);
-          }
+          v = evalAssignedValue(s, env);
         }
-        for (const auto& t : s.targets) {
-          try {
-            assignTargets(*t, v, env, s.loc);
-          } catch (const EvalError& e) {
-            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
-          }
-        }
+        bindAssignTargets(s, v, env);
         break;
       }
       case py::StmtKind::Expr: {
@@ -657,25 +644,7 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
       case py::StmtKind::AnnAssign:
       case py::StmtKind::AugAssign: {
         if (!s.value) break;
-        Value v;
-        try {
-          if (s.kind == py::StmtKind::AugAssign) {
-            Value old = eval(*s.targets[0], env);
-            v = binaryOp(s.op, old, eval(*s.value, env), s.loc);
-          } else {
-            v = eval(*s.value, env);
-          }
-        } catch (const EvalError& e) {
-          v = Value::undefined(e.message, e.loc);
-        }
-        for (const auto& t : s.targets) {
-          try {
-            assignTargets(*t, v, env, s.loc);
-          } catch (const EvalError& e) {
-            // `a, b = 1, 2, 3`: the names are bound, to the reason they have no value.
-            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
-          }
-        }
+        bindAssignTargets(s, evalAssignedValue(s, env), env);
         break;
       }
       case py::StmtKind::If: {
@@ -733,6 +702,29 @@ std::string Elaborator::raiseMessage(const py::Stmt& s, Env& env) {
     return text.empty() ? msg : msg + ": " + text;
   } catch (const EvalError& e) {
     return msg + " (its message could not be evaluated: " + e.message + ")";
+  }
+}
+
+Value Elaborator::evalAssignedValue(const py::Stmt& s, Env& env) {
+  try {
+    if (s.kind == py::StmtKind::AugAssign) {
+      Value old = eval(*s.targets[0], env);
+      return binaryOp(s.op, old, eval(*s.value, env), s.loc);
+    }
+    return eval(*s.value, env);
+  } catch (const EvalError& e) {
+    return Value::undefined(e.message, e.loc);
+  }
+}
+
+void Elaborator::bindAssignTargets(const py::Stmt& s, const Value& v, Env& env) {
+  for (const auto& t : s.targets) {
+    try {
+      assignTargets(*t, v, env, s.loc);
+    } catch (const EvalError& e) {
+      // `a, b = 1, 2, 3`: the names are bound, to the reason they have no value.
+      assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+    }
   }
 }
 

@@ -102,6 +102,12 @@ class Elaborator {
   void bindImport(const py::Stmt& s, Env& env);
   std::string raiseMessage(const py::Stmt& s, Env& env);
   void bindFunction(const py::Stmt& s, const std::shared_ptr<Env>& env);
+  // `x = e` / `x += e` in host code: its value, or undefined carrying the
+  // reason when it cannot be evaluated at compile time.
+  Value evalAssignedValue(const py::Stmt& s, Env& env);
+  // Binds every target of an assignment (a target that cannot take `v` is
+  // bound to the reason).
+  void bindAssignTargets(const py::Stmt& s, const Value& v, Env& env);
   void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);
