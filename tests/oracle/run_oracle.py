@@ -14,7 +14,7 @@ expected outputs computed from the kernel's mathematical definition
 2. writes every input as DIR/in/NAME.npy, and every output tensor as a
    NaN-filled (or 0x5A-patterned, for ints) DIR/in/NAME.npy too, so an element
    the kernel never writes shows up as a mismatch;
-3. runs `BIN run KERNEL -D ... --schedule serial --input NAME=file ... --output-dir DIR/out`
+3. runs `BIN run KERNEL -D ... --schedule serial|auto --input NAME=file ... --output-dir DIR/out`
    (tilesched's own reference-vs-simulator check must pass: exit 0);
 4. checks that DIR/out holds exactly the expected outputs and compares each
    one bit for bit (or within the model's TOLERANCE, in units in the last
@@ -130,6 +130,8 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--func")
+    parser.add_argument("--schedule", default="serial",
+                        help="tilesched run --schedule (serial, or auto to check the scheduled kernel)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the model's input generator")
     parser.add_argument("--mutate", nargs=2, metavar=("OLD", "NEW"),
                         help="run a copy of the kernel with the one occurrence of OLD replaced by NEW")
@@ -174,7 +176,7 @@ def main():
         with open(kernel, "w", encoding="utf-8") as f:
             f.write(text.replace(old, new))
         print(f"mutant of {args.kernel}: {old!r} -> {new!r}")
-    command = [args.tilesched, "run", kernel, "--schedule", "serial", "--output-dir", out_dir]
+    command = [args.tilesched, "run", kernel, "--schedule", args.schedule, "--output-dir", out_dir]
     if args.func:
         command += ["--func", args.func]
     for text in args.defines:
