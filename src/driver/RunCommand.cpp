@@ -14,8 +14,11 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/FillDrain.h"
+#include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "driver/Report.h"
+#include "Version.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -115,6 +118,7 @@ struct KernelOutcome {
   ir::Kernel lowered;
   sim::KernelRun run;
   std::optional<transform::LoweredKernel> lowering;  // none | double | auto
+  analysis::FillDrain fillDrain;                     // of the source kernel's task graph
 };
 
 json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
@@ -126,6 +130,17 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["lower_bound"] = r.lowerBound;
   j["bottleneck"] = std::string(pipeName(bottleneckPipe(r)));
   j["efficiency"] = r.efficiency;
+  // The bound plus the shortest fill and drain (docs/performance.md "Bounds").
+  int64_t fillDrainBound = fillDrainLowerBound(r, k.fillDrain);
+  j["fill_drain_bound"] = fillDrainBound;
+  j["fill_drain_efficiency"] =
+      r.cycles ? static_cast<double>(fillDrainBound) / static_cast<double>(r.cycles) : 0.0;
+  json fd = json::object();
+  for (Pipe p : kAllPipes)
+    if (k.fillDrain.hasTasks[pipeIndex(p)])
+      fd[std::string(pipeName(p))] = {{"fill", k.fillDrain.fill[pipeIndex(p)]},
+                                      {"drain", k.fillDrain.drain[pipeIndex(p)]}};
+  j["fill_drain"] = fd;
   j["pipes"] = pipesJson(r);
   j["outputs_match"] = k.run.outputsMatch;
   j["pass"] = k.run.ok();
@@ -152,8 +167,11 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                                          {"flag_stall", ps.flagStall},
                                          {"barrier_stall", ps.barrierStall}};
     }
+    std::array<int64_t, kNumPipes> busy{};
+    for (size_t p = 0; p < kNumPipes; ++p) busy[p] = b.pipes[p].busy;
     blocks.push_back(
         {{"block", b.block},
+         {"fill_drain_bound", analysis::boundWithFillDrain(k.fillDrain, busy)},
          {"cycles", b.cycles},
          {"lower_bound", b.lowerBound},
          {"bottleneck", std::string(pipeName(b.bottleneck))},
@@ -220,6 +238,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 // ------------------------------------------------------------ options
 
 bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
+bool isCompare(const RunCommandOptions& o) { return o.compare || o.schedule == "all"; }
 
 // Checks the options that need no kernel; returns a usage message or "".
 // The named passes of `run`, in order (`--print-after`, `--time-passes`).
@@ -265,9 +284,23 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
-  if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written")
-    return fmt::format("unknown --schedule '{}'; use auto, none, double, serial or as-written",
-                       o.schedule);
+  if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
+      o.schedule != "all")
+    return fmt::format(
+        "unknown --schedule '{}'; use auto, none, double, serial, as-written or all", o.schedule);
+  if (isCompare(o)) {
+    if (o.compare && o.schedule != "auto" && o.schedule != "all")
+      return fmt::format("--compare runs every schedule; drop --schedule {}", o.schedule);
+    for (const auto& [flag, set] :
+         {std::pair<const char*, bool>{"--trace", !o.tracePath.empty()},
+          {"--timeline", !o.timelinePath.empty()},
+          {"--output-dir", !o.outputDir.empty()},
+          {"--emit", !o.emit.empty()},
+          {"--print-after", !o.printAfter.empty()},
+          {"--time-passes", o.timePasses}})
+      if (set)
+        return fmt::format("{} takes one schedule; it cannot be combined with --compare", flag);
+  }
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
   if (!o.printAfter.empty() && o.printAfter != "all") {
@@ -341,7 +374,8 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
   for (size_t ki = 0; ki < program.kernels.size(); ++ki) {
     const auto& k = program.kernels[ki];
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
-    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {}};
+    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {},
+                     analysis::computeFillDrain(analyses[ki])};
     if (isLoweredSchedule(o.schedule)) {
       auto start = std::chrono::steady_clock::now();
       auto sched = scheduleFor(o.schedule, k, analyses[ki], target, o.solverTimeoutMs, diags);
@@ -443,6 +477,12 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
         k.grid, k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves,
         r.waves == 1 ? "" : "s", r.cycles, r.lowerBound, pipeName(bottleneck),
         percent(r.efficiency));
+    int64_t fillDrainBound = fillDrainLowerBound(r, oc.fillDrain);
+    out << fmt::format("  with the shortest fill and drain: bound {}, efficiency {}\n",
+                       fillDrainBound,
+                       percent(r.cycles ? static_cast<double>(fillDrainBound) /
+                                              static_cast<double>(r.cycles)
+                                        : 0.0));
     out << "  pipe       busy    util  instrs  flag stall  barrier stall\n";
     for (Pipe p : kAllPipes) {
       int64_t instrs = 0, stall = 0, barrier = 0;
@@ -576,7 +616,7 @@ json combinedSimulation(const std::vector<json>& sims) {
   json top = sims.front();
   if (sims.size() == 1) return top;
   for (size_t i = 1; i < sims.size(); ++i) {
-    for (const char* key : {"cycles", "lower_bound", "races", "flag_errors", "capacity_errors",
+    for (const char* key : {"cycles", "lower_bound", "fill_drain_bound", "races", "flag_errors", "capacity_errors",
                             "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
       top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
     top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
@@ -589,6 +629,9 @@ json combinedSimulation(const std::vector<json>& sims) {
   }
   int64_t cycles = top["cycles"].get<int64_t>();
   top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
+  top["fill_drain_efficiency"] =
+      cycles ? top["fill_drain_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
+  top.erase("fill_drain");  // per kernel only
   int64_t busiest = 0;
   for (auto& [pipe, v] : top["pipes"].items()) {
     v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
@@ -625,6 +668,34 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
   return report;
 }
 
+// --compare / --schedule all: every mode side by side; exit 3 if any mode fails.
+int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
+               const frontend::FrontendOptions& fe, const Target& target, std::ostream& out,
+               std::ostream& err) {
+  CompareOptions co{o.file, fe.defines, fe.func, o.solverTimeoutMs, ro};
+  Comparison c = compareSchedules(co, target);
+  err << c.diagnostics;
+  if (!c.compiled) {
+    err << "compile errors: no schedule was run.\n";
+    return kExitCompileError;
+  }
+  for (const auto& r : c.rows)
+    if (r.mode == std::string("auto") && !r.compiled)
+      err << fmt::format("{}: error: schedule auto: {}\n", o.file, r.error);
+  out << renderComparison(c);
+  if (!o.reportPath.empty()) {
+    json report = {{"tool", "tilesched"},
+                   {"version", TILESCHED_VERSION},
+                   {"target", target.name},
+                   {"comparison", comparisonJson(c)}};
+    std::ofstream f(o.reportPath);
+    if (!f) return usage(err, fmt::format("cannot write report '{}'", o.reportPath));
+    f << report.dump(2) << "\n";
+    out << fmt::format("  report written to {}\n", o.reportPath);
+  }
+  return c.allPass() ? kExitOk : kExitRunFailed;
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
@@ -637,7 +708,9 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
   run->add_option("--schedule", o.schedule,
                   "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
-                  "serial | as-written");
+                  "serial | as-written | all (= --compare)");
+  run->add_flag("--compare", o.compare,
+                "run auto, none, double and serial side by side (cycles, bounds, speedups)");
   run->add_option("--print-after", o.printAfter,
                   "print the IR after a pass (elaborate, analyze, schedule, version-modes, "
                   "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
@@ -675,6 +748,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   if (!target) return usage(err, targetError);
   std::ifstream in(o.file, std::ios::binary);
   if (!in) return usage(err, fmt::format("cannot read '{}'", o.file));
+  if (isCompare(o)) return runCompare(o, ro, fe, *target, out, err);
   std::ostringstream text;
   text << in.rdbuf();
   auto file = std::make_shared<SourceFile>(o.file, text.str());

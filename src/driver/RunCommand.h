@@ -35,6 +35,7 @@ struct RunCommandOptions {
   std::string emit;         // "lowered": print the lowered kernel
   std::string printAfter;   // --print-after PASS|all
   bool timePasses = false;  // --time-passes
+  bool compare = false;     // --compare (= --schedule all): every mode side by side
 };
 
 // Registers the `run` subcommand and its options on `app`.

@@ -1,0 +1,264 @@
+// `run --compare`: every schedule mode of one kernel file, side by side (see Compare.h).
+#include "driver/Compare.h"
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "frontend/Elaborator.h"
+#include "schedule/Scheduler.h"
+#include "transform/Lowering.h"
+#include "transform/SerialLowering.h"
+
+namespace tilesched::driver {
+
+using nlohmann::json;
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::string firstError(const DiagnosticEngine& diags) {
+  for (const auto& d : diags.all())
+    if (d.severity == Severity::Error) return d.message;
+  return "compile error";
+}
+
+// Lowers kernel `k` for `mode`; nullopt (and errors in `diags`) when it does not compile.
+std::optional<ir::Kernel> lowerFor(const std::string& mode, const ir::Kernel& k,
+                                   const analysis::KernelAnalysis& analysis, const Target& target,
+                                   unsigned solverTimeoutMs, DiagnosticEngine& diags,
+                                   CompareRow& row) {
+  if (mode == "serial") return transform::lowerSerial(k);
+  size_t errors = diags.numErrors();
+  schedule::KernelSchedule sched;
+  if (mode == "auto") {
+    schedule::ScheduleOptions options;
+    options.solverTimeoutMs = solverTimeoutMs;
+    sched = schedule::scheduleKernel(analysis, k, target, options, diags);
+  } else {
+    sched = transform::uniformSchedule(k, analysis, mode == "none" ? 1 : 2, target, diags);
+  }
+  if (diags.numErrors() > errors) return std::nullopt;
+  auto lowered = transform::lowerKernel(k, analysis, sched, target, diags);
+  if (!lowered || diags.numErrors() > errors) return std::nullopt;
+  for (const auto& sl : lowered->plan.storages)
+    if (sl.buffer && sl.storage->scope != MemScope::Global)
+      row.versions.push_back({sl.buffer->name, sl.versions});
+  if (mode == "auto")
+    for (const auto& ls : lowered->schedule.lists) {
+      row.solveMs += ls.solveMs;
+      if (ls.loop)
+        row.loops.push_back({ls.loop->var->name, ls.loop->loc.line, ls.ii, ls.iiLowerBound,
+                             ls.provenOptimal, ls.fallback});
+    }
+  return lowered->kernel;
+}
+
+std::string percent(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+
+}  // namespace
+
+int64_t fillDrainLowerBound(const sim::SimResult& r, const analysis::FillDrain& fd) {
+  int64_t total = 0;
+  size_t cores = static_cast<size_t>(std::max<int64_t>(1, r.cores));
+  for (size_t w = 0; w < r.blocks.size(); w += cores) {
+    int64_t wave = 0;
+    for (size_t b = w; b < std::min(r.blocks.size(), w + cores); ++b) {
+      std::array<int64_t, kNumPipes> busy{};
+      for (size_t p = 0; p < kNumPipes; ++p) busy[p] = r.blocks[b].pipes[p].busy;
+      wave = std::max(wave, analysis::boundWithFillDrain(fd, busy));
+    }
+    total += wave;
+  }
+  return total;
+}
+
+const CompareRow* Comparison::row(const std::string& mode) const {
+  for (const auto& r : rows)
+    if (r.mode == mode) return &r;
+  return nullptr;
+}
+
+bool Comparison::allPass() const {
+  if (!compiled || rows.empty()) return false;
+  for (const auto& r : rows)
+    if (!r.pass) return false;
+  return true;
+}
+
+Comparison compareSchedules(const CompareOptions& options, const Target& target) {
+  Comparison c;
+  c.file = options.file;
+  std::ifstream in(options.file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = std::make_shared<SourceFile>(options.file, text.str());
+  DiagnosticEngine diags(file);
+  auto start = std::chrono::steady_clock::now();
+  frontend::FrontendOptions fe;
+  fe.defines = options.defines;
+  fe.func = options.func;
+  auto program = frontend::compileSource(file, fe, diags);
+  std::vector<analysis::KernelAnalysis> analyses;
+  if (program) analyses = analysis::analyzeProgram(*program, target, diags);
+  c.frontendMs = msSince(start);
+  c.diagnostics = diags.renderAll();
+  if (!program || diags.hasErrors() || program->kernels.empty()) return c;
+  c.compiled = true;
+  for (const auto& k : program->kernels)
+    c.kernel += (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.name : k.factory);
+  std::vector<analysis::FillDrain> fillDrain;
+  for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a));
+
+  for (const char* mode : kCompareModes) {
+    CompareRow row;
+    row.mode = mode;
+    row.compiled = true;
+    row.pass = true;
+    for (size_t ki = 0; ki < program->kernels.size() && row.compiled; ++ki) {
+      const auto& k = program->kernels[ki];
+      DiagnosticEngine modeDiags(file);
+      start = std::chrono::steady_clock::now();
+      auto lowered =
+          lowerFor(mode, k, analyses[ki], target, options.solverTimeoutMs, modeDiags, row);
+      row.compileMs += msSince(start);
+      if (!lowered) {
+        row.compiled = row.pass = false;
+        row.error = firstError(modeDiags);
+        break;
+      }
+      std::string error;
+      sim::RunOptions ro = options.run;
+      ro.recordTrace = false;
+      auto run = sim::runKernel(k, *lowered, target, ro, error);
+      if (!run) {
+        row.pass = false;
+        row.error = error;
+        break;
+      }
+      const sim::SimResult& r = run->sim;
+      row.pass = row.pass && run->ok();
+      if (!run->ok() && row.error.empty())
+        row.error = !run->outputsMatch ? "outputs differ from the reference"
+                    : !r.races.empty() ? "race"
+                                       : "simulation error";
+      row.cycles += r.cycles;
+      row.lowerBound += r.lowerBound;
+      row.fillDrainBound += fillDrainLowerBound(r, fillDrain[ki]);
+      row.flagStall += r.flagStall;
+      for (size_t p = 0; p < kNumPipes; ++p) row.busy[p] += r.busy[p];
+    }
+    if (row.cycles > 0) {
+      row.efficiency = static_cast<double>(row.lowerBound) / static_cast<double>(row.cycles);
+      row.fillDrainEfficiency =
+          static_cast<double>(row.fillDrainBound) / static_cast<double>(row.cycles);
+    }
+    Pipe busiest = Pipe::S;
+    int64_t most = 0;
+    for (Pipe p : kAllPipes)
+      if (row.busy[pipeIndex(p)] > most) most = row.busy[pipeIndex(p)], busiest = p;
+    row.bottleneck = std::string(pipeName(busiest));
+    c.rows.push_back(std::move(row));
+  }
+  return c;
+}
+
+namespace {
+
+std::string versionsText(const CompareRow& r) {
+  if (r.mode == "serial") return "all 1";
+  std::string s;
+  for (const auto& [name, n] : r.versions) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", name, n);
+  return s.empty() ? "-" : s;
+}
+
+std::string loopsText(const CompareRow& r) {
+  std::string s;
+  for (const auto& l : r.loops)
+    s += fmt::format("{}{} {}/{}{}", s.empty() ? "" : ", ", l.var, l.ii, l.iiLowerBound,
+                     l.fallback ? " (fallback)" : "");
+  return s.empty() ? "-" : s;
+}
+
+std::optional<double> autoSpeedup(const Comparison& c, const CompareRow& r) {
+  const CompareRow* a = c.row("auto");
+  if (!a || !a->compiled || a->cycles == 0 || !r.compiled || r.cycles == 0) return std::nullopt;
+  return static_cast<double>(r.cycles) / static_cast<double>(a->cycles);
+}
+
+}  // namespace
+
+std::string renderComparison(const Comparison& c) {
+  std::string out = fmt::format("compare {} ({}) — auto, none, double, serial\n", c.kernel, c.file);
+  out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>9} {:>9}  {}  |  {}\n",
+                     "mode", "result", "cycles", "bound", "eff", "bound+f/d", "eff", "auto x",
+                     "compile", "solve", "II/bound", "versions");
+  for (const auto& r : c.rows) {
+    if (!r.compiled) {
+      out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>9}  "
+                         "does not compile: {}\n",
+                         r.mode, "FAIL", "-", "-", "-", "-", "-", "-", r.compileMs, "-", r.error);
+      continue;
+    }
+    auto sp = autoSpeedup(c, r);
+    out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>7.1f}ms  "
+                       "{}  |  {}{}\n",
+                       r.mode, r.pass ? "PASS" : "FAIL", r.cycles, r.lowerBound,
+                       percent(r.efficiency), r.fillDrainBound, percent(r.fillDrainEfficiency),
+                       sp ? fmt::format("{:.2f}", *sp) : "-", r.compileMs, r.solveMs, loopsText(r),
+                       versionsText(r), r.error.empty() ? "" : "  (" + r.error + ")");
+  }
+  out += fmt::format(
+      "  (bound: busiest pipe ({}); bound+f/d: plus the shortest fill and drain; auto x: the "
+      "mode's cycles / auto's; front end and analyses {:.1f} ms)\n",
+      c.row("auto") ? c.row("auto")->bottleneck : "-", c.frontendMs);
+  return out;
+}
+
+json comparisonJson(const Comparison& c) {
+  json modes = json::array();
+  for (const auto& r : c.rows) {
+    json versions = json::object();
+    for (const auto& [name, n] : r.versions) versions[name] = n;
+    json loops = json::array();
+    for (const auto& l : r.loops)
+      loops.push_back({{"var", l.var},
+                       {"line", l.line},
+                       {"ii", l.ii},
+                       {"ii_lower_bound", l.iiLowerBound},
+                       {"proven_optimal", l.provenOptimal},
+                       {"fallback", l.fallback}});
+    auto sp = autoSpeedup(c, r);
+    modes.push_back({{"schedule", r.mode},
+                     {"compiled", r.compiled},
+                     {"pass", r.pass},
+                     {"error", r.error.empty() ? json(nullptr) : json(r.error)},
+                     {"cycles", r.compiled ? json(r.cycles) : json(nullptr)},
+                     {"lower_bound", r.lowerBound},
+                     {"efficiency", r.efficiency},
+                     {"fill_drain_bound", r.fillDrainBound},
+                     {"fill_drain_efficiency", r.fillDrainEfficiency},
+                     {"bottleneck", r.bottleneck},
+                     {"flag_stall", r.flagStall},
+                     {"versions", versions},
+                     {"loops", loops},
+                     {"compile_ms", r.compileMs},
+                     {"solve_ms", r.solveMs},
+                     {"auto_speedup", sp ? json(*sp) : json(nullptr)}});
+  }
+  return {{"file", c.file},
+          {"kernel", c.kernel},
+          {"compiled", c.compiled},
+          {"pass", c.allPass()},
+          {"frontend_ms", c.frontendMs},
+          {"modes", modes}};
+}
+
+}  // namespace tilesched::driver
