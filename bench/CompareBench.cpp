@@ -33,9 +33,9 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (const char* e : {"vec_add", "softmax", "rms_norm", "gemm_l1", "gemm_l0", "ring_buffer",
-                        "annotate_versions", "manual_flat_ring", "persistent_tiles",
-                        "vf_region", "unlimit_memory"})
+  for (const char* e :
+       {"vec_add", "softmax", "rms_norm", "gemm_l1", "gemm_l0", "ring_buffer", "annotate_versions",
+        "manual_flat_ring", "persistent_tiles", "vf_region", "unlimit_memory"})
     out.push_back({e, e, {}, "example, default sizes"});
   // Long streams: tiles per core = block_N / sub_N (4 blocks).
   for (int tiles : {16, 64, 256})
@@ -46,7 +46,8 @@ std::vector<Case> cases() {
                     {"sub_N", "1024"}},
                    "streaming"});
   // UB binds: three 48 KiB tiles; six do not fit UB (248 KiB), five do.
-  out.push_back({"vec_add UB-bound", "vec_add",
+  out.push_back({"vec_add UB-bound",
+                 "vec_add",
                  {{"N", std::to_string(4 * 16 * 12288)},
                   {"block_N", std::to_string(16 * 12288)},
                   {"sub_N", "12288"}},
@@ -55,17 +56,21 @@ std::vector<Case> cases() {
   // widest do not fit UB twice).
   for (const char* k : {"softmax", "rms_norm"})
     for (int n : {256, 1024, 4096})
-      out.push_back({fmt::format("{} N={}", k, n), k,
+      out.push_back({fmt::format("{} N={}", k, n),
+                     k,
                      {{"M", "256"}, {"N", std::to_string(n)}},
                      n == 4096 ? "rows, UB binds" : "rows"});
-  out.push_back({"softmax N=1024 64 blocks/core", "softmax",
+  out.push_back({"softmax N=1024 64 blocks/core",
+                 "softmax",
                  {{"M", "1024"}, {"N", "1024"}},
                  "rows, 64 per core"});
   // GEMM: long K; L1 tiles that do not all fit twice (160 KiB each, L1 512 KiB).
-  out.push_back({"gemm_l1 K=1024", "gemm_l1",
+  out.push_back({"gemm_l1 K=1024",
+                 "gemm_l1",
                  {{"M", "256"}, {"N", "256"}, {"K", "1024"}},
                  "gemm, 32 k tiles"});
-  out.push_back({"gemm_l1 L1-bound", "gemm_l1",
+  out.push_back({"gemm_l1 L1-bound",
+                 "gemm_l1",
                  {{"M", "256"},
                   {"N", "256"},
                   {"K", "2560"},
@@ -73,7 +78,8 @@ std::vector<Case> cases() {
                   {"block_N", "128"},
                   {"block_K", "640"}},
                  "L1 binds"});
-  out.push_back({"gemm_l1 1024^3", "gemm_l1",
+  out.push_back({"gemm_l1 1024^3",
+                 "gemm_l1",
                  {{"M", "1024"},
                   {"N", "1024"},
                   {"K", "1024"},
@@ -151,20 +157,21 @@ int main(int argc, char** argv) {
                                 ? fmt::format("{:.2f}", static_cast<double>(r.cycles) /
                                                             static_cast<double>(a->cycles))
                                 : "-";
-      table << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f} |\n",
-                           first ? c.name : "", first ? definesText(c) : "", r.mode,
-                           r.pass ? "PASS" : "FAIL " + r.error, r.cycles, pct(r.efficiency),
-                           pct(r.fillDrainEfficiency), r.mode == "auto" ? "1.00" : speedup,
-                           versions.empty() ? "-" : versions, loops.empty() ? "-" : loops,
-                           r.compileMs + (r.mode == "auto" ? cmp.frontendMs : 0.0), r.solveMs);
+      table << fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f} |\n",
+          first ? c.name : "", first ? definesText(c) : "", r.mode,
+          r.pass ? "PASS" : "FAIL " + r.error, r.cycles, pct(r.efficiency),
+          pct(r.fillDrainEfficiency), r.mode == "auto" ? "1.00" : speedup,
+          versions.empty() ? "-" : versions, loops.empty() ? "-" : loops,
+          r.compileMs + (r.mode == "auto" ? cmp.frontendMs : 0.0), r.solveMs);
     }
     // Goal: auto never slower than the best of none and double.
     if (a && a->compiled)
       for (const char* peer : {"none", "double"}) {
         const driver::CompareRow* p = cmp.row(peer);
         if (p && p->compiled && p->pass && p->cycles < a->cycles)
-          notes << fmt::format("- {} ({}): auto {} cycles > {} {} cycles\n", c.name,
-                               definesText(c), a->cycles, peer, p->cycles);
+          notes << fmt::format("- {} ({}): auto {} cycles > {} {} cycles\n", c.name, definesText(c),
+                               a->cycles, peer, p->cycles);
       }
   }
   std::string text = table.str();

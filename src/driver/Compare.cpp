@@ -145,10 +145,15 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
       }
       const sim::SimResult& r = run->sim;
       row.pass = row.pass && run->ok();
-      if (!run->ok() && row.error.empty())
-        row.error = !run->outputsMatch ? "outputs differ from the reference"
-                    : !r.races.empty() ? "race"
-                                       : "simulation error";
+      if (!run->ok() && row.error.empty()) {
+        static const char* kKinds[] = {"flag error", "deadlock", "capacity exceeded",
+                                       "run-time error"};
+        row.error = !r.issues.empty()     ? fmt::format("{}: {}", kKinds[r.issues.front().kind],
+                                                        r.issues.front().message)
+                    : !r.races.empty()    ? fmt::format("{} race(s)", r.races.size())
+                    : run->referenceError ? "reference run: " + run->referenceError->message
+                                          : "outputs differ from the reference";
+      }
       row.cycles += r.cycles;
       row.lowerBound += r.lowerBound;
       row.fillDrainBound += fillDrainLowerBound(r, fillDrain[ki]);
@@ -175,7 +180,8 @@ namespace {
 std::string versionsText(const CompareRow& r) {
   if (r.mode == "serial") return "all 1";
   std::string s;
-  for (const auto& [name, n] : r.versions) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", name, n);
+  for (const auto& [name, n] : r.versions)
+    s += fmt::format("{}{} {}", s.empty() ? "" : ", ", name, n);
   return s.empty() ? "-" : s;
 }
 
@@ -197,23 +203,26 @@ std::optional<double> autoSpeedup(const Comparison& c, const CompareRow& r) {
 
 std::string renderComparison(const Comparison& c) {
   std::string out = fmt::format("compare {} ({}) — auto, none, double, serial\n", c.kernel, c.file);
-  out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>9} {:>9}  {}  |  {}\n",
-                     "mode", "result", "cycles", "bound", "eff", "bound+f/d", "eff", "auto x",
-                     "compile", "solve", "II/bound", "versions");
+  out +=
+      fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>9} {:>9}  {}  |  {}\n",
+                  "mode", "result", "cycles", "bound", "eff", "bound+f/d", "eff", "auto x",
+                  "compile", "solve", "II/bound", "versions");
   for (const auto& r : c.rows) {
     if (!r.compiled) {
-      out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>9}  "
-                         "does not compile: {}\n",
-                         r.mode, "FAIL", "-", "-", "-", "-", "-", "-", r.compileMs, "-", r.error);
+      out += fmt::format(
+          "  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>9}  "
+          "does not compile: {}\n",
+          r.mode, "FAIL", "-", "-", "-", "-", "-", "-", r.compileMs, "-", r.error);
       continue;
     }
     auto sp = autoSpeedup(c, r);
-    out += fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>7.1f}ms  "
-                       "{}  |  {}{}\n",
-                       r.mode, r.pass ? "PASS" : "FAIL", r.cycles, r.lowerBound,
-                       percent(r.efficiency), r.fillDrainBound, percent(r.fillDrainEfficiency),
-                       sp ? fmt::format("{:.2f}", *sp) : "-", r.compileMs, r.solveMs, loopsText(r),
-                       versionsText(r), r.error.empty() ? "" : "  (" + r.error + ")");
+    out += fmt::format(
+        "  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>7.1f}ms {:>7.1f}ms  "
+        "{}  |  {}{}\n",
+        r.mode, r.pass ? "PASS" : "FAIL", r.cycles, r.lowerBound, percent(r.efficiency),
+        r.fillDrainBound, percent(r.fillDrainEfficiency), sp ? fmt::format("{:.2f}", *sp) : "-",
+        r.compileMs, r.solveMs, loopsText(r), versionsText(r),
+        r.error.empty() ? "" : "  (" + r.error + ")");
   }
   out += fmt::format(
       "  (bound: busiest pipe ({}); bound+f/d: plus the shortest fill and drain; auto x: the "
@@ -253,12 +262,8 @@ json comparisonJson(const Comparison& c) {
                      {"solve_ms", r.solveMs},
                      {"auto_speedup", sp ? json(*sp) : json(nullptr)}});
   }
-  return {{"file", c.file},
-          {"kernel", c.kernel},
-          {"compiled", c.compiled},
-          {"pass", c.allPass()},
-          {"frontend_ms", c.frontendMs},
-          {"modes", modes}};
+  return {{"file", c.file},      {"kernel", c.kernel},          {"compiled", c.compiled},
+          {"pass", c.allPass()}, {"frontend_ms", c.frontendMs}, {"modes", modes}};
 }
 
 }  // namespace tilesched::driver

@@ -64,10 +64,10 @@ struct CompareRow {
 
 struct Comparison {
   std::string file;
-  std::string kernel;        // factory or kernel name(s)
-  bool compiled = false;     // the front end and the analyses succeeded
-  std::string diagnostics;   // rendered front-end / analysis diagnostics
-  double frontendMs = 0;     // parse, elaborate, analyse (shared by all modes)
+  std::string kernel;            // factory or kernel name(s)
+  bool compiled = false;         // the front end and the analyses succeeded
+  std::string diagnostics;       // rendered front-end / analysis diagnostics
+  double frontendMs = 0;         // parse, elaborate, analyse (shared by all modes)
   std::vector<CompareRow> rows;  // kCompareModes order
 
   const CompareRow* row(const std::string& mode) const;

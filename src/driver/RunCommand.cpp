@@ -14,11 +14,11 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "Version.h"
 #include "analysis/FillDrain.h"
 #include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "driver/Report.h"
-#include "Version.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -286,18 +286,17 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
       o.schedule != "all")
-    return fmt::format(
-        "unknown --schedule '{}'; use auto, none, double, serial, as-written or all", o.schedule);
+    return fmt::format("unknown --schedule '{}'; use auto, none, double, serial, as-written or all",
+                       o.schedule);
   if (isCompare(o)) {
     if (o.compare && o.schedule != "auto" && o.schedule != "all")
       return fmt::format("--compare runs every schedule; drop --schedule {}", o.schedule);
-    for (const auto& [flag, set] :
-         {std::pair<const char*, bool>{"--trace", !o.tracePath.empty()},
-          {"--timeline", !o.timelinePath.empty()},
-          {"--output-dir", !o.outputDir.empty()},
-          {"--emit", !o.emit.empty()},
-          {"--print-after", !o.printAfter.empty()},
-          {"--time-passes", o.timePasses}})
+    for (const auto& [flag, set] : {std::pair<const char*, bool>{"--trace", !o.tracePath.empty()},
+                                    {"--timeline", !o.timelinePath.empty()},
+                                    {"--output-dir", !o.outputDir.empty()},
+                                    {"--emit", !o.emit.empty()},
+                                    {"--print-after", !o.printAfter.empty()},
+                                    {"--time-passes", o.timePasses}})
       if (set)
         return fmt::format("{} takes one schedule; it cannot be combined with --compare", flag);
   }
@@ -374,7 +373,10 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
   for (size_t ki = 0; ki < program.kernels.size(); ++ki) {
     const auto& k = program.kernels[ki];
     // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
-    KernelOutcome oc{&k, o.schedule == "serial" ? transform::lowerSerial(k) : k, {}, {},
+    KernelOutcome oc{&k,
+                     o.schedule == "serial" ? transform::lowerSerial(k) : k,
+                     {},
+                     {},
                      analysis::computeFillDrain(analyses[ki])};
     if (isLoweredSchedule(o.schedule)) {
       auto start = std::chrono::steady_clock::now();
@@ -478,11 +480,10 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
         r.waves == 1 ? "" : "s", r.cycles, r.lowerBound, pipeName(bottleneck),
         percent(r.efficiency));
     int64_t fillDrainBound = fillDrainLowerBound(r, oc.fillDrain);
-    out << fmt::format("  with the shortest fill and drain: bound {}, efficiency {}\n",
-                       fillDrainBound,
-                       percent(r.cycles ? static_cast<double>(fillDrainBound) /
-                                              static_cast<double>(r.cycles)
-                                        : 0.0));
+    out << fmt::format(
+        "  with the shortest fill and drain: bound {}, efficiency {}\n", fillDrainBound,
+        percent(r.cycles ? static_cast<double>(fillDrainBound) / static_cast<double>(r.cycles)
+                         : 0.0));
     out << "  pipe       busy    util  instrs  flag stall  barrier stall\n";
     for (Pipe p : kAllPipes) {
       int64_t instrs = 0, stall = 0, barrier = 0;
@@ -616,8 +617,9 @@ json combinedSimulation(const std::vector<json>& sims) {
   json top = sims.front();
   if (sims.size() == 1) return top;
   for (size_t i = 1; i < sims.size(); ++i) {
-    for (const char* key : {"cycles", "lower_bound", "fill_drain_bound", "races", "flag_errors", "capacity_errors",
-                            "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
+    for (const char* key :
+         {"cycles", "lower_bound", "fill_drain_bound", "races", "flag_errors", "capacity_errors",
+          "runtime_errors", "flag_stall", "barrier_stall", "instructions"})
       top[key] = top[key].get<int64_t>() + sims[i][key].get<int64_t>();
     top["outputs_match"] = top["outputs_match"].get<bool>() && sims[i]["outputs_match"].get<bool>();
     top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();

@@ -159,9 +159,9 @@ TEST(CompareCli, FillDrainBoundHoldsForEveryExampleAndMode) {
   std::string error;
   auto target = loadTarget("ascend950", error);
   ASSERT_TRUE(target) << error;
-  for (const char* e : {"vec_add", "softmax", "rms_norm", "gemm_l1", "gemm_l0", "ring_buffer",
-                        "annotate_versions", "manual_flat_ring", "persistent_tiles", "vf_region",
-                        "unlimit_memory"}) {
+  for (const char* e :
+       {"vec_add", "softmax", "rms_norm", "gemm_l1", "gemm_l0", "ring_buffer", "annotate_versions",
+        "manual_flat_ring", "persistent_tiles", "vf_region", "unlimit_memory"}) {
     driver::CompareOptions o;
     o.file = example(e);
     driver::Comparison c = driver::compareSchedules(o, *target);
@@ -169,7 +169,11 @@ TEST(CompareCli, FillDrainBoundHoldsForEveryExampleAndMode) {
     ASSERT_EQ(c.rows.size(), 4u);
     for (const auto& row : c.rows) {
       if (!row.compiled) continue;
-      EXPECT_TRUE(row.pass) << e << " " << row.mode << ": " << row.error;
+      // unlimit_memory's auto schedule exceeds UB on purpose (docs/examples.md).
+      if (std::string(e) == "unlimit_memory" && row.mode == "auto")
+        EXPECT_NE(row.error.find("capacity exceeded"), std::string::npos) << row.error;
+      else
+        EXPECT_TRUE(row.pass) << e << " " << row.mode << ": " << row.error;
       EXPECT_LE(row.lowerBound, row.fillDrainBound) << e << " " << row.mode;
       EXPECT_LE(row.fillDrainBound, row.cycles) << e << " " << row.mode;
     }
