@@ -286,8 +286,9 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
       o.schedule != "all")
-    return fmt::format("unknown --schedule '{}'; use auto, none, double, serial, as-written or all",
-                       o.schedule);
+    return fmt::format(
+        "unknown --schedule '{}'; use auto, none, double, serial or as-written (or all: --compare)",
+        o.schedule);
   if (isCompare(o)) {
     if (o.compare && o.schedule != "auto" && o.schedule != "all")
       return fmt::format("--compare runs every schedule; drop --schedule {}", o.schedule);
