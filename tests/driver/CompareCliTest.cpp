@@ -127,6 +127,22 @@ TEST(CompareCli, AModeThatDoesNotCompileFailsTheRun) {
   EXPECT_LE(rs[0].cycles, rs[1].cycles);
 }
 
+TEST(CompareCli, AutoBeatsNoneWhenOnlyOneL1TileFitsTwice) {
+  // 160 KiB A and B tiles: one of them fits twice in L1 (512 KiB), not both.
+  // A flat body issues copy A before copy B on MTE2, so only a second version
+  // of A lets the next load overlap the gemm; doubling B (the tile loaded
+  // second) buys nothing and runs exactly as `none`.
+  CliRun r = cli({"run", example("gemm_l1"), "-D", "M=256", "-D", "N=256", "-D", "K=2560", "-D",
+                  "block_M=128", "-D", "block_N=128", "-D", "block_K=640", "--compare"});
+  EXPECT_EQ(r.code, 3) << r.err << r.out;  // `double` does not fit L1
+  auto rs = rows(r.out);
+  ASSERT_EQ(rs.size(), 4u) << r.out;
+  ASSERT_EQ(rs[0].result, "PASS") << r.out;
+  ASSERT_EQ(rs[1].result, "PASS") << r.out;
+  EXPECT_LT(rs[0].cycles, rs[1].cycles) << r.out;
+  EXPECT_NE(r.out.find("a_l1 2, b_l1 1"), std::string::npos) << r.out;
+}
+
 TEST(CompareCli, OptionsOfOneScheduleAreUsageErrors) {
   EXPECT_EQ(cli({"run", example("vec_add"), "--compare", "--schedule", "none"}).code, 2);
   EXPECT_EQ(cli({"run", example("vec_add"), "--compare", "--trace", tempPath("t.json")}).code, 2);
