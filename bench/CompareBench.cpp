@@ -26,7 +26,7 @@ namespace {
 
 struct Case {
   std::string name;     // a short label for the table
-  std::string example;  // examples/<example>.py
+  std::string example;  // examples/<example>.py, or a path relative to the source tree
   std::vector<std::pair<std::string, std::string>> defines;
   std::string why;  // which configuration it stands for
 };
@@ -64,6 +64,10 @@ std::vector<Case> cases() {
                  "softmax",
                  {{"M", "1024"}, {"N", "1024"}},
                  "rows, 64 per core"});
+  out.push_back({"rms_norm N=1024 64 blocks/core",
+                 "rms_norm",
+                 {{"M", "1024"}, {"N", "1024"}},
+                 "rows, 64 per core"});
   // GEMM: long K; L1 tiles that do not all fit twice (160 KiB each, L1 512 KiB).
   out.push_back({"gemm_l1 K=1024",
                  "gemm_l1",
@@ -87,6 +91,22 @@ std::vector<Case> cases() {
                   {"block_N", "128"},
                   {"block_K", "64"}},
                  "gemm 1024^3"});
+  // The same GEMMs with num_stages=3 (bench/kernels/gemm_l1_stages.py): a
+  // third L1 version takes the load → gemm → reload recurrence off the II.
+  out.push_back({"gemm_l1_stages K=1024",
+                 "bench/kernels/gemm_l1_stages",
+                 {{"M", "256"}, {"N", "256"}, {"K", "1024"}, {"num_stages", "3"}},
+                 "gemm, 32 k tiles, num_stages 3"});
+  out.push_back({"gemm_l1_stages 1024^3",
+                 "bench/kernels/gemm_l1_stages",
+                 {{"M", "1024"},
+                  {"N", "1024"},
+                  {"K", "1024"},
+                  {"block_M", "128"},
+                  {"block_N", "128"},
+                  {"block_K", "64"},
+                  {"num_stages", "3"}},
+                 "gemm 1024^3, num_stages 3"});
   return out;
 }
 
@@ -126,7 +146,9 @@ int main(int argc, char** argv) {
   for (const Case& c : cases()) {
     if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
     driver::CompareOptions options;
-    options.file = std::string(TILESCHED_EXAMPLES_DIR) + "/" + c.example + ".py";
+    options.file = c.example.find('/') == std::string::npos
+                       ? std::string(TILESCHED_SOURCE_DIR) + "/examples/" + c.example + ".py"
+                       : std::string(TILESCHED_SOURCE_DIR) + "/" + c.example + ".py";
     options.defines = c.defines;
     driver::Comparison cmp = driver::compareSchedules(options, *target);
     std::cerr << c.name << ": " << (cmp.compiled ? "done" : "does not compile") << "\n";
