@@ -15,7 +15,7 @@ struct Leaf {
   const Unit* unit = nullptr;
   bool mayBeAbsent = false;  // under a guard, or in a loop that may not run
   int64_t head = 0;          // kernel start → earliest start
-  int64_t tail = 0;          // completion → earliest kernel end
+  int64_t rest = 0;          // start → earliest kernel end
   std::vector<int> preds, succs;
 };
 
@@ -68,18 +68,35 @@ struct Flattener {
   }
 };
 
+// The least time from u's start to w's start that the lowered kernel
+// guarantees for a dependency u → w: u's completion (a flag, or a barrier on a
+// pipe that may overlap its instructions), except on one pipe that completes
+// in order, where w may start as soon as u has freed the pipe (its II). Two
+// gemms (two pipes each) sharing a pipe: 0, nothing simpler is guaranteed.
+int64_t minStep(const Unit& u, const Unit& w, const Target& target) {
+  const cost::InstructionCost& a = u.cost;
+  const cost::InstructionCost& b = w.cost;
+  if (!(u.pipeMask & w.pipeMask)) return u.latency;
+  if (a.secondPipe || b.secondPipe) return 0;
+  return target.completesInOrder(a.pipe) ? a.ii : u.latency;
+}
+
 }  // namespace
 
-FillDrain computeFillDrain(const KernelAnalysis& analysis) {
+FillDrain computeFillDrain(const KernelAnalysis& analysis, const Target& target) {
   Flattener f;
   f.collect(analysis.root, false);
   f.edges(analysis.root);
   auto& leaves = f.leaves;
   for (Leaf& l : leaves)
-    for (int p : l.preds) l.head = std::max(l.head, leaves[p].head + leaves[p].unit->latency);
-  for (size_t i = leaves.size(); i-- > 0;)
-    for (int s : leaves[i].succs)
-      leaves[i].tail = std::max(leaves[i].tail, leaves[s].unit->latency + leaves[s].tail);
+    for (int p : l.preds)
+      l.head = std::max(l.head, leaves[p].head + minStep(*leaves[p].unit, *l.unit, target));
+  for (size_t i = leaves.size(); i-- > 0;) {
+    Leaf& l = leaves[i];
+    l.rest = l.unit->latency;
+    for (int s : l.succs)
+      l.rest = std::max(l.rest, minStep(*l.unit, *leaves[s].unit, target) + leaves[s].rest);
+  }
 
   FillDrain fd;
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
@@ -94,11 +111,12 @@ FillDrain computeFillDrain(const KernelAnalysis& analysis) {
   for (const Leaf& l : leaves) {
     const cost::InstructionCost& c = l.unit->cost;
     if (c.secondPipe) {
-      // MTE1 part first; the M part starts when it has completed.
-      part(*c.secondPipe, l.head, c.secondLatency - c.secondIi + c.latency + l.tail);
-      part(c.pipe, l.head + c.secondLatency, c.latency - c.ii + l.tail);
+      // MTE1 part first; the M part starts when it has completed, and the
+      // rest is counted from the M part's start (a later M start only adds).
+      part(*c.secondPipe, l.head, l.rest - c.secondIi);
+      part(c.pipe, l.head + c.secondLatency, l.rest - c.secondLatency - c.ii);
     } else {
-      part(c.pipe, l.head, c.latency - c.ii + l.tail);
+      part(c.pipe, l.head, l.rest - c.ii);
     }
   }
   for (size_t p = 0; p < kNumPipes; ++p)

@@ -5,12 +5,14 @@
 // Guarantees, per pipe P that runs at least one leaf task:
 //  - fill[P]  = min over the tasks' parts on P of head(u) + offset_P(u), where
 //    head(u) is the longest chain of distance-0 ("same") dependencies ending
-//    at u, each step the producer's whole latency (start → completion), and
-//    offset_P(u) the wait before u's part on P (the MTE1 part of an L1 gemm
-//    runs first, its M part starts when the MTE1 part has completed);
-//  - drain[P] = min over the same parts of (completion(u) − end of u's
-//    occupancy of P) + tail(u), tail(u) the longest chain of distance-0
-//    dependencies after u's completion (each step the consumer's latency).
+//    at u, each step the least start-to-start time the lowered kernel
+//    guarantees: the producer's latency (start → completion), but only its
+//    II between two tasks of one pipe that completes in order (S, V, M), and
+//    0 between two L1 gemms; offset_P(u) is the wait before u's part on P
+//    (an L1 gemm's M part starts when its MTE1 part has completed);
+//  - drain[P] = min over the same parts of rest(u) − (end of u's occupancy
+//    of P − u's start), rest(u) = max(latency(u), max over distance-0
+//    successors w of step(u, w) + rest(w)): u's start to the kernel's end.
 // Every leaf task appears once (one iteration stands for the first and the
 // last); a dependency between loop units counts between the leaf tasks its
 // fromPath / toPath name. Dependencies from or to a task under a guard or in
@@ -31,6 +33,7 @@
 
 #include "analysis/TaskGraph.h"
 #include "target/Hardware.h"
+#include "target/Target.h"
 
 namespace tilesched::analysis {
 
@@ -40,7 +43,7 @@ struct FillDrain {
   std::array<int64_t, kNumPipes> drain{};
 };
 
-FillDrain computeFillDrain(const KernelAnalysis& analysis);
+FillDrain computeFillDrain(const KernelAnalysis& analysis, const Target& target);
 
 // The bound of one block from its pipes' busy cycles: max over pipes P of
 // busy[P] + fill[P] + drain[P] (the fill and drain of a pipe without leaf

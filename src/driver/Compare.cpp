@@ -115,7 +115,7 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
   for (const auto& k : program->kernels)
     c.kernel += (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.name : k.factory);
   std::vector<analysis::FillDrain> fillDrain;
-  for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a));
+  for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a, target));
 
   for (const char* mode : kCompareModes) {
     CompareRow row;

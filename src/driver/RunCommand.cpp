@@ -378,7 +378,7 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
                      o.schedule == "serial" ? transform::lowerSerial(k) : k,
                      {},
                      {},
-                     analysis::computeFillDrain(analyses[ki])};
+                     analysis::computeFillDrain(analyses[ki], target)};
     if (isLoweredSchedule(o.schedule)) {
       auto start = std::chrono::steady_clock::now();
       auto sched = scheduleFor(o.schedule, k, analyses[ki], target, o.solverTimeoutMs, diags);
