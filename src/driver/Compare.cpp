@@ -205,7 +205,7 @@ std::string renderComparison(const Comparison& c) {
   std::string out = fmt::format("compare {} ({}) — auto, none, double, serial\n", c.kernel, c.file);
   out +=
       fmt::format("  {:<7} {:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>7} {:>9} {:>9}  {}  |  {}\n",
-                  "mode", "result", "cycles", "bound", "eff", "bound+f/d", "eff", "auto x",
+                  "mode", "result", "cycles", "bound", "eff", "bound+f/d", "eff f/d", "auto x",
                   "compile", "solve", "II/bound", "versions");
   for (const auto& r : c.rows) {
     if (!r.compiled) {

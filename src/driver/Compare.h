@@ -11,9 +11,10 @@
 // milliseconds and PASS/FAIL; auto's speedup over each peer is
 // peer cycles / auto cycles. Deterministic except for the milliseconds.
 //
-//   mode    result  cycles  bound  eff    +f/d   eff+f/d  auto x  versions          II/bound
-//   auto    PASS      3532   2624  74.3%  3204   90.7%    1.00   a_ub 2, b_ub 2..  s 328/328
-//   none    PASS      7212   2624  36.4%  3204   44.4%    2.04   a_ub 1, ..        -
+//   mode    result  cycles  bound  eff    bound+f/d  eff f/d  auto x  compile  solve  II/bound |
+//   versions auto    PASS      1063    656  61.7%       1046    98.4%    1.00  19.9ms  9.7ms  s
+//   164/164 | a_ub 2, ... none    PASS      1481    656  44.3%       1046    70.6%    1.39   0.0ms
+//   0.0ms  -         | a_ub 1, ...
 #pragma once
 
 #include <array>
