@@ -72,12 +72,13 @@ struct Flattener {
 // guarantees for a dependency u → w: u's completion (a flag, or a barrier on a
 // pipe that may overlap its instructions), except on one pipe that completes
 // in order, where w may start as soon as u has freed the pipe (its II). Two
-// gemms (two pipes each) sharing a pipe: 0, nothing simpler is guaranteed.
+// L1 gemms (two pipes each) sharing a pipe: -1, the edge is not counted
+// (their parts interleave; nothing simple is guaranteed).
 int64_t minStep(const Unit& u, const Unit& w, const Target& target) {
   const cost::InstructionCost& a = u.cost;
   const cost::InstructionCost& b = w.cost;
   if (!(u.pipeMask & w.pipeMask)) return u.latency;
-  if (a.secondPipe || b.secondPipe) return 0;
+  if (a.secondPipe || b.secondPipe) return -1;
   return target.completesInOrder(a.pipe) ? a.ii : u.latency;
 }
 
@@ -90,12 +91,14 @@ FillDrain computeFillDrain(const KernelAnalysis& analysis, const Target& target)
   auto& leaves = f.leaves;
   for (Leaf& l : leaves)
     for (int p : l.preds)
-      l.head = std::max(l.head, leaves[p].head + minStep(*leaves[p].unit, *l.unit, target));
+      if (int64_t step = minStep(*leaves[p].unit, *l.unit, target); step >= 0)
+        l.head = std::max(l.head, leaves[p].head + step);
   for (size_t i = leaves.size(); i-- > 0;) {
     Leaf& l = leaves[i];
     l.rest = l.unit->latency;
     for (int s : l.succs)
-      l.rest = std::max(l.rest, minStep(*l.unit, *leaves[s].unit, target) + leaves[s].rest);
+      if (int64_t step = minStep(*l.unit, *leaves[s].unit, target); step >= 0)
+        l.rest = std::max(l.rest, step + leaves[s].rest);
   }
 
   FillDrain fd;

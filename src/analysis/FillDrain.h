@@ -7,9 +7,10 @@
 //    head(u) is the longest chain of distance-0 ("same") dependencies ending
 //    at u, each step the least start-to-start time the lowered kernel
 //    guarantees: the producer's latency (start → completion), but only its
-//    II between two tasks of one pipe that completes in order (S, V, M), and
-//    0 between two L1 gemms; offset_P(u) is the wait before u's part on P
-//    (an L1 gemm's M part starts when its MTE1 part has completed);
+//    II between two tasks of one pipe that completes in order (S, V, M); a
+//    dependency between two L1 gemms sharing a pipe is left out;
+//    offset_P(u) is the wait before u's part on P (an L1 gemm's M part
+//    starts when its MTE1 part has completed);
 //  - drain[P] = min over the same parts of rest(u) − (end of u's occupancy
 //    of P − u's start), rest(u) = max(latency(u), max over distance-0
 //    successors w of step(u, w) + rest(w)): u's start to the kernel's end.
