@@ -623,6 +623,9 @@ json combinedSimulation(const std::vector<json>& sims) {
     top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
     top["trace_truncated"] =
         top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
+    // Every kernel's problems, so the lists agree with the summed counts.
+    for (const char* key : {"race_reports", "errors"})
+      for (const auto& e : sims[i][key]) top[key].push_back(e);
     for (auto& [pipe, v] : top["pipes"].items())
       for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
         v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
