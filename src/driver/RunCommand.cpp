@@ -770,7 +770,9 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     std::string error;
     start = std::chrono::steady_clock::now();
     sim::RunOptions launchOptions = ro;
-    if (oc.kernel->launch > 0 && i > 0) {
+    if (oc.kernel->launch > 0) {
+      TS_INTERNAL(i > 0 && outcomes[i - 1].kernel->launch + 1 == oc.kernel->launch,
+                  "the launches of a prim_func must be consecutive kernels");
       launchOptions.carriedReference = &outcomes[i - 1].run.referenceGlobals;
       launchOptions.carriedSimulated = &outcomes[i - 1].run.simulatedGlobals;
       oc.startCycle = outcomes[i - 1].startCycle + outcomes[i - 1].run.sim.cycles;
