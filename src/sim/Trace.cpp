@@ -264,9 +264,11 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
     // Right-aligned to the end marker, so it stays inside the picture.
     bool roomLeft = x(s.cycles) - left > 200;
     out << fmt::format(
-               R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{} cycles</text>)",
+               R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{}</text>)",
                roomLeft ? x(s.cycles) - 3 : x(s.cycles) + 3, sectionTop + 12,
-               roomLeft ? "end" : "start", s.cycles)
+               roomLeft ? "end" : "start",
+               s.offset > 0 ? fmt::format("cycles {} to {}", s.offset, s.cycles)
+                            : fmt::format("{} cycles", s.cycles))
         << "\n";
     y = lanesTop + lanesH + sectionGap;
   }

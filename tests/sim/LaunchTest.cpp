@@ -72,6 +72,10 @@ std::vector<float> readFloats(const fs::path& p) {
   return v;
 }
 
+int64_t launch2StartFromReport(const nlohmann::json& kernels) {
+  return kernels[2].at("simulation").at("start_cycle").get<int64_t>();
+}
+
 // launch_sequence.py: B = A + 1 (grid 4); C = B * 2 (grid 2); B = C - A (grid 1).
 // With small integer inputs every step is exact: C = 2A + 2, B = A + 2.
 class LaunchSequence : public ::testing::TestWithParam<std::string> {};
@@ -144,6 +148,9 @@ TEST_P(LaunchSequence, LaterLaunchesSeeEarlierWritesInEveryMode) {
       << r.out;
   std::string svg = readAll(dir / "t.svg");
   EXPECT_NE(svg.find("launch_sequence launch 2/3 block 0"), std::string::npos);
+  EXPECT_NE(svg.find("cycles " + std::to_string(launch2StartFromReport(kernels)) + " to " +
+                     std::to_string(total)),
+            std::string::npos);
   // The trace places the last launch after the others: its events start at
   // or after the cycle where launch 1 ended.
   auto trace = nlohmann::json::parse(readAll(dir / "trace.json"));
