@@ -173,6 +173,30 @@ TEST_P(LaunchSequence, LaterLaunchesSeeEarlierWritesInEveryMode) {
 INSTANTIATE_TEST_SUITE_P(Modes, LaunchSequence,
                          ::testing::Values("serial", "auto", "none", "double"));
 
+// as-written simulates each launch's own (here: missing) flags: every launch
+// races within itself, none across launches, and the top-level report lists
+// the race reports of all launches.
+TEST(LaunchSequenceAsWritten, RacesAreReportedPerLaunchAndSummed) {
+  fs::path dir = tempDir("as_written");
+  auto r = runCli({"run", kernelFile("launch_sequence").string(), "--schedule", "as-written",
+                   "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  auto report = nlohmann::json::parse(readAll(dir / "report.json"));
+  const auto& kernels = report.at("kernels");
+  ASSERT_EQ(kernels.size(), 3u);
+  int64_t races = 0;
+  size_t reports = 0;
+  for (const auto& k : kernels) {
+    const auto& sim = k.at("simulation");
+    EXPECT_GT(sim.at("races").get<int64_t>(), 0) << "launch " << k.at("launch");
+    races += sim.at("races").get<int64_t>();
+    reports += sim.at("race_reports").size();
+  }
+  EXPECT_EQ(report.at("simulation").at("races"), races);
+  EXPECT_EQ(report.at("simulation").at("race_reports").size(), reports);
+  EXPECT_FALSE(report.at("simulation").at("pass").get<bool>());
+}
+
 // `with T.Kernel(n) as bx, T.SimtVF(...)` then `with T.Kernel(1), T.SimdVF()`:
 // both launches are single VF regions on the V pipe, so even the unsynchronised
 // as-written kernel is race-free; Y = 3X and Z = Y + X = 4X exactly for small
