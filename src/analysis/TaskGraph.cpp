@@ -175,8 +175,8 @@ std::vector<KernelAnalysis> analyzeProgram(const Program& program, const Target&
 
 std::string printTaskGraph(const KernelAnalysis& analysis) {
   const Kernel& k = *analysis.kernel;
-  std::string out = fmt::format("kernel {} (line {}), grid {}\n",
-                                k.factory.empty() ? k.name : k.factory, k.loc.line, k.grid);
+  std::string out =
+      fmt::format("kernel {} (line {}), grid {}\n", k.displayName(), k.loc.line, k.grid);
   out += "  buffers:\n";
   for (const auto& so : analysis.ownership.storages) {
     if (so.storage->scope == MemScope::Global) continue;

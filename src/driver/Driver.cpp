@@ -136,9 +136,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
           << schedule::printSchedule(program->kernels[i], analyses[i], schedules[i]);
   if (opts.emit == "buffers" || opts.emit.empty()) {
     for (const auto& k : program->kernels) {
-      out << (opts.emit.empty() ? "\n" : "") << "# buffers of "
-          << (k.factory.empty() ? k.name : k.factory) << " (grid " << k.grid << ", target "
-          << target->name << ")\n";
+      out << (opts.emit.empty() ? "\n" : "") << "# buffers of " << k.displayName() << " (grid "
+          << k.grid << ", target " << target->name << ")\n";
       out << printBufferTable(k);
     }
   }

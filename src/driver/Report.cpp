@@ -53,11 +53,16 @@ json bufferReport(const Kernel& k, const Buffer& b) {
 
 json kernelReport(const Kernel& k, const std::string& file, const Target& target) {
   json j;
-  j["name"] = k.factory.empty() ? k.name : k.factory;
+  j["name"] = k.displayName();
   j["func"] = k.name;
   j["file"] = file;
   j["line"] = k.loc.line;
   j["grid"] = k.grid;
+  // Launch order within the prim_func (`func` is main, main_1, ... per launch):
+  // the launches run one after another on shared global memory.
+  j["prim_func"] = k.primFuncName();
+  j["launch"] = k.launch;
+  j["launches"] = k.numLaunches;
   j["buffers"] = json::array();
   for (const auto& b : k.buffers) j["buffers"].push_back(bufferReport(k, b));
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include <unistd.h>
@@ -119,6 +120,9 @@ struct KernelOutcome {
   sim::KernelRun run;
   std::optional<transform::LoweredKernel> lowering;  // none | double | auto
   analysis::FillDrain fillDrain;                     // of the source kernel's task graph
+  // Cycle at which this launch starts: the end of the previous launch of the
+  // same prim_func (launches run in order), 0 for a first launch.
+  int64_t startCycle = 0;
 };
 
 json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
@@ -149,6 +153,8 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["capacity_errors"] = r.count(sim::SimIssue::Capacity);
   j["runtime_errors"] = r.count(sim::SimIssue::Runtime) + (k.run.referenceError ? 1 : 0);
   j["grid"] = k.kernel->grid;
+  j["launch"] = k.kernel->launch;
+  j["start_cycle"] = k.startCycle;
   j["cores"] = r.cores;
   j["waves"] = r.waves;
   j["flag_stall"] = r.flagStall;
@@ -471,8 +477,13 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
   for (const auto& oc : outcomes) {
     const auto& k = *oc.kernel;
     const auto& r = oc.run.sim;
-    out << fmt::format("run {} ({}) — schedule {}, target {}\n",
-                       k.factory.empty() ? k.name : k.factory, o.file, o.schedule, target.name);
+    out << fmt::format("run {} ({}) — schedule {}, target {}\n", k.displayName(), o.file,
+                       o.schedule, target.name);
+    if (k.numLaunches > 1)
+      out << fmt::format(
+          "  launch {} of {} of '{}': starts at cycle {}{}\n", k.launch, k.numLaunches,
+          k.primFuncName(), oc.startCycle,
+          k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
     Pipe bottleneck = bottleneckPipe(r);
     out << fmt::format(
@@ -518,6 +529,9 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
                        r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
                        r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
                        oc.run.ok() ? "PASS" : "FAIL");
+    if (k.numLaunches > 1 && k.launch + 1 == k.numLaunches)
+      out << fmt::format("  '{}': {} launches in order, {} cycles in total\n", k.primFuncName(),
+                         k.numLaunches, oc.startCycle + r.cycles);
   }
 }
 
@@ -578,8 +592,7 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
                        const std::vector<KernelOutcome>& outcomes) {
   std::vector<sim::TraceInput> traces;
   for (const auto& oc : outcomes)
-    traces.push_back(
-        {oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory, &oc.run.sim});
+    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.startCycle});
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
     if (!f) return fmt::format("cannot write trace '{}'", o.tracePath);
@@ -588,26 +601,53 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
   if (!o.timelinePath.empty()) {
     std::ofstream f(o.timelinePath);
     if (!f) return fmt::format("cannot write timeline '{}'", o.timelinePath);
-    const auto& r0 = outcomes.front().run.sim;
-    sim::writeTimelineSvg(f, traces,
-                          fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}",
-                                      std::filesystem::path(o.file).filename().string(), o.schedule,
-                                      target.name, r0.cycles, percent(r0.efficiency)));
+    // The title names the first prim_func: all its launches, one after the other.
+    const auto& first = outcomes.front();
+    int64_t cycles = first.run.sim.cycles;
+    std::string launches;
+    for (size_t i = 1; i < outcomes.size() && outcomes[i].kernel->launch > 0; ++i)
+      cycles = outcomes[i].startCycle + outcomes[i].run.sim.cycles;
+    if (first.kernel->numLaunches > 1)
+      launches = fmt::format("{} launches, ", first.kernel->numLaunches);
+    sim::writeTimelineSvg(
+        f, traces,
+        first.kernel->numLaunches > 1
+            ? fmt::format("{} — schedule {}, {} — {}{} cycles",
+                          std::filesystem::path(o.file).filename().string(), o.schedule,
+                          target.name, launches, cycles)
+            : fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}",
+                          std::filesystem::path(o.file).filename().string(), o.schedule,
+                          target.name, cycles, percent(first.run.sim.efficiency)));
   }
   if (!o.outputDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.outputDir, ec);
-    for (const auto& oc : outcomes)
-      for (const auto& [name, arr] : oc.run.finalTensors) {
+    // One file per tensor that any launch of a prim_func wrote, holding the
+    // value after its last launch; prefixed by the prim_func when the file
+    // compiled several.
+    size_t numFuncs = 0;
+    for (const auto& oc : outcomes) numFuncs += oc.kernel->launch == 0;
+    for (size_t last = 0; last < outcomes.size(); ++last) {
+      const auto& oc = outcomes[last];
+      bool endsFunc = last + 1 == outcomes.size() || outcomes[last + 1].kernel->launch == 0;
+      if (!endsFunc) continue;
+      size_t first = last - static_cast<size_t>(oc.kernel->launch);
+      std::map<std::string, const sim::NpyArray*> written;
+      for (size_t i = first; i <= last; ++i)
+        for (const auto& [name, arr] : outcomes[i].run.finalTensors) written[name] = &arr;
+      std::string prefix =
+          numFuncs > 1
+              ? (oc.kernel->factory.empty() ? oc.kernel->primFuncName() : oc.kernel->factory) + "."
+              : "";
+      for (const auto& [name, arr] : written) {
+        sim::NpyArray final = *arr;
+        final.data = oc.run.simulatedGlobals.at(name);
         std::string error;
-        std::string prefix =
-            outcomes.size() > 1
-                ? (oc.kernel->factory.empty() ? oc.kernel->name : oc.kernel->factory) + "."
-                : "";
         if (!sim::writeNpy((std::filesystem::path(o.outputDir) / (prefix + name + ".npy")).string(),
-                           arr, error))
+                           final, error))
           return error;
       }
+    }
   }
   return "";
 }
@@ -626,6 +666,9 @@ json combinedSimulation(const std::vector<json>& sims) {
     top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
     top["trace_truncated"] =
         top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
+    // Every kernel's problems, so the lists agree with the summed counts.
+    for (const char* key : {"race_reports", "errors"})
+      for (const auto& e : sims[i][key]) top[key].push_back(e);
     for (auto& [pipe, v] : top["pipes"].items())
       for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
         v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
@@ -794,11 +837,24 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
   }
 
-  // Simulate and check every kernel.
-  for (auto& oc : outcomes) {
+  // Simulate and check every kernel. The launches of one prim_func run in
+  // order: each starts from the global memory its predecessor left (the
+  // reference chain and the simulated chain separately), after every block of
+  // the predecessor has finished, so no access of one launch races with one
+  // of another.
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    auto& oc = outcomes[i];
     std::string error;
     start = std::chrono::steady_clock::now();
-    auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, ro, error);
+    sim::RunOptions launchOptions = ro;
+    if (oc.kernel->launch > 0) {
+      TS_INTERNAL(i > 0 && outcomes[i - 1].kernel->launch + 1 == oc.kernel->launch,
+                  "the launches of a prim_func must be consecutive kernels");
+      launchOptions.carriedReference = &outcomes[i - 1].run.referenceGlobals;
+      launchOptions.carriedSimulated = &outcomes[i - 1].run.simulatedGlobals;
+      oc.startCycle = outcomes[i - 1].startCycle + outcomes[i - 1].run.sim.cycles;
+    }
+    auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, launchOptions, error);
     if (!run) return usage(err, error);
     oc.run = std::move(*run);
     log.after("simulate", msSince(start), nullptr);

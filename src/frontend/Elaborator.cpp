@@ -1861,6 +1861,8 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
     error(def.loc, fmt::format("kernel '{}' has no 'with T.Kernel(...)' block", def.name));
     return;
   }
+  // The blocks are launches that run in order on shared global memory (ir::Kernel::launch).
+  const size_t firstLaunch = kernels_.size();
   for (const py::Stmt* block : kernelBlocks) {
     Kernel k;
     kernels_.push_back(std::move(k));
@@ -1937,11 +1939,14 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
     if (diags_.numErrors() != errorsBefore) kernels_.pop_back();
     kernel_ = nullptr;
   }
-  // Several kernels from one prim_func get distinct names.
-  int n = 0;
-  for (auto& k : kernels_)
-    if (k.name == def.name && k.loc.line == def.loc.line && n++ > 0)
-      k.name += "_" + std::to_string(n - 1);
+  // Several launches of one prim_func get distinct names: main, main_1, ...
+  const int numLaunches = static_cast<int>(kernels_.size() - firstLaunch);
+  for (size_t i = firstLaunch; i < kernels_.size(); ++i) {
+    Kernel& k = kernels_[i];
+    k.launch = static_cast<int>(i - firstLaunch);
+    k.numLaunches = numLaunches;
+    if (k.launch > 0) k.name += "_" + std::to_string(k.launch);
+  }
 }
 
 void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env,
@@ -1952,8 +1957,12 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
   k.kernelLoc = withStmt.loc;
   const py::WithItem& item = withStmt.withItems[0];
   try {
-    if (withStmt.withItems.size() != 1)
-      fail(withStmt.loc, "'with T.Kernel(...)' must be the only item of its 'with'");
+    // `with T.Kernel(n) as bx, T.SimtVF(threads=K):` — the second item opens a
+    // VF region around the whole body (checked below, once the grid is known).
+    if (withStmt.withItems.size() > 2)
+      fail(withStmt.withItems[2].context->loc,
+           "'with T.Kernel(...)' takes at most one more item, a VF region: "
+           "'with T.Kernel(n) as bx, T.SimtVF(threads=K):'");
     const py::Expr& call = *item.context;
     if (call.kind != py::ExprKind::Call)
       fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
@@ -1994,7 +2003,25 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
   std::vector<Stmt> body;
   BlockCtx ctx;
   ctx.out = &body;
-  elabBlock(withStmt.body, env, ctx);
+  if (withStmt.withItems.size() == 2) {
+    try {
+      const py::WithItem& vf = withStmt.withItems[1];
+      const py::Expr& vfCall = *vf.context;
+      Value fn = vfCall.kind == py::ExprKind::Call ? eval(*vfCall.lhs, env) : eval(vfCall, env);
+      std::string name = fn.kind == K::DialectFn ? fn.s : "";
+      if (vfCall.kind != py::ExprKind::Call || (name != "SimtVF" && name != "SimdVF"))
+        fail(vfCall.loc,
+             "the item after 'T.Kernel(...)' in one 'with' must be a VF region: "
+             "'with T.Kernel(n) as bx, T.SimtVF(threads=K):' or '..., T.SimdVF():'");
+      if (vf.target)
+        fail(vf.target->loc, fmt::format("'T.{}(...)' binds no name; drop 'as'", name));
+      elabVFRegion(vfCall, name, withStmt.body, withStmt.loc, env, ctx);
+    } catch (const EvalError& e) {
+      error(e.loc, e.message);
+    }
+  } else {
+    elabBlock(withStmt.body, env, ctx);
+  }
   k.body = std::make_shared<SeqStmt>(std::move(body), withStmt.loc);
 }
 
@@ -2785,42 +2812,49 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return;
   }
   if (name == "SimtVF" || name == "SimdVF") {
-    requireNotElementwise("a VF region", s.loc, ctx);
-    if (ctx.inVF) fail(s.loc, "VF regions cannot be nested");
-    bool simt = name == "SimtVF";
-    if (simt)
-      checkKeywords(call, "T.SimtVF", {"threads", "latency"});
-    else
-      checkKeywords(call, "T.SimdVF", {"latency"});
-    auto region = std::make_shared<VFRegionStmt>(s.loc);
-    region->simt = simt;
-    if (simt) {
-      const py::Keyword* t = keyword(call, "threads");
-      if (!t) fail(call.loc, "T.SimtVF needs threads=K");
-      region->threads = toConstInt(eval(*t->value, env), t->value->loc, "threads");
-      if (region->threads < 1) fail(t->value->loc, "threads must be positive");
-      kernel_->hasSimtVF = true;
-    }
-    if (const py::Keyword* l = keyword(call, "latency")) {
-      region->latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
-      if (*region->latency < 1)
-        fail(l->value->loc,
-             fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
-    }
-    if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
-    std::vector<Stmt> out;
-    BlockCtx inner = ctx;
-    inner.out = &out;
-    inner.inVF = true;
-    elabScopedBlock(s.body, env, inner, "T." + name + " region", s.loc, /*loop=*/false);
-    region->body = std::make_shared<SeqStmt>(std::move(out), s.loc);
-    ctx.out->push_back(region);
+    elabVFRegion(call, name, s.body, s.loc, env, ctx);
     return;
   }
   if (!name.empty()) fail(call.loc, fmt::format("'with T.{}' is not supported yet", name));
   fail(call.loc,
        "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF' and 'with T.SimdVF' are "
        "supported in a kernel");
+}
+
+// `with T.SimtVF(...)` / `with T.SimdVF(...)` around `body`: one VF region
+// (also the second item of `with T.Kernel(n), T.SimtVF(...):`).
+void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
+                              const py::StmtList& body, SourceLoc loc, Env& env, BlockCtx& ctx) {
+  requireNotElementwise("a VF region", loc, ctx);
+  if (ctx.inVF) fail(loc, "VF regions cannot be nested");
+  bool simt = name == "SimtVF";
+  if (simt)
+    checkKeywords(call, "T.SimtVF", {"threads", "latency"});
+  else
+    checkKeywords(call, "T.SimdVF", {"latency"});
+  auto region = std::make_shared<VFRegionStmt>(loc);
+  region->simt = simt;
+  if (simt) {
+    const py::Keyword* t = keyword(call, "threads");
+    if (!t) fail(call.loc, "T.SimtVF needs threads=K");
+    region->threads = toConstInt(eval(*t->value, env), t->value->loc, "threads");
+    if (region->threads < 1) fail(t->value->loc, "threads must be positive");
+    kernel_->hasSimtVF = true;
+  }
+  if (const py::Keyword* l = keyword(call, "latency")) {
+    region->latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
+    if (*region->latency < 1)
+      fail(l->value->loc,
+           fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
+  }
+  if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
+  std::vector<Stmt> out;
+  BlockCtx inner = ctx;
+  inner.out = &out;
+  inner.inVF = true;
+  elabScopedBlock(body, env, inner, "T." + name + " region", loc, /*loop=*/false);
+  region->body = std::make_shared<SeqStmt>(std::move(out), loc);
+  ctx.out->push_back(region);
 }
 
 void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {

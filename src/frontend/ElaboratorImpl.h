@@ -154,6 +154,8 @@ class Elaborator {
   void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabVFRegion(const py::Expr& call, const std::string& name, const py::StmtList& body,
+                    SourceLoc loc, Env& env, BlockCtx& ctx);
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);

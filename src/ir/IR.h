@@ -359,8 +359,20 @@ struct Kernel {
   Stmt body;
   KernelAnnotations annotations;
   bool hasSimtVF = false;
+  // Launch order: the `with T.Kernel` blocks of one prim_func are consecutive
+  // Kernels of a Program (`main`, `main_1`, ...) that run one after another
+  // on shared global memory; launch `launch` starts once every block of
+  // launch `launch - 1` has finished and sees its global-memory writes. Each
+  // launch has its own grid, on-chip allocations and schedule.
+  int launch = 0;
+  int numLaunches = 1;
 
   const Buffer* findBuffer(const std::string& name) const;
+  // Factory (or prim_func) name, plus "launch i/n" when the prim_func has
+  // several launches: how the CLI, the trace and the timeline name it.
+  std::string displayName() const;
+  // The prim_func's own name (`main` for the launch named `main_1`).
+  std::string primFuncName() const;
 };
 
 struct Program {

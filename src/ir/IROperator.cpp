@@ -338,6 +338,19 @@ const Buffer* Kernel::findBuffer(const std::string& n) const {
   return nullptr;
 }
 
+std::string Kernel::primFuncName() const {
+  std::string suffix = "_" + std::to_string(launch);
+  bool renamed = launch > 0 && name.size() > suffix.size() &&
+                 name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return renamed ? name.substr(0, name.size() - suffix.size()) : name;
+}
+
+std::string Kernel::displayName() const {
+  std::string base = factory.empty() ? primFuncName() : factory;
+  if (numLaunches <= 1) return base;
+  return base + " launch " + std::to_string(launch) + "/" + std::to_string(numLaunches);
+}
+
 }  // namespace tilesched::ir
 
 namespace tilesched::ir {

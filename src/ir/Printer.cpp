@@ -374,12 +374,22 @@ class Printer {
     }
   }
 
-  std::string kernel(const Kernel& k, const std::string& fileName) {
+  // `launchOnly`: just the `with T.Kernel` block, for the second and later
+  // launches of a prim_func printed under the first one's `def`.
+  std::string kernel(const Kernel& k, const std::string& fileName, bool launchOnly = false) {
     out_.str("");
     for (const auto& b : k.buffers) reserve(b->name);
+    if (launchOnly) {
+      ++indent_;
+      launchBlock(k);
+      --indent_;
+      return out_.str();
+    }
     std::string where = fileName.empty() ? "" : fmt::format(", {}:{}", fileName, k.loc.line);
-    line(fmt::format("# kernel {}{}{}", k.name,
-                     k.factory.empty() ? "" : " (factory " + k.factory + ")", where));
+    std::string launches =
+        k.numLaunches > 1 ? fmt::format(", launch {} of {}", k.launch, k.numLaunches) : "";
+    line(fmt::format("# kernel {}{}{}{}", k.name,
+                     k.factory.empty() ? "" : " (factory " + k.factory + ")", launches, where));
     line("@T.prim_func");
     std::string params;
     for (const auto& p : k.params) {
@@ -390,8 +400,14 @@ class Printer {
       else
         params += fmt::format("{}: T.{}", varName(p.var), dtypeName(p.var->dtype));
     }
-    line(fmt::format("def {}({}):", k.name, params));
+    line(fmt::format("def {}({}):", k.primFuncName(), params));
     ++indent_;
+    launchBlock(k);
+    --indent_;
+    return out_.str();
+  }
+
+  void launchBlock(const Kernel& k) {
     std::string kw;
     for (const auto& [key, value] : k.kernelKwargs) kw += ", " + key + "=" + value;
     line(fmt::format("with T.Kernel({}{}) as {}:", k.grid, kw, varName(k.blockIdx)));
@@ -407,8 +423,7 @@ class Printer {
     annotations(k);
     if (!k.body || (as<SeqStmt>(k.body) && as<SeqStmt>(k.body)->stmts.empty())) line("pass");
     stmt(k.body);
-    indent_ -= 2;
-    return out_.str();
+    --indent_;
   }
 
   std::ostringstream out_;
@@ -454,8 +469,16 @@ std::string printKernel(const Kernel& k, const std::string& fileName) {
 std::string printProgram(const Program& prog) {
   // The import makes the output a kernel file the front end reads back.
   std::string out = "import tilelang.language as T\n";
-  for (const auto& k : prog.kernels)
+  // Later launches of a prim_func print as further `with T.Kernel` blocks of
+  // the first launch's `def`, so the file reads back as the same launches.
+  for (const auto& k : prog.kernels) {
+    if (k.launch > 0) {
+      Printer p;
+      out += p.kernel(k, "", /*launchOnly=*/true);
+      continue;
+    }
     out += "\n" + printKernel(k, prog.file ? prog.file->path() : "");
+  }
   return out;
 }
 

@@ -59,7 +59,9 @@ bool dumpProblem(const std::string& directory, const ir::Kernel& kernel, const i
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(directory, ec);
-  std::string name = kernel.factory.empty() ? kernel.name : kernel.factory;
+  std::string name = kernel.factory.empty() ? kernel.primFuncName() : kernel.factory;
+  // Launches of one prim_func are scheduled separately: one file set each.
+  if (kernel.numLaunches > 1) name += fmt::format(".launch{}", kernel.launch);
   std::string file =
       loop ? fmt::format("{}.{}.{}_line{}.json", name, index, loop->var->name, loop->loc.line)
            : fmt::format("{}.{}.root.json", name, index);

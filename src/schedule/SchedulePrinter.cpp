@@ -36,7 +36,7 @@ std::string header(const ListSchedule& s) {
 std::string printSchedule(const ir::Kernel& kernel, const analysis::KernelAnalysis& analysis,
                           const KernelSchedule& schedule) {
   std::string out = ir::printKernel(kernel);
-  out += fmt::format("\n# schedule of {}\n", kernel.factory.empty() ? kernel.name : kernel.factory);
+  out += fmt::format("\n# schedule of {}\n", kernel.displayName());
   for (const ListSchedule& s : schedule.lists) {
     const analysis::UnitList* list = s.loop ? analysis.findLoop(s.loop) : &analysis.root;
     out += header(s) + "\n";

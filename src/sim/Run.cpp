@@ -202,6 +202,28 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
     }
     simMem.raw(simMem.index(p.buffer->storage)) = refMem.raw(refMem.index(rp->buffer->storage));
   }
+  // A later launch: each chain continues from its own previous result.
+  auto carry = [&](const Kernel& k, Memory& mem,
+                   const std::map<std::string, std::vector<uint8_t>>* carried) {
+    if (!carried) return true;
+    for (const auto& p : k.params) {
+      auto it = p.buffer ? carried->find(p.name) : carried->end();
+      if (it == carried->end()) continue;
+      int idx = mem.index(p.buffer->storage);
+      if (static_cast<int64_t>(it->second.size()) != mem.size(idx)) {
+        error = fmt::format(
+            "tensor '{}' has {} bytes in this launch but {} in the previous one of the same "
+            "prim_func",
+            p.name, mem.size(idx), it->second.size());
+        return false;
+      }
+      mem.raw(idx) = it->second;
+    }
+    return true;
+  };
+  if (!carry(reference, refMem, options.carriedReference) ||
+      !carry(lowered, simMem, options.carriedSimulated))
+    return std::nullopt;
 
   // 2. Reference: every block in order, on the original kernel.
   Machine ref(reference, refMem);
@@ -274,6 +296,8 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
                         valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
     }
     if (check.mismatches) run.outputsMatch = false;
+    run.referenceGlobals[p.name] = refMem.raw(ri);
+    run.simulatedGlobals[p.name] = simMem.raw(si);
     if (check.written) {
       NpyArray arr;
       arr.descr = npyDescr(p.buffer->dtype);

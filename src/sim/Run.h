@@ -4,7 +4,9 @@
 //
 // Assumes: `lowered` was derived from `reference` and keeps its parameters
 // (matched by name); both are verified kernels.
-// Guarantees: both runs start from byte-identical global memory; the result
+// Guarantees: both runs start from byte-identical global memory (or, for a
+// later launch, from the previous launch's reference and simulated results);
+// the result
 // says which tensors differ and where; nothing is thrown for kernel errors.
 #pragma once
 
@@ -27,6 +29,13 @@ struct RunOptions {
   // --input NAME=VALUE: a .npy file for a tensor, a number for a scalar parameter.
   std::map<std::string, std::string> inputs;
   bool recordTrace = true;
+  // Global tensors left by the previous launch of the same prim_func (launches
+  // run in order on shared global memory, ir::Kernel::launch): bytes by
+  // parameter name, of the reference chain and of the simulated chain. A
+  // tensor listed here starts from these bytes instead of the generated or
+  // --input data; scalar parameters and dynamic sizes are bound as usual.
+  const std::map<std::string, std::vector<uint8_t>>* carriedReference = nullptr;
+  const std::map<std::string, std::vector<uint8_t>>* carriedSimulated = nullptr;
 };
 
 struct TensorCheck {
@@ -44,8 +53,11 @@ struct KernelRun {
   std::vector<TensorCheck> tensors;
   bool outputsMatch = false;
   std::optional<SimIssue> referenceError;  // the reference run itself failed
-  // Final global tensors of the simulated run, for --output-dir.
+  // Final global tensors of the simulated run that this launch wrote, for --output-dir.
   std::vector<std::pair<std::string, NpyArray>> finalTensors;
+  // Every global tensor after the run, by name: what the next launch of the
+  // prim_func starts from (RunOptions::carried*).
+  std::map<std::string, std::vector<uint8_t>> referenceGlobals, simulatedGlobals;
 
   // Nothing wrong: outputs match, no race, no flag, capacity or run-time error.
   bool ok() const {

@@ -126,7 +126,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
         emit(fmt::format(
             R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
             R"("args": {{"line": {}, "pipe": "{}"}}}})",
-            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), e.start,
+            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), k.startCycle + e.start,
             e.end - e.start, e.line, pipeName(e.pipe)));
       }
       if (b < k.result->arrows.size()) {
@@ -135,10 +135,10 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
           std::string name = fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.src), a.setTime));
+              name, flowId, pid, pipeIndex(a.src), k.startCycle + a.setTime));
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "f", "bp": "e", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.dst), a.waitTime));
+              name, flowId, pid, pipeIndex(a.dst), k.startCycle + a.waitTime));
         }
       }
     }
@@ -151,7 +151,8 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
   struct Section {
     std::string label;
     const std::vector<TraceEvent>* events;
-    int64_t cycles;
+    int64_t offset;  // start of the launch (later launches of a prim_func)
+    int64_t cycles;  // end, counted from cycle 0 of the first launch
   };
   std::vector<Section> sections;
   int64_t span = 1;
@@ -164,8 +165,9 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       }
       int64_t cycles = b < k.result->blocks.size() ? k.result->blocks[b].cycles : 0;
       for (const auto& e : k.result->trace[b]) cycles = std::max(cycles, e.end);
+      cycles += k.startCycle;
       sections.push_back(
-          {fmt::format("{} block {}", k.kernelName, b), &k.result->trace[b], cycles});
+          {fmt::format("{} block {}", k.kernelName, b), &k.result->trace[b], k.startCycle, cycles});
       span = std::max(span, cycles);
     }
   }
@@ -245,14 +247,14 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       size_t lane = 0;
       while (lanes[lane] != e.pipe) ++lane;
       int ly = lanesTop + static_cast<int>(lane) * (laneH + laneGap);
-      double x0 = x(e.start), w = std::max(0.8, x(e.end) - x0);
+      double x0 = x(s.offset + e.start), w = std::max(0.8, x(s.offset + e.end) - x0);
       bool stall = isStall(e.kind);
       out << fmt::format(
                  R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
                  R"(<title>{}{} [{}, {}) line {}</title></rect>)",
                  x0, stall ? ly + laneH / 2 - 2 : ly + 1, w, stall ? 4 : laneH - 2,
                  kindColour(e.kind), stall && e.kind != OpKind::SetFlag ? "waiting: " : "",
-                 xmlEscape(e.name), e.start, e.end, e.line)
+                 xmlEscape(e.name), s.offset + e.start, s.offset + e.end, e.line)
           << "\n";
     }
     out << fmt::format(
@@ -262,9 +264,11 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
     // Right-aligned to the end marker, so it stays inside the picture.
     bool roomLeft = x(s.cycles) - left > 200;
     out << fmt::format(
-               R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{} cycles</text>)",
+               R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{}</text>)",
                roomLeft ? x(s.cycles) - 3 : x(s.cycles) + 3, sectionTop + 12,
-               roomLeft ? "end" : "start", s.cycles)
+               roomLeft ? "end" : "start",
+               s.offset > 0 ? fmt::format("cycles {} to {}", s.offset, s.cycles)
+                            : fmt::format("{} cycles", s.cycles))
         << "\n";
     y = lanesTop + lanesH + sectionGap;
   }

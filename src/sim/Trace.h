@@ -5,6 +5,7 @@
 // ("X") event per instruction with its source line in `args`, flow arrows
 // from each set_flag to the wait_flag that consumed it. Timestamps are
 // cycles, written as microseconds (Perfetto shows "1 us" = 1 cycle).
+// Launches of one prim_func are placed one after the other in time.
 // Timeline: one lane per pipe for up to `maxBlocks` blocks, one colour per
 // op kind, a cycle axis with round ticks and a legend; each bar has a
 // <title> tooltip with the instruction and its line.
@@ -21,6 +22,9 @@ namespace tilesched::sim {
 struct TraceInput {
   std::string kernelName;
   const SimResult* result = nullptr;
+  // Cycle at which this kernel starts: later launches of a prim_func start
+  // where the previous one ended, and are drawn there.
+  int64_t startCycle = 0;
 };
 
 void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels);

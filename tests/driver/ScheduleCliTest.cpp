@@ -117,6 +117,30 @@ TEST(ScheduleCli, DumpsEveryProblemInTheSpecFormat) {
   fs::remove_all(dir);
 }
 
+// Each launch of a prim_func is scheduled on its own: one file set per launch.
+TEST(ScheduleCli, DumpsEveryLaunchSeparately) {
+  fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "_dump_launches");
+  fs::remove_all(dir);
+  std::string kernel =
+      std::string(TILESCHED_SOURCE_DIR) + "/tests/oracle/kernels/launch_sequence.py";
+  CliRun r =
+      cli({"compile", kernel, "--emit", "schedule", "--dump-schedule-problems", dir.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files,
+            (std::vector<std::string>{
+                "launch_sequence.launch0.0.s_line20.json", "launch_sequence.launch0.1.root.json",
+                "launch_sequence.launch1.0.s_line28.json", "launch_sequence.launch1.1.root.json",
+                "launch_sequence.launch2.0.s_line37.json", "launch_sequence.launch2.1.root.json"}));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NE(r.out.find("# schedule of launch_sequence launch " + std::to_string(i) + "/3"),
+              std::string::npos)
+        << r.out;
+  fs::remove_all(dir);
+}
+
 TEST(ScheduleCli, SolverTimeoutOption) {
   CliRun r =
       cli({"compile", example("gemm_l0"), "--emit", "report-json", "--solver-timeout-ms", "1"});

@@ -460,6 +460,19 @@ TEST(Elab, SeveralKernelBlocksAndFuncSelection) {
   EXPECT_EQ(all.kernel(2).grid, 2);
   EXPECT_EQ(all.kernel(3).name, "top");
   EXPECT_EQ(all.kernel(3).factory, "");
+  // The two blocks of `main` are launches 0 and 1 of one prim_func; the
+  // other prim_funcs have one launch each.
+  for (int i : {0, 1}) {
+    EXPECT_EQ(all.kernel(i).launch, i);
+    EXPECT_EQ(all.kernel(i).numLaunches, 2);
+    EXPECT_EQ(all.kernel(i).primFuncName(), "main");
+    EXPECT_EQ(all.kernel(i).displayName(), "first launch " + std::to_string(i) + "/2");
+  }
+  for (int i : {2, 3}) {
+    EXPECT_EQ(all.kernel(i).launch, 0);
+    EXPECT_EQ(all.kernel(i).numLaunches, 1);
+  }
+  EXPECT_EQ(all.kernel(3).displayName(), "top");
 
   for (auto [func, count] : std::vector<std::pair<std::string, size_t>>{
            {"first", 2}, {"main", 2}, {"second", 1}, {"other", 1}, {"top", 1}}) {
@@ -475,6 +488,33 @@ TEST(Elab, SeveralKernelBlocksAndFuncSelection) {
   auto c = ok(kTwoKernels, o);
   EXPECT_EQ(c.kernel().grid, 4);
   EXPECT_TRUE(c.diags->all().empty()) << c.rendered();
+}
+
+TEST(Elab, KernelWithVFItemWrapsTheBodyInOneRegion) {
+  auto c = ok(R"(
+import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((64,), "float32")):
+    with T.Kernel(2, is_npu=True) as bx, T.SimtVF(threads=32, latency=7):
+        for i in T.Parallel(32):
+            A[bx * 32 + i] = A[bx * 32 + i] + 1.0
+        x = A[0]
+)");
+  ASSERT_TRUE(c.program) << c.rendered();
+  const auto& k = c.kernel();
+  EXPECT_EQ(k.grid, 2);
+  EXPECT_TRUE(k.hasSimtVF);
+  const auto* body = as<SeqStmt>(k.body);
+  ASSERT_TRUE(body);
+  ASSERT_EQ(body->stmts.size(), 1u);
+  const auto* vf = as<VFRegionStmt>(body->stmts[0]);
+  ASSERT_TRUE(vf);
+  EXPECT_TRUE(vf->simt);
+  EXPECT_EQ(vf->threads, 32);
+  EXPECT_EQ(vf->latency, 7);
+  ASSERT_TRUE(as<SeqStmt>(vf->body));
+  EXPECT_EQ(as<SeqStmt>(vf->body)->stmts.size(), 2u);  // the Parallel loop and the assignment
 }
 
 TEST(Elab, UnusedDefineWarnsWithoutLocation) {

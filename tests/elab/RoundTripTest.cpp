@@ -38,6 +38,9 @@ void expectRoundTrip(const std::string& text, const std::string& what) {
     const auto& a = first.program->kernels[i];
     const auto& b = second.program->kernels[i];
     EXPECT_EQ(a.grid, b.grid);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.launch, b.launch);
+    EXPECT_EQ(a.numLaunches, b.numLaunches);
     EXPECT_EQ(a.buffers.size(), b.buffers.size());
     EXPECT_EQ(a.storages.size(), b.storages.size());
     EXPECT_EQ(a.hasSimtVF, b.hasSimtVF);
@@ -66,6 +69,16 @@ INSTANTIATE_TEST_SUITE_P(Examples, RoundTrip, ::testing::ValuesIn(examples()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
+
+// Several launches print as one def with several `with T.Kernel` blocks and
+// read back as the same launches; a `with T.Kernel(...), T.SimtVF(...)` reads
+// back as the nested region it means.
+TEST(RoundTripConstructs, LaunchesAndKernelWithVFItem) {
+  for (const char* name : {"launch_sequence", "kernel_simt_vf"}) {
+    std::string rel = std::string("tests/oracle/kernels/") + name + ".py";
+    expectRoundTrip(testing::readFile(std::string(TILESCHED_SOURCE_DIR) + "/" + rel), rel);
+  }
+}
 
 // Constructs the examples do not use.
 TEST(RoundTripConstructs, EverythingElse) {
