@@ -232,12 +232,14 @@ class ScalarScope {
 class BlockSim {
  public:
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
-           SimResult& result, std::unordered_map<const StmtNode*, cost::InstructionCost>& costs,
-           int64_t block, bool trace, int64_t& traceBudget)
+           GlobalRaceChecker& globalRaces, SimResult& result,
+           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, int64_t block,
+           bool trace, int64_t& traceBudget)
       : kernel_(kernel),
         target_(target),
         machine_(machine),
         races_(races),
+        globalRaces_(globalRaces),
         result_(result),
         costs_(costs),
         block_(block),
@@ -295,6 +297,7 @@ class BlockSim {
   const Target& target_;
   Machine& machine_;
   RaceDetector& races_;
+  GlobalRaceChecker& globalRaces_;
   SimResult& result_;
   std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
   int64_t block_;
@@ -317,6 +320,7 @@ class BlockSim {
   int64_t nextId_ = 0;
   int64_t scalarEventStart_ = -1, scalarEventEnd_ = -1;
   int64_t now_ = 0;
+  bool deadlocked_ = false;
 };
 
 bool BlockSim::enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src,
@@ -382,8 +386,9 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s) {
   if (set.empty()) return;
   AccessSet norm = set;
   norm.normalize();
-  AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get()};
+  AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
   races_.access(who, norm);
+  globalRaces_.access(who, norm, AtomicOp::None);
   ++sIndex_;
   issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
 }
@@ -747,8 +752,8 @@ void BlockSim::execute(Instr* in, bool deferred) {
       default:
         switch (s->kind) {
           case StmtKind::Copy:
-            machine_.copy(in->regions[0], in->regions[1], s->loc,
-                          in->hasPad ? &in->value : nullptr);
+            machine_.copy(in->regions[0], in->regions[1], s->loc, in->hasPad ? &in->value : nullptr,
+                          as<CopyStmt>(s)->atomic);
             break;
           case StmtKind::Fill:
             machine_.fill(in->regions[0], in->value);
@@ -769,8 +774,10 @@ void BlockSim::execute(Instr* in, bool deferred) {
   in->env.clear();
   in->env.shrink_to_fit();
   acc.normalize();
-  AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get()};
+  AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
   races_.access(who, acc);
+  const auto* copy = as<CopyStmt>(in->stmt);
+  globalRaces_.access(who, acc, copy ? copy->atomic : AtomicOp::None);
 }
 
 void BlockSim::startWork(Instr* in, int64_t t) {
@@ -996,6 +1003,7 @@ void BlockSim::run() {
     if (!scalarDone_ && scalarFree_ > t) next = std::min(next, scalarFree_);
     if (next == kNever) {
       deadlock(t);
+      deadlocked_ = true;
       result_.aborted = true;
       stats_.cycles = t;
       break;
@@ -1004,7 +1012,7 @@ void BlockSim::run() {
   }
   if (scalarEventStart_ >= 0)
     addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
-  if (!result_.aborted) {
+  if (!deadlocked_) {
     int64_t end = std::max(t, scalarFree_);
     for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
     stats_.cycles = end;
@@ -1027,6 +1035,66 @@ void BlockSim::run() {
   stats_.bottleneck = best;
   stats_.lowerBound = stats_.pipes[pipeIndex(best)].busy;
   result_.blocks.push_back(stats_);
+}
+
+// One deadlock error for the whole launch, naming every blocked block: its
+// notes are the blocks' notes (each pipe's blocked head, the scalar unit),
+// prefixed with the block and cycle. A single blocked block keeps its own.
+void mergeDeadlocks(std::vector<SimIssue>& issues, int64_t grid) {
+  if (std::count_if(issues.begin(), issues.end(),
+                    [](const SimIssue& i) { return i.kind == SimIssue::Deadlock; }) <= 1)
+    return;
+  std::vector<SimIssue> deadlocks, rest;
+  size_t firstAt = issues.size();
+  for (auto& i : issues) {
+    if (i.kind == SimIssue::Deadlock && firstAt == issues.size()) firstAt = rest.size();
+    (i.kind == SimIssue::Deadlock ? deadlocks : rest).push_back(std::move(i));
+  }
+  SimIssue merged;
+  merged.kind = SimIssue::Deadlock;
+  merged.loc = deadlocks.front().loc;
+  merged.block = deadlocks.front().block;
+  std::string blocks;
+  for (size_t k = 0; k < deadlocks.size(); ++k)
+    blocks += (k == 0                      ? ""
+               : k + 1 == deadlocks.size() ? " and "
+                                           : ", ") +
+              std::to_string(deadlocks[k].block);
+  merged.message = fmt::format("deadlock in blocks {} ({} of {} blocks): no pipe can make progress",
+                               blocks, deadlocks.size(), grid);
+  for (const auto& d : deadlocks) {
+    // "deadlock in block 1 at cycle 57: ..." -> "block 1 at cycle 57"
+    std::string where = fmt::format("block {}", d.block);
+    auto at = d.message.find(" at cycle ");
+    auto colon = d.message.find(':');
+    if (at != std::string::npos && colon != std::string::npos && at < colon)
+      where += d.message.substr(at, colon - at);
+    if (d.notes.empty()) merged.notes.push_back({d.loc, where + ": blocked"});
+    for (const auto& [loc, text] : d.notes) merged.notes.push_back({loc, where + ": " + text});
+  }
+  rest.insert(rest.begin() + static_cast<long>(firstAt), std::move(merged));
+  issues = std::move(rest);
+}
+
+// "C[0, 4]": the element of global storage `storage` holding byte `byte`,
+// through the first parameter over that storage.
+std::string elementName(const Kernel& kernel, const Memory& memory, Machine& machine, int storage,
+                        int64_t byte) {
+  for (const auto& p : kernel.params) {
+    if (!p.buffer || memory.index(p.buffer->storage) != storage) continue;
+    const auto& shape = machine.shapeOf(p.buffer);
+    int64_t flat = byte / std::max(1, dtypeBytes(p.buffer->dtype));
+    std::vector<int64_t> idx(shape.size(), 0);
+    for (size_t d = shape.size(); d-- > 0;) {
+      int64_t e = std::max<int64_t>(shape[d], 1);
+      idx[d] = flat % e;
+      flat /= e;
+    }
+    std::string text;
+    for (size_t d = 0; d < idx.size(); ++d) text += (d ? ", " : "") + std::to_string(idx[d]);
+    return fmt::format("{}[{}]", p.name, text);
+  }
+  return memory.storage(storage)->name;
 }
 
 void dedupeIssues(std::vector<SimIssue>& issues) {
@@ -1059,9 +1127,16 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   }
   machine.resolveShapes();
   RaceDetector races;
+  std::vector<bool> isGlobal(static_cast<size_t>(memory.numStorages()));
+  for (int i = 0; i < memory.numStorages(); ++i)
+    isGlobal[static_cast<size_t>(i)] = memory.storage(i)->scope == MemScope::Global;
+  GlobalRaceChecker globalRaces(std::move(isGlobal));
   std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
   int64_t traceBudget = options.maxTraceEvents;
-  for (int64_t b = 0; b < kernel.grid && !result.aborted; ++b) {
+  // A run-time error stops the simulation; a deadlock stops only its own
+  // block (the other cores go on), so every blocked block is reported.
+  bool stopped = false;
+  for (int64_t b = 0; b < kernel.grid && !stopped; ++b) {
     memory.resetOnChip();
     races.clear();
     machine.bindBlock(b);
@@ -1069,7 +1144,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace,
+    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, options.recordTrace,
                  traceBudget);
     try {
       sim.run();
@@ -1081,7 +1156,9 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       issue.block = b;
       result.issues.push_back(std::move(issue));
       result.aborted = true;
+      stopped = true;
     }
+    globalRaces.endBlock();
     // Uses of uninitialised memory: run-time errors that did not stop the block.
     for (ExecError& e : machine.poisonUses) {
       SimIssue issue;
@@ -1093,9 +1170,15 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
     }
     machine.poisonUses.clear();
   }
+  mergeDeadlocks(result.issues, kernel.grid);
   dedupeIssues(result.issues);
   result.races = races.races();
   result.raceOccurrences = races.totalOccurrences();
+  for (Race race : globalRaces.races()) {
+    race.element = elementName(kernel, memory, machine, race.storage, race.lo);
+    result.races.push_back(std::move(race));
+  }
+  result.raceOccurrences += globalRaces.totalOccurrences();
 
   // Blocks run in waves of `cores` concurrent blocks.
   result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
