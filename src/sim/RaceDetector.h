@@ -141,20 +141,34 @@ class GlobalRaceChecker {
   const std::vector<Race>& races() const { return races_; }
   int64_t totalOccurrences() const { return total_; }
 
- private:
   // Read, Write, then one kind per atomic op (Atomic + AtomicOp - 1).
   enum Kind { Read = 0, Write = 1, Atomic = 2 };
   static constexpr size_t kKinds = 5;
-  static bool conflict(size_t a, size_t b) {
-    if (a == Read && b == Read) return false;
-    return a < Atomic || b < Atomic || a != b;
-  }
   struct Interval {
     int64_t hi = 0;
     AccessOwner who;
   };
   using Intervals = std::map<int64_t, Interval>;                 // by lo, disjoint
   using Summary = std::map<int, std::array<Intervals, kKinds>>;  // per storage, per kind
+
+  // For a block simulated elsewhere (another thread): its summary, taken out
+  // of that thread's checker (which starts a new block) ...
+  Summary takeBlock() {
+    Summary s = std::move(block_);
+    block_.clear();
+    return s;
+  }
+  // ... then checked and merged here in block order: the same as endBlock().
+  void addBlock(Summary s) {
+    block_ = std::move(s);
+    endBlock();
+  }
+
+ private:
+  static bool conflict(size_t a, size_t b) {
+    if (a == Read && b == Read) return false;
+    return a < Atomic || b < Atomic || a != b;
+  }
   // Adds the parts of [lo, hi) not yet covered, owned by `who`.
   static void addGaps(Intervals& set, int64_t lo, int64_t hi, const AccessOwner& who);
   void report(const AccessOwner& earlier, size_t earlierKind, const AccessOwner& later,

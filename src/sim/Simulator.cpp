@@ -5,10 +5,15 @@
 #include "sim/Simulator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
+#include <exception>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -1112,40 +1117,45 @@ void dedupeIssues(std::vector<SimIssue>& issues) {
 
 }  // namespace
 
-SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
-                   const SimOptions& options) {
-  SimResult result;
-  result.allocations = allocate(kernel, target, result.issues, result.used);
-  Machine machine(kernel, memory);
-  machine.trackPoison = true;
-  machine.fastPaths = options.fastPaths;
-  for (const auto& [name, value] : options.bindings) {
-    for (const auto& p : kernel.params)
-      if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
-    for (const auto& dv : kernel.dynamicVars)
-      if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
-  }
-  machine.resolveShapes();
-  RaceDetector races;
-  std::vector<bool> isGlobal(static_cast<size_t>(memory.numStorages()));
-  for (int i = 0; i < memory.numStorages(); ++i)
-    isGlobal[static_cast<size_t>(i)] = memory.storage(i)->scope == MemScope::Global;
-  GlobalRaceChecker globalRaces(std::move(isGlobal));
+namespace {
+
+// What one thread needs to simulate blocks: a Machine over its Memory and the
+// instruction-cost cache.
+struct BlockRunner {
+  const Kernel& kernel;
+  const Target& target;
+  Memory& memory;
+  Machine machine;
   std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
-  int64_t traceBudget = options.maxTraceEvents;
-  // A run-time error stops the simulation; a deadlock stops only its own
-  // block (the other cores go on), so every blocked block is reported.
-  bool stopped = false;
-  for (int64_t b = 0; b < kernel.grid && !stopped; ++b) {
+
+  BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
+      : kernel(k), target(t), memory(m), machine(k, m) {
+    machine.trackPoison = true;
+    machine.fastPaths = options.fastPaths;
+    for (const auto& [name, value] : options.bindings) {
+      for (const auto& p : kernel.params)
+        if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
+      for (const auto& dv : kernel.dynamicVars)
+        if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
+    }
+    machine.resolveShapes();
+  }
+
+  // Simulates block `b` into `result` (its stats, issues, trace); false when
+  // a run-time error stopped it (which stops the whole simulation).
+  // Poison uses go to `poison` when given (the machine reports the first use
+  // per statement of the blocks *it* ran), else to result.issues.
+  bool run(int64_t b, RaceDetector& races, GlobalRaceChecker& globalRaces, SimResult& result,
+           bool trace, int64_t& traceBudget, std::vector<SimIssue>* poison = nullptr) {
+    bool ok = true;
     memory.resetOnChip();
     races.clear();
     machine.bindBlock(b);
-    if (options.recordTrace) {
+    if (trace) {
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, options.recordTrace,
-                 traceBudget);
+    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, trace, traceBudget);
     try {
       sim.run();
     } catch (const ExecError& e) {
@@ -1156,9 +1166,8 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       issue.block = b;
       result.issues.push_back(std::move(issue));
       result.aborted = true;
-      stopped = true;
+      ok = false;
     }
-    globalRaces.endBlock();
     // Uses of uninitialised memory: run-time errors that did not stop the block.
     for (ExecError& e : machine.poisonUses) {
       SimIssue issue;
@@ -1166,19 +1175,170 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       issue.loc = e.loc;
       issue.message = std::move(e.message);
       issue.block = b;
-      result.issues.push_back(std::move(issue));
+      (poison ? *poison : result.issues).push_back(std::move(issue));
     }
     machine.poisonUses.clear();
+    return ok;
   }
-  mergeDeadlocks(result.issues, kernel.grid);
-  dedupeIssues(result.issues);
+};
+
+std::vector<bool> globalStorages(const Memory& memory) {
+  std::vector<bool> isGlobal(static_cast<size_t>(memory.numStorages()));
+  for (int i = 0; i < memory.numStorages(); ++i)
+    isGlobal[static_cast<size_t>(i)] = memory.storage(i)->scope == MemScope::Global;
+  return isGlobal;
+}
+
+bool hasAtomicStore(const Kernel& kernel) {
+  bool atomic = false;
+  forEachStmt(kernel.body, [&](const Stmt& s) {
+    if (const auto* c = as<CopyStmt>(s); c && c->atomic != AtomicOp::None) atomic = true;
+  });
+  return atomic;
+}
+
+// The blocks of one launch on two threads (issue 10): even blocks on this
+// thread over `memory`, odd ones on a second thread over a copy of it. Each
+// block gets its own race detector and global-access summary; afterwards
+// everything is merged in block order, exactly as the sequential loop would
+// have produced it. That is only the same result when no block reads or
+// writes global bytes another block writes (then every block sees the
+// initial global memory either way): the summaries are checked for that in
+// block order, and on any inter-block race or run-time error `memory` is
+// restored and nullopt returned, so the caller simulates sequentially.
+std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target& target,
+                                              Memory& memory, const SimOptions& options,
+                                              SimResult result) {
+  struct Outcome {
+    SimResult part;
+    std::vector<SimIssue> poison;
+    std::vector<Race> races;
+    int64_t raceOccurrences = 0;
+    GlobalRaceChecker::Summary globals;
+    bool ok = true;
+  };
+  const auto grid = static_cast<size_t>(kernel.grid);
+  std::vector<Outcome> outcomes(grid);
+  std::vector<bool> isGlobal = globalStorages(memory);
+  Memory snapshot = memory;  // to restore for the sequential fallback
+  Memory second = memory;
+  auto work = [&](size_t first, Memory& mem) {
+    BlockRunner runner(kernel, target, mem, options);
+    GlobalRaceChecker collector(isGlobal);
+    int64_t noTrace = 0;
+    for (size_t b = first; b < grid; b += 2) {
+      Outcome& o = outcomes[b];
+      RaceDetector races;
+      o.ok = runner.run(static_cast<int64_t>(b), races, collector, o.part, false, noTrace,
+                        &o.poison);
+      o.races = races.races();
+      o.raceOccurrences = races.totalOccurrences();
+      o.globals = collector.takeBlock();
+      if (!o.ok) return;
+    }
+  };
+  std::exception_ptr failure;
+  std::thread other([&] {
+    try {
+      work(1, second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    work(0, memory);
+  } catch (...) {
+    other.join();
+    throw;
+  }
+  other.join();
+  if (failure) std::rethrow_exception(failure);
+
+  auto fallBack = [&] {
+    memory = std::move(snapshot);
+    return std::nullopt;
+  };
+  for (const Outcome& o : outcomes)
+    if (!o.ok) return fallBack();
+  // The odd blocks' global writes, from the second memory into `memory`
+  // (before their summaries move into the checker).
+  for (size_t b = 1; b < grid; b += 2)
+    for (const auto& [storage, kinds] : outcomes[b].globals)
+      for (const auto& [lo, iv] : kinds[GlobalRaceChecker::Write])
+        std::memcpy(memory.data(storage) + lo, second.data(storage) + lo,
+                    static_cast<size_t>(iv.hi - lo));
+  GlobalRaceChecker checker(isGlobal);
+  for (Outcome& o : outcomes) checker.addBlock(std::move(o.globals));
+  if (!checker.races().empty()) return fallBack();
+
+  // Merge in block order; intra-block races deduplicated across blocks by
+  // (instruction, instruction, storage) as the shared detector does.
+  // Poison: the first use per statement over all blocks, as one machine reports it.
+  std::map<std::tuple<const void*, const void*, int>, size_t> raceIndex;
+  std::set<std::pair<uint32_t, uint32_t>> poisonReported;
+  for (Outcome& o : outcomes) {
+    for (auto& s : o.part.blocks) result.blocks.push_back(s);
+    for (auto& i : o.part.issues) result.issues.push_back(std::move(i));
+    for (auto& i : o.poison)
+      if (poisonReported.insert({i.loc.line, i.loc.col}).second)
+        result.issues.push_back(std::move(i));
+    result.aborted |= o.part.aborted;
+    for (const Race& r : o.races) {
+      auto key = std::make_tuple(static_cast<const void*>(r.first.stmt),
+                                 static_cast<const void*>(r.second.stmt), r.storage);
+      auto [it, fresh] = raceIndex.try_emplace(key, result.races.size());
+      if (fresh)
+        result.races.push_back(r);
+      else
+        result.races[it->second].occurrences += r.occurrences;
+    }
+    result.raceOccurrences += o.raceOccurrences;
+  }
+  return result;
+}
+
+void finish(SimResult& result, const Kernel& kernel, const SimOptions& options);
+
+}  // namespace
+
+SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
+                   const SimOptions& options) {
+  SimResult result;
+  result.allocations = allocate(kernel, target, result.issues, result.used);
+  if (options.threads >= 2 && kernel.grid >= 2 && !options.recordTrace && !hasAtomicStore(kernel)) {
+    if (auto parallel = simulateOnTwoThreads(kernel, target, memory, options, result)) {
+      finish(*parallel, kernel, options);
+      return std::move(*parallel);
+    }
+  }
+  BlockRunner runner(kernel, target, memory, options);
+  RaceDetector races;
+  GlobalRaceChecker globalRaces(globalStorages(memory));
+  int64_t traceBudget = options.maxTraceEvents;
+  // A run-time error stops the simulation; a deadlock stops only its own
+  // block (the other cores go on), so every blocked block is reported.
+  for (int64_t b = 0; b < kernel.grid; ++b) {
+    bool ok = runner.run(b, races, globalRaces, result, options.recordTrace, traceBudget);
+    globalRaces.endBlock();
+    if (!ok) break;
+  }
   result.races = races.races();
   result.raceOccurrences = races.totalOccurrences();
   for (Race race : globalRaces.races()) {
-    race.element = elementName(kernel, memory, machine, race.storage, race.lo);
+    race.element = elementName(kernel, memory, runner.machine, race.storage, race.lo);
     result.races.push_back(std::move(race));
   }
   result.raceOccurrences += globalRaces.totalOccurrences();
+  finish(result, kernel, options);
+  return result;
+}
+
+namespace {
+
+// Issues merged and deduplicated, waves and kernel totals.
+void finish(SimResult& result, const Kernel& kernel, const SimOptions& options) {
+  mergeDeadlocks(result.issues, kernel.grid);
+  dedupeIssues(result.issues);
 
   // Blocks run in waves of `cores` concurrent blocks.
   result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
@@ -1203,7 +1363,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) /
                                               static_cast<double>(result.cycles)
                                         : 0;
-  return result;
 }
 
+}  // namespace
 }  // namespace tilesched::sim

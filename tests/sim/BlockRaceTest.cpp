@@ -296,5 +296,87 @@ TEST(Atomic, PrintedIrShowsTheAtomicStore) {
   EXPECT_EQ(printed.find("T.set_atomic", clear + 1), std::string::npos) << printed;
 }
 
+// Issue 10: the blocks of a launch on two threads give exactly the result of
+// one thread: memory, statistics, issues and races.
+std::string summary(const SimResult& r, const Memory& mem) {
+  std::ostringstream o;
+  o << "cycles " << r.cycles << " bound " << r.lowerBound << " instr " << r.instructions
+    << " stall " << r.flagStall << " aborted " << r.aborted << "\n";
+  for (const auto& b : r.blocks) {
+    o << "block " << b.block << " " << b.cycles << " " << b.instructions << " " << b.lowerBound;
+    for (const auto& p : b.pipes) o << " " << p.busy << "/" << p.flagStall << "/" << p.barrierStall;
+    o << "\n";
+  }
+  for (const auto& i : r.issues) {
+    o << "issue " << i.kind << " " << i.block << " " << i.loc.line << " " << i.message << "\n";
+    for (const auto& [loc, text] : i.notes) o << "  " << loc.line << " " << text << "\n";
+  }
+  for (const auto& race : r.races)
+    o << "race " << race.storage << " " << race.lo << " " << race.hi << " " << race.occurrences
+      << " " << race.first.block << " " << race.second.block << " " << race.element << "\n";
+  for (int i = 0; i < mem.numStorages(); ++i)
+    if (mem.storage(i)->scope == ir::MemScope::Global)
+      o << mem.storage(i)->name << " "
+        << std::string(reinterpret_cast<const char*>(mem.data(i)), static_cast<size_t>(mem.size(i)))
+        << "\n";
+  return o.str();
+}
+
+std::string simulateWith(const ir::Kernel& lowered, int threads) {
+  Memory mem(lowered);
+  for (const auto& p : lowered.params)
+    if (p.buffer) generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, 7, p.name);
+  SimOptions o;
+  o.recordTrace = false;
+  o.threads = threads;
+  return summary(sim::simulate(lowered, testTarget(), mem, o), mem);
+}
+
+// `asWritten`: the kernel's own flags (deadlocks, intra-block races), else serial.
+void expectSameOnTwoThreads(const std::string& text, bool asWritten = false) {
+  auto p = compileText(text);
+  ASSERT_TRUE(p) << text;
+  ir::Kernel lowered = asWritten ? p->kernels.front() : transform::lowerSerial(p->kernels.front());
+  EXPECT_EQ(simulateWith(lowered, 1), simulateWith(lowered, 2)) << text;
+}
+
+TEST(TwoThreads, EveryExampleGivesTheSameResult) {
+  int examples = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TILESCHED_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path());
+    std::ostringstream text;
+    text << in.rdbuf();
+    expectSameOnTwoThreads(text.str());
+    ++examples;
+  }
+  EXPECT_GE(examples, 10);
+}
+
+TEST(TwoThreads, RacesDeadlocksErrorsAndAtomicsGiveTheSameResult) {
+  expectSameOnTwoThreads(bothBlocksWriteAllOfC());  // falls back: inter-block race
+  expectSameOnTwoThreads(waitNobodySets("T.wait_flag(\"MTE2\", \"V\", 0)\n"), true);
+  expectSameOnTwoThreads(
+      atomicAdds("T.set_atomic(\"add\")\nT.copy(a, C[0:32])\n"
+                 "T.set_atomic_none()\n"));
+  // A run-time error in block 1 (out of bounds): the sequential run stops there.
+  expectSameOnTwoThreads(kernelText(kParams,
+                                    "a = T.alloc_shared((16,), \"float32\")\n"
+                                    "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
+                                    "T.copy(a, C[bx * 16 : bx * 16 + 16])\n"
+                                    "a[bx * 15] = 1.0\n",
+                                    3));
+  // Intra-block races in every block: reported once, occurrences summed.
+  expectSameOnTwoThreads(kernelText(kParams,
+                                    "a = T.alloc_shared((16,), \"float32\")\n"
+                                    "b = T.alloc_shared((16,), \"float32\")\n"
+                                    "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
+                                    "for i in T.Parallel(16):\n"
+                                    "    b[i] = a[i]\n"
+                                    "T.copy(b, C[bx * 16 : bx * 16 + 16])\n",
+                                    4),
+                         true);
+}
+
 }  // namespace
 }  // namespace tilesched::sim::test
