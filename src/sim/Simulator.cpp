@@ -1229,8 +1229,8 @@ std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target
     for (size_t b = first; b < grid; b += 2) {
       Outcome& o = outcomes[b];
       RaceDetector races;
-      o.ok = runner.run(static_cast<int64_t>(b), races, collector, o.part, false, noTrace,
-                        &o.poison);
+      o.ok =
+          runner.run(static_cast<int64_t>(b), races, collector, o.part, false, noTrace, &o.poison);
       o.races = races.races();
       o.raceOccurrences = races.totalOccurrences();
       o.globals = collector.takeBlock();
@@ -1305,7 +1305,14 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
                    const SimOptions& options) {
   SimResult result;
   result.allocations = allocate(kernel, target, result.issues, result.used);
-  if (options.threads >= 2 && kernel.grid >= 2 && !options.recordTrace && !hasAtomicStore(kernel)) {
+  // Two threads copy global memory twice (a snapshot for the fallback and the
+  // second thread's memory): measured to cost more than it saves on streaming
+  // kernels with big tensors (vec_add at 4 M elements), so only up to 16 MiB.
+  int64_t globalBytes = 0;
+  for (int i = 0; i < memory.numStorages(); ++i)
+    if (memory.storage(i)->scope == MemScope::Global) globalBytes += memory.size(i);
+  if (options.threads >= 2 && kernel.grid >= 2 && !options.recordTrace &&
+      globalBytes <= (int64_t{16} << 20) && !hasAtomicStore(kernel)) {
     if (auto parallel = simulateOnTwoThreads(kernel, target, memory, options, result)) {
       finish(*parallel, kernel, options);
       return std::move(*parallel);

@@ -119,6 +119,8 @@ struct SimOptions {
   // atomic stores, and afterwards no block turned out to touch global bytes
   // another block writes (else, or after a run-time error, the launch is
   // simulated again on one thread). Results are identical either way.
+  // Not used when the global tensors exceed 16 MiB: copying them twice costs
+  // more than the second thread saves (docs/simulator.md, "Benchmark").
   int threads = 2;
 };
 
