@@ -294,6 +294,12 @@ TEST(Atomic, PrintedIrShowsTheAtomicStore) {
   ASSERT_NE(clear, std::string::npos) << printed;
   EXPECT_LT(atomicStore, clear);
   EXPECT_EQ(printed.find("T.set_atomic", clear + 1), std::string::npos) << printed;
+  // The printed IR is valid input and compiles to the same IR.
+  std::string program = ir::printProgram(h.program), errors;
+  auto again = compileText(program, &errors);
+  ASSERT_TRUE(again) << program << errors;
+  auto body = [](const std::string& text) { return text.substr(text.find("@T.prim_func")); };
+  EXPECT_EQ(body(ir::printProgram(*again)), body(program));  // the "# kernel" line differs
 }
 
 // Issue 10: the blocks of a launch on two threads give exactly the result of
