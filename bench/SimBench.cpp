@@ -15,8 +15,16 @@
 // them, which gives the same bits). Counters: `elem/s` (elements of C per
 // second) and `MAC/s` (multiply-accumulates per second).
 //
+// The `/threads:N` suffix of those rows is SimOptions::threads (issue 10:
+// independent blocks simulated on two threads, identical results).
+//
+// `many_blocks/N` simulates N blocks that each store 8 tiles of their own
+// slice of a global tensor: the inter-block race check (issue 11, per-tensor
+// interval sets per block) must keep the time linear in N (BigO row).
+//
 //   build/bench/sim_bench --benchmark_min_time=0.2
 //   build/bench/sim_bench --benchmark_filter='vec_add_4M|gemm_1024'
+//   build/bench/sim_bench --benchmark_filter='many_blocks'
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -102,7 +110,7 @@ void BM_Run(benchmark::State& state, const std::string& name) {
 // `work` is the element count (vec add) or MAC count (gemm) of one run.
 void BM_Work(benchmark::State& state, const std::string& name,
              std::vector<std::pair<std::string, std::string>> defines, const char* counter,
-             double work, bool fast) {
+             double work, bool fast, int threads) {
   const Loaded& l = load(name, defines);
   sim::Memory inputs(l.lowered);  // generated once: the rows time the simulation
   for (const auto& p : l.lowered.params)
@@ -117,6 +125,7 @@ void BM_Work(benchmark::State& state, const std::string& name,
     sim::SimOptions o;
     o.recordTrace = false;
     o.fastPaths = fast;
+    o.threads = threads;
     auto r = sim::simulate(l.lowered, target(), *mem, o);
     benchmark::DoNotOptimize(r.cycles);
   }
@@ -144,6 +153,40 @@ std::string scalarLoopKernel(int64_t n) {
          ", num_stages=2):\n"
          "            s[k] = a[k] * 2.0\n"
          "        T.copy(s, O)\n";
+}
+
+// N blocks, each storing 8 tiles of 64 elements of its own slice.
+std::string manyBlocksKernel(int64_t n) {
+  std::string size = std::to_string(n * 512);
+  return "import tilelang.language as T\n\n@T.prim_func\n"
+         "def main(A: T.Tensor((" +
+         size + ",), \"float32\"), O: T.Tensor((" + size +
+         ",), \"float32\")):\n"
+         "    with T.Kernel(" +
+         std::to_string(n) +
+         ") as bx:\n"
+         "        a = T.alloc_shared((64,), \"float32\")\n"
+         "        for k in T.serial(8):\n"
+         "            T.copy(A[bx * 512 + k * 64 : bx * 512 + k * 64 + 64], a)\n"
+         "            T.copy(a, O[bx * 512 + k * 64 : bx * 512 + k * 64 + 64])\n";
+}
+
+void BM_ManyBlocks(benchmark::State& state) {
+  auto file = std::make_shared<SourceFile>("many_blocks.py", manyBlocksKernel(state.range(0)));
+  DiagnosticEngine diags(file);
+  auto p = frontend::compileSource(file, {}, diags);
+  if (!p) throw std::runtime_error(diags.renderAll());
+  ir::Kernel lowered = transform::lowerSerial(p->kernels.front());
+  for (auto _ : state) {
+    sim::Memory mem(lowered);
+    sim::SimOptions o;
+    o.recordTrace = false;
+    o.threads = 1;
+    auto r = sim::simulate(lowered, target(), mem, o);
+    if (!r.races.empty()) state.SkipWithError("unexpected race");
+    benchmark::DoNotOptimize(r.cycles);
+  }
+  state.SetComplexityN(state.range(0));
 }
 
 void BM_ScalarLoop(benchmark::State& state) {
@@ -175,12 +218,13 @@ int registerAll = [] {
     benchmark::RegisterBenchmark((std::string("run/") + e).c_str(), BM_Run, std::string(e))
         ->Unit(benchmark::kMillisecond);
   }
-  for (bool fast : {true, false}) {
-    std::string mode = fast ? "/fast" : "/plain";
+  for (auto [fast, threads] : {std::pair{true, 1}, std::pair{true, 2}, std::pair{false, 1}}) {
+    std::string mode =
+        (fast ? "/fast" : "/plain") + std::string("/threads:") + std::to_string(threads);
     benchmark::RegisterBenchmark(("vec_add_4M" + mode).c_str(), BM_Work, "vec_add",
                                  std::vector<std::pair<std::string, std::string>>{
                                      {"N", "4194304"}, {"block_N", "1048576"}, {"sub_N", "8192"}},
-                                 "elem/s", 4194304.0, fast)
+                                 "elem/s", 4194304.0, fast, threads)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(fast ? 3 : 1);
     benchmark::RegisterBenchmark(
@@ -191,10 +235,16 @@ int registerAll = [] {
                                                          {"block_M", "128"},
                                                          {"block_N", "128"},
                                                          {"block_K", "64"}},
-        "MAC/s", 1024.0 * 1024.0 * 1024.0, fast)
+        "MAC/s", 1024.0 * 1024.0 * 1024.0, fast, threads)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(fast ? 3 : 1);
   }
+  benchmark::RegisterBenchmark("many_blocks", BM_ManyBlocks)
+      ->Arg(256)
+      ->Arg(1024)
+      ->Arg(4096)
+      ->Complexity(benchmark::oN)
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("scalar_loop", BM_ScalarLoop)
       ->Arg(1024)
       ->Arg(4096)

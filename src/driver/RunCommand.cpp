@@ -203,13 +203,21 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                      {"first",
                       {{"instruction", describe(race.first)},
                        {"pipe", std::string(pipeName(race.first.pipe))},
-                       {"access", race.firstWrites ? "write" : "read"},
+                       {"access", race.firstAtomic   ? "atomic"
+                                  : race.firstWrites ? "write"
+                                                     : "read"},
+                       {"block", race.first.block},
                        {"line", race.first.stmt ? race.first.stmt->loc.line : 0}}},
                      {"second",
                       {{"instruction", describe(race.second)},
                        {"pipe", std::string(pipeName(race.second.pipe))},
-                       {"access", race.secondWrites ? "write" : "read"},
+                       {"access", race.secondAtomic   ? "atomic"
+                                  : race.secondWrites ? "write"
+                                                      : "read"},
+                       {"block", race.second.block},
                        {"line", race.second.stmt ? race.second.stmt->loc.line : 0}}},
+                     {"between_blocks", race.betweenBlocks},
+                     {"element", race.element},
                      {"occurrences", race.occurrences}});
   }
   j["race_reports"] = races;
@@ -415,6 +423,35 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
         return fmt::format("{} by {} ({})", w ? "written" : "read",
                            o.stmt ? sim::instructionName(o.stmt) : "?", pipeName(o.pipe));
       };
+      if (race.betweenBlocks) {
+        auto access = [&](const sim::AccessOwner& o, bool w, bool atomic) {
+          return fmt::format("{} by {} ({}) in block {}",
+                             atomic ? "atomically accumulated"
+                             : w    ? "written"
+                                    : "read",
+                             o.stmt ? sim::instructionName(o.stmt) : "?", pipeName(o.pipe),
+                             o.block);
+        };
+        auto& d = runDiags.error(
+            race.second.stmt ? race.second.stmt->loc : SourceLoc{},
+            fmt::format("race between blocks {} and {} on global tensor '{}' (element {}, bytes "
+                        "[{}, {})): {} here and {} at line {}; blocks run concurrently on "
+                        "different cores with no order between them{}{}",
+                        race.first.block, race.second.block, mem.storage(race.storage)->name,
+                        race.element, race.lo, race.hi,
+                        access(race.second, race.secondWrites, race.secondAtomic),
+                        access(race.first, race.firstWrites, race.firstAtomic),
+                        race.first.stmt ? race.first.stmt->loc.line : 0,
+                        race.firstAtomic || race.secondAtomic
+                            ? " (only atomic accumulates of one kind commute)"
+                            : "",
+                        race.occurrences > 1 ? fmt::format(" ({} times)", race.occurrences) : ""));
+        if (race.first.stmt)
+          d.notes.push_back(
+              {race.first.stmt->loc, fmt::format("the other access ({}, block {})",
+                                                 pipeName(race.first.pipe), race.first.block)});
+        continue;
+      }
       auto& d = runDiags.error(
           race.second.stmt ? race.second.stmt->loc : SourceLoc{},
           fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, "

@@ -1761,7 +1761,9 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "ascend_wait_flag",
                                                     "annotate_buffer_versions",
                                                     "annotate_manual_multi_buffer",
-                                                    "annotate_unlimit_memory"};
+                                                    "annotate_unlimit_memory",
+                                                    "set_atomic",
+                                                    "set_atomic_none"};
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
   fail(call.loc,
@@ -2003,6 +2005,7 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
   std::vector<Stmt> body;
   BlockCtx ctx;
   ctx.out = &body;
+  atomic_ = {};
   if (withStmt.withItems.size() == 2) {
     try {
       const py::WithItem& vf = withStmt.withItems[1];
@@ -2022,6 +2025,12 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
   } else {
     elabBlock(withStmt.body, env, ctx);
   }
+  if (atomic_.op != AtomicOp::None)
+    warning(atomic_.loc,
+            "T.set_atomic is never cleared: every store to global memory up to the "
+            "end of the kernel accumulates; end the atomic stores with "
+            "T.set_atomic_none()");
+  atomic_ = {};
   k.body = std::make_shared<SeqStmt>(std::move(body), withStmt.loc);
 }
 
@@ -2047,11 +2056,23 @@ void Elaborator::elabScopedBlock(const py::StmtList& body, Env& env, BlockCtx& c
   scope.loop = loop;
   scopes_.push_back(std::move(scope));
   size_t depth = scopes_.size();
+  AtomicMode atomicBefore = atomic_;
   try {
     elabBlock(body, env, ctx);
   } catch (...) {
     scopes_.resize(depth - 1);
     throw;
+  }
+  // The atomic store mode is lexical: a body that changed it must restore it,
+  // else the stores after the loop or branch would depend on its trip count.
+  if (atomic_.op != atomicBefore.op || atomic_.dtype != atomicBefore.dtype) {
+    error(atomic_.loc,
+          fmt::format("{} changes the atomic store mode inside this {} and leaves it changed at "
+                      "its end; arm T.set_atomic and clear it with T.set_atomic_none() in the "
+                      "same {}, or around it",
+                      atomic_.op == AtomicOp::None ? "T.set_atomic_none()" : "T.set_atomic", what,
+                      what));
+    atomic_ = atomicBefore;
   }
   NameScope done = std::move(scopes_.back());
   scopes_.pop_back();

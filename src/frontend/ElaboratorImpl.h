@@ -185,6 +185,9 @@ class Elaborator {
                   BlockCtx& ctx);
   void elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void elabAscendFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  // T.set_atomic(op="add", dtype="float32") / T.set_atomic_none(): arms or
+  // clears the atomic store mode that later T.copy stores to global memory get.
+  void elabSetAtomic(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);
@@ -212,6 +215,14 @@ class Elaborator {
   std::map<std::string, int> bufferNames_;
   ir::Stmt pendingInit_;
   std::vector<NameScope> scopes_;  // innermost last
+  // The armed T.set_atomic mode (lexical: a loop, branch or VF body must
+  // leave it as it found it); `loc` is where it was last set or cleared.
+  struct AtomicMode {
+    ir::AtomicOp op = ir::AtomicOp::None;
+    ir::DType dtype = ir::DType::Float32;
+    SourceLoc loc;
+  };
+  AtomicMode atomic_;
   std::vector<std::pair<std::string, SourceLoc>>
       macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store,
                     // emitted after the allocation

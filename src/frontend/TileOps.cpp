@@ -143,6 +143,8 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
     return elabFlag(name, call, env, ctx), true;
   if (name == "ascend_pipe_barrier" || name == "ascend_set_flag" || name == "ascend_wait_flag")
     return elabAscendFlag(name, call, env, ctx), true;
+  if (name == "set_atomic" || name == "set_atomic_none")
+    return elabSetAtomic(name, call, env, ctx), true;
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
@@ -221,6 +223,18 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                                "region; only vector (V) operations are",
                                memScopeName(s), memScopeName(d), pipeName(*pipe)));
   auto op = std::make_shared<CopyStmt>(src, dst, *pipe, call.loc);
+  // A store to global memory while T.set_atomic is armed reduces into it.
+  if (atomic_.op != AtomicOp::None && d == MemScope::Global && s != MemScope::Global) {
+    if (atomic_.dtype != dst.buffer->dtype)
+      fail(call.loc,
+           fmt::format("this store to '{}' ({}) is atomic under T.set_atomic(\"{}\", \"{}\") at "
+                       "line {}, whose accumulate dtype must be the destination's; use "
+                       "T.set_atomic(\"{}\", \"{}\")",
+                       dst.buffer->name, dtypeName(dst.buffer->dtype), atomicOpName(atomic_.op),
+                       dtypeName(atomic_.dtype), atomic_.loc.line, atomicOpName(atomic_.op),
+                       dtypeName(dst.buffer->dtype)));
+    op->atomic = atomic_.op;
+  }
   for (const auto& kw : call.keywords) {
     if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
       fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
@@ -239,6 +253,56 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     op->kwargs.push_back({kw.name, kwargText(v)});
   }
   ctx.out->push_back(op);
+}
+
+// TileLang-Ascend's store-mode atomics (AscendC SetAtomicAdd/Max/Min<T>):
+// once armed, every DMA or fixpipe store to global memory (UB->GM, L0C->GM)
+// reduces into the destination instead of overwriting it, until
+// T.set_atomic_none(). Recorded on each such T.copy (CopyStmt::atomic); the
+// calls themselves leave no statement.
+void Elaborator::elabSetAtomic(const std::string& name, const py::Expr& call, Env& env,
+                               BlockCtx& ctx) {
+  requireNotElementwise("T." + name, call.loc, ctx);
+  if (ctx.inVF) fail(call.loc, fmt::format("T.{} is not allowed inside a VF region", name));
+  if (name == "set_atomic_none") {
+    checkKeywords(call, "T.set_atomic_none", {});
+    if (!call.elts.empty()) fail(call.loc, "T.set_atomic_none() takes no arguments");
+    atomic_ = AtomicMode{AtomicOp::None, DType::Float32, call.loc};
+    return;
+  }
+  checkKeywords(call, "T.set_atomic", {"op", "dtype"});
+  auto args = positional(call, env);
+  if (args.size() > 2)
+    fail(call.loc, fmt::format("T.set_atomic takes an op and a dtype ({} given)", args.size()));
+  auto argument = [&](size_t i, const char* kw) -> std::optional<std::pair<Value, SourceLoc>> {
+    if (i < args.size()) return std::make_pair(args[i], argLoc(call, i));
+    if (const py::Keyword* k = keyword(call, kw))
+      return std::make_pair(eval(*k->value, env), k->loc);
+    return std::nullopt;
+  };
+  AtomicOp op = AtomicOp::Add;  // TileLang's defaults: op="add", dtype="float32"
+  if (auto a = argument(0, "op")) {
+    static const std::map<std::string, AtomicOp> kOps = {
+        {"add", AtomicOp::Add}, {"max", AtomicOp::Max}, {"min", AtomicOp::Min}};
+    auto it = a->first.kind == K::Str ? kOps.find(a->first.s) : kOps.end();
+    if (it == kOps.end())
+      fail(a->second,
+           fmt::format("T.set_atomic supports the ops \"add\", \"max\" and \"min\", "
+                       "got {}",
+                       a->first.kind == K::Str ? "\"" + a->first.s + "\"" : describe(a->first)));
+    op = it->second;
+  }
+  DType dtype = DType::Float32;
+  if (auto a = argument(1, "dtype")) {
+    dtype = toDType(a->first, a->second);
+    static const std::set<DType> kSupported = {DType::Float32, DType::Float16, DType::BFloat16,
+                                               DType::Int8,    DType::Int16,   DType::Int32};
+    if (!kSupported.count(dtype))
+      fail(a->second, fmt::format("T.set_atomic does not support dtype {}; the store-mode atomics "
+                                  "accumulate float32, float16, bfloat16, int8, int16 or int32",
+                                  dtypeName(dtype)));
+  }
+  atomic_ = AtomicMode{op, dtype, call.loc};
 }
 
 void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {

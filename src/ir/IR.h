@@ -212,6 +212,11 @@ struct StoreStmt : StmtNode {
 // Keyword arguments that only tune hardware behaviour; recorded, printed.
 using HwKwargs = std::vector<std::pair<std::string, std::string>>;
 
+// `T.set_atomic(op, dtype)` ... `T.set_atomic_none()` around a store to
+// global memory: the store reduces into the destination (GM op= value).
+enum class AtomicOp : uint8_t { None, Add, Max, Min };
+const char* atomicOpName(AtomicOp op);  // "add", "max", "min" ("none")
+
 struct CopyStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::Copy;
   Region src;
@@ -222,6 +227,8 @@ struct CopyStmt : StmtNode {
   // extents lined up from the right, each at most dst's); every element of
   // `dst` outside the source extents gets this value (dst's dtype).
   Expr padValue;
+  // Set only on stores to global memory made while T.set_atomic was armed.
+  AtomicOp atomic = AtomicOp::None;
   CopyStmt(Region s, Region d, Pipe p, SourceLoc l)
       : StmtNode(kKind, l), src(std::move(s)), dst(std::move(d)), pipe(p) {}
 };

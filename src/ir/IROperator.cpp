@@ -294,6 +294,20 @@ std::string_view unOpName(UnOp op) {
   return "?";
 }
 
+const char* atomicOpName(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::None:
+      return "none";
+    case AtomicOp::Add:
+      return "add";
+    case AtomicOp::Max:
+      return "max";
+    case AtomicOp::Min:
+      return "min";
+  }
+  return "?";
+}
+
 std::string_view reduceKindName(ReduceKind k) {
   switch (k) {
     case ReduceKind::Sum:

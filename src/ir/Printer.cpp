@@ -242,8 +242,13 @@ class Printer {
         std::string kw;
         for (const auto& [k, v] : c.kwargs) kw += ", " + k + "=" + v;
         if (c.padValue) kw += ", pad_value=" + expr(c.padValue);
+        // An atomic store prints inside its own T.set_atomic ... T.set_atomic_none().
+        if (c.atomic != AtomicOp::None)
+          line(fmt::format("T.set_atomic(\"{}\", \"{}\")", atomicOpName(c.atomic),
+                           dtypeName(c.dst.buffer->dtype)));
         line(fmt::format("T.copy({}, {}{})  # {}", region(c.src), region(c.dst), kw,
                          pipeName(c.pipe)));
+        if (c.atomic != AtomicOp::None) line("T.set_atomic_none()");
         return;
       }
       case StmtKind::Gemm: {

@@ -739,7 +739,7 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
 }
 
 void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where,
-                   const Scalar* pad) {
+                   const Scalar* pad, AtomicOp atomic) {
   loc = where;
   // With a pad value, the source's extents lined up from the right under the
   // destination's (leading 1s of the source dropped, missing ones are 1).
@@ -758,9 +758,24 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
       fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
                        dst.numElements()));
   }
-  if (fastPaths && inside.empty() && copyFast(src, dst)) return;
+  if (fastPaths && inside.empty() && atomic == AtomicOp::None && copyFast(src, dst)) return;
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
+  // The value an element of the destination receives: with an atomic op, the
+  // old value combined with the new one in the destination dtype.
+  DType dt = dst.buffer->dtype;
+  auto store = [&](int64_t off, const Scalar& v) {
+    if (atomic == AtomicOp::None) return storeAt(d.storage, off, dt, d.elemBytes, v);
+    Scalar old = loadAt(d.storage, off, dt, d.elemBytes);
+    Scalar value = convert(v, dt);
+    BinOp op = atomic == AtomicOp::Add   ? BinOp::Add
+               : atomic == AtomicOp::Max ? BinOp::Max
+                                         : BinOp::Min;
+    Scalar r = isFloat(dt) ? Scalar::ofFloat(floatBinary(op, old.f, value.f, dt))
+                           : Scalar::ofInt(intBinary(op, old.i, value.i, dt));
+    r.poison = old.poison || value.poison;
+    storeAt(d.storage, off, dt, d.elemBytes, r);
+  };
   std::vector<Scalar> values;
   std::vector<int64_t> srcOffs;  // for poison messages: where each value came from
   values.reserve(static_cast<size_t>(src.numElements()));
@@ -778,7 +793,7 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
   if (inside.empty()) {
     forEachElement(dst, [&](int64_t off) {
       origin(k);
-      storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, values[k++]);
+      store(off, values[k++]);
     });
     return;
   }
@@ -789,7 +804,7 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
     bool in = true;
     for (size_t i = 0; in && i < idx.size(); ++i) in = idx[i] < inside[i];
     if (in) origin(k);
-    storeAt(d.storage, off, dst.buffer->dtype, d.elemBytes, in ? values[k++] : *pad);
+    store(off, in ? values[k++] : *pad);
     for (size_t i = idx.size(); i-- > 0;) {
       if (++idx[i] < dst.extents[i]) break;
       idx[i] = 0;
@@ -1751,7 +1766,7 @@ void Machine::exec(const Stmt& s) {
         loc = c->loc;
         pad = eval(c->padValue);
       }
-      copy(src, dst, c->loc, c->padValue ? &pad : nullptr);
+      copy(src, dst, c->loc, c->padValue ? &pad : nullptr, c->atomic);
       return;
     }
     case StmtKind::Gemm: {

@@ -178,8 +178,11 @@ class Machine {
   ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
   // `pad` (pad_value=, may be null): a source smaller than the destination is
   // lined up from the right; destination elements outside it get `pad`.
+  // `atomic` (T.set_atomic, stores to global memory): every destination
+  // element becomes `old op value` (value converted to the destination dtype
+  // first) in the destination dtype's arithmetic, as a binary operator would.
   void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc,
-            const Scalar* pad = nullptr);
+            const Scalar* pad = nullptr, ir::AtomicOp atomic = ir::AtomicOp::None);
   GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a,
                                 const ResolvedRegion& b);
   void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);

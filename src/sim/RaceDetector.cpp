@@ -211,3 +211,116 @@ void RaceDetector::access(const AccessOwner& who, const AccessSet& set) {
 }
 
 }  // namespace tilesched::sim
+
+namespace tilesched::sim {
+
+namespace {
+
+bool sameSource(const AccessOwner& a, const AccessOwner& b) {
+  return a.stmt == b.stmt && a.block == b.block;
+}
+
+}  // namespace
+
+void GlobalRaceChecker::addGaps(Intervals& set, int64_t lo, int64_t hi, const AccessOwner& who) {
+  // Inserts [a, b) (a gap), merged with neighbours of the same statement and block.
+  auto insert = [&](int64_t a, int64_t b) {
+    auto right = set.lower_bound(a);
+    bool mergeRight = right != set.end() && right->first == b && sameSource(right->second.who, who);
+    if (right != set.begin()) {
+      auto left = std::prev(right);
+      if (left->second.hi == a && sameSource(left->second.who, who)) {
+        left->second.hi = mergeRight ? right->second.hi : b;
+        if (mergeRight) set.erase(right);
+        return;
+      }
+    }
+    if (mergeRight) {
+      Interval merged = right->second;
+      set.erase(right);
+      set.emplace(a, std::move(merged));
+      return;
+    }
+    set.emplace(a, Interval{b, who});
+  };
+  int64_t cursor = lo;
+  while (cursor < hi) {
+    auto it = set.upper_bound(cursor);
+    if (it != set.begin()) {
+      auto holder = std::prev(it);
+      if (holder->second.hi > cursor) {
+        cursor = holder->second.hi;
+        continue;
+      }
+    }
+    int64_t end = it == set.end() ? hi : std::min(hi, it->first);
+    insert(cursor, end);
+    cursor = end;
+  }
+}
+
+void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set, ir::AtomicOp atomic) {
+  size_t atomicKind = static_cast<size_t>(Atomic) + static_cast<size_t>(atomic) - 1;
+  for (const auto& e : set.entries) {
+    if (e.storage < 0 || static_cast<size_t>(e.storage) >= isGlobal_.size() ||
+        !isGlobal_[static_cast<size_t>(e.storage)])
+      continue;
+    auto& kinds = block_[e.storage];
+    // An atomic accumulate reads and writes its destination as one access.
+    bool isAtomic = atomic != ir::AtomicOp::None;
+    size_t writeKind = isAtomic ? atomicKind : static_cast<size_t>(Write);
+    size_t readKind = isAtomic ? atomicKind : static_cast<size_t>(Read);
+    for (const ByteRange& r : e.writes) addGaps(kinds[writeKind], r.lo, r.hi, who);
+    for (const ByteRange& r : e.reads) addGaps(kinds[readKind], r.lo, r.hi, who);
+  }
+}
+
+void GlobalRaceChecker::report(const AccessOwner& earlier, size_t earlierKind,
+                               const AccessOwner& later, size_t laterKind, int storage,
+                               ByteRange overlap) {
+  ++total_;
+  auto key = std::make_tuple(static_cast<const void*>(earlier.stmt),
+                             static_cast<const void*>(later.stmt), storage);
+  auto it = keys_.find(key);
+  if (it != keys_.end()) {
+    ++races_[it->second].occurrences;
+    return;
+  }
+  keys_[key] = races_.size();
+  Race race;
+  race.storage = storage;
+  race.lo = overlap.lo;
+  race.hi = overlap.hi;
+  race.first = earlier;
+  race.second = later;
+  race.firstWrites = earlierKind != Read;
+  race.secondWrites = laterKind != Read;
+  race.firstAtomic = earlierKind >= Atomic;
+  race.secondAtomic = laterKind >= Atomic;
+  race.betweenBlocks = true;
+  races_.push_back(race);
+}
+
+void GlobalRaceChecker::endBlock() {
+  for (const auto& [storage, kinds] : block_) {
+    auto seen = seen_.find(storage);
+    if (seen == seen_.end()) continue;
+    for (size_t later = 0; later < kKinds; ++later)
+      for (const auto& [lo, iv] : kinds[later])
+        for (size_t earlier = 0; earlier < kKinds; ++earlier) {
+          if (!conflict(earlier, later)) continue;
+          const Intervals& old = seen->second[earlier];
+          auto it = old.upper_bound(lo);
+          if (it != old.begin() && std::prev(it)->second.hi > lo) --it;
+          for (; it != old.end() && it->first < iv.hi; ++it)
+            report(it->second.who, earlier, iv.who, later, storage,
+                   {std::max(lo, it->first), std::min(iv.hi, it->second.hi)});
+        }
+  }
+  for (const auto& [storage, kinds] : block_)
+    for (size_t k = 0; k < kKinds; ++k)
+      for (const auto& [lo, iv] : kinds[k]) addGaps(seen_[storage][k], lo, iv.hi, iv.who);
+  block_.clear();
+}
+
+}  // namespace tilesched::sim

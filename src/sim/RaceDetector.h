@@ -55,6 +55,7 @@ struct AccessOwner {
   int64_t pipeIndex = 0;  // index of the instruction in its pipe's issue order
   VClock clock{};         // clock at its start
   const ir::StmtNode* stmt = nullptr;
+  int64_t block = 0;  // the block (core) that ran it
 };
 
 struct Race {
@@ -63,6 +64,12 @@ struct Race {
   AccessOwner first, second;
   bool firstWrites = false, secondWrites = false;
   int64_t occurrences = 1;
+  // Between two blocks on global memory (GlobalRaceChecker): `first` ran in
+  // the lower block id. `element` names the first overlapping element
+  // ("C[0, 4]"), filled in by the simulator.
+  bool betweenBlocks = false;
+  bool firstAtomic = false, secondAtomic = false;
+  std::string element;
 };
 
 class RaceDetector {
@@ -101,6 +108,77 @@ class RaceDetector {
   std::vector<Record> records_;  // every record of the current block, by id
   std::vector<Race> races_;
   std::map<std::tuple<const void*, const void*, int>, size_t> seen_;
+  int64_t total_ = 0;
+};
+
+// Races between blocks on global memory (issue 11). Blocks of one launch run
+// on different cores with no order between them (waves included: which core
+// runs which block when is not the kernel's to decide), so two blocks
+// touching the same global byte, at least one writing, race, unless both
+// accesses are atomic accumulates (T.set_atomic): those commute on hardware.
+// An atomic access against a plain read or write is a race.
+//
+// Per block, the accesses to global storages are summarised as three
+// interval sets per storage (plain reads, plain writes, atomic accesses),
+// each interval remembering the first instruction that touched it; adjacent
+// intervals of one statement are merged, so a loop storing tile after tile
+// leaves one interval. When a block ends, its intervals are checked against
+// the union of the earlier blocks' intervals (which keeps, per byte, the
+// first block that touched it), then merged into that union. Every byte two
+// blocks conflict on is reported at least once (as one race per
+// statement pair and storage, with an occurrence count); time is
+// O(intervals · log intervals) when there is no race.
+class GlobalRaceChecker {
+ public:
+  // isGlobal[storage index]: accesses to other storages are ignored.
+  explicit GlobalRaceChecker(std::vector<bool> isGlobal) : isGlobal_(std::move(isGlobal)) {}
+  // Records one instruction's accesses in the current block's summary;
+  // `atomic`: its global accesses are atomic accumulates of that kind (two
+  // atomics of different kinds, add and max, do not commute: a race).
+  void access(const AccessOwner& who, const AccessSet& set, ir::AtomicOp atomic);
+  // Checks the current block against every earlier block and starts a new one.
+  void endBlock();
+  const std::vector<Race>& races() const { return races_; }
+  int64_t totalOccurrences() const { return total_; }
+
+  // Read, Write, then one kind per atomic op (Atomic + AtomicOp - 1).
+  enum Kind { Read = 0, Write = 1, Atomic = 2 };
+  static constexpr size_t kKinds = 5;
+  struct Interval {
+    int64_t hi = 0;
+    AccessOwner who;
+  };
+  using Intervals = std::map<int64_t, Interval>;                 // by lo, disjoint
+  using Summary = std::map<int, std::array<Intervals, kKinds>>;  // per storage, per kind
+
+  // For a block simulated elsewhere (another thread): its summary, taken out
+  // of that thread's checker (which starts a new block) ...
+  Summary takeBlock() {
+    Summary s = std::move(block_);
+    block_.clear();
+    return s;
+  }
+  // ... then checked and merged here in block order: the same as endBlock().
+  void addBlock(Summary s) {
+    block_ = std::move(s);
+    endBlock();
+  }
+
+ private:
+  static bool conflict(size_t a, size_t b) {
+    if (a == Read && b == Read) return false;
+    return a < Atomic || b < Atomic || a != b;
+  }
+  // Adds the parts of [lo, hi) not yet covered, owned by `who`.
+  static void addGaps(Intervals& set, int64_t lo, int64_t hi, const AccessOwner& who);
+  void report(const AccessOwner& earlier, size_t earlierKind, const AccessOwner& later,
+              size_t laterKind, int storage, ByteRange overlap);
+
+  std::vector<bool> isGlobal_;
+  Summary block_;  // the block running now
+  Summary seen_;   // union of the finished blocks
+  std::vector<Race> races_;
+  std::map<std::tuple<const void*, const void*, int>, size_t> keys_;
   int64_t total_ = 0;
 };
 

@@ -5,10 +5,15 @@
 #include "sim/Simulator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
+#include <exception>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -232,12 +237,14 @@ class ScalarScope {
 class BlockSim {
  public:
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
-           SimResult& result, std::unordered_map<const StmtNode*, cost::InstructionCost>& costs,
-           int64_t block, bool trace, int64_t& traceBudget)
+           GlobalRaceChecker& globalRaces, SimResult& result,
+           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, int64_t block,
+           bool trace, int64_t& traceBudget)
       : kernel_(kernel),
         target_(target),
         machine_(machine),
         races_(races),
+        globalRaces_(globalRaces),
         result_(result),
         costs_(costs),
         block_(block),
@@ -295,6 +302,7 @@ class BlockSim {
   const Target& target_;
   Machine& machine_;
   RaceDetector& races_;
+  GlobalRaceChecker& globalRaces_;
   SimResult& result_;
   std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
   int64_t block_;
@@ -317,6 +325,7 @@ class BlockSim {
   int64_t nextId_ = 0;
   int64_t scalarEventStart_ = -1, scalarEventEnd_ = -1;
   int64_t now_ = 0;
+  bool deadlocked_ = false;
 };
 
 bool BlockSim::enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src,
@@ -382,8 +391,9 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s) {
   if (set.empty()) return;
   AccessSet norm = set;
   norm.normalize();
-  AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get()};
+  AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
   races_.access(who, norm);
+  globalRaces_.access(who, norm, AtomicOp::None);
   ++sIndex_;
   issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
 }
@@ -747,8 +757,8 @@ void BlockSim::execute(Instr* in, bool deferred) {
       default:
         switch (s->kind) {
           case StmtKind::Copy:
-            machine_.copy(in->regions[0], in->regions[1], s->loc,
-                          in->hasPad ? &in->value : nullptr);
+            machine_.copy(in->regions[0], in->regions[1], s->loc, in->hasPad ? &in->value : nullptr,
+                          as<CopyStmt>(s)->atomic);
             break;
           case StmtKind::Fill:
             machine_.fill(in->regions[0], in->value);
@@ -769,8 +779,10 @@ void BlockSim::execute(Instr* in, bool deferred) {
   in->env.clear();
   in->env.shrink_to_fit();
   acc.normalize();
-  AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get()};
+  AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
   races_.access(who, acc);
+  const auto* copy = as<CopyStmt>(in->stmt);
+  globalRaces_.access(who, acc, copy ? copy->atomic : AtomicOp::None);
 }
 
 void BlockSim::startWork(Instr* in, int64_t t) {
@@ -996,6 +1008,7 @@ void BlockSim::run() {
     if (!scalarDone_ && scalarFree_ > t) next = std::min(next, scalarFree_);
     if (next == kNever) {
       deadlock(t);
+      deadlocked_ = true;
       result_.aborted = true;
       stats_.cycles = t;
       break;
@@ -1004,7 +1017,7 @@ void BlockSim::run() {
   }
   if (scalarEventStart_ >= 0)
     addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
-  if (!result_.aborted) {
+  if (!deadlocked_) {
     int64_t end = std::max(t, scalarFree_);
     for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
     stats_.cycles = end;
@@ -1029,6 +1042,66 @@ void BlockSim::run() {
   result_.blocks.push_back(stats_);
 }
 
+// One deadlock error for the whole launch, naming every blocked block: its
+// notes are the blocks' notes (each pipe's blocked head, the scalar unit),
+// prefixed with the block and cycle. A single blocked block keeps its own.
+void mergeDeadlocks(std::vector<SimIssue>& issues, int64_t grid) {
+  if (std::count_if(issues.begin(), issues.end(),
+                    [](const SimIssue& i) { return i.kind == SimIssue::Deadlock; }) <= 1)
+    return;
+  std::vector<SimIssue> deadlocks, rest;
+  size_t firstAt = issues.size();
+  for (auto& i : issues) {
+    if (i.kind == SimIssue::Deadlock && firstAt == issues.size()) firstAt = rest.size();
+    (i.kind == SimIssue::Deadlock ? deadlocks : rest).push_back(std::move(i));
+  }
+  SimIssue merged;
+  merged.kind = SimIssue::Deadlock;
+  merged.loc = deadlocks.front().loc;
+  merged.block = deadlocks.front().block;
+  std::string blocks;
+  for (size_t k = 0; k < deadlocks.size(); ++k)
+    blocks += (k == 0                      ? ""
+               : k + 1 == deadlocks.size() ? " and "
+                                           : ", ") +
+              std::to_string(deadlocks[k].block);
+  merged.message = fmt::format("deadlock in blocks {} ({} of {} blocks): no pipe can make progress",
+                               blocks, deadlocks.size(), grid);
+  for (const auto& d : deadlocks) {
+    // "deadlock in block 1 at cycle 57: ..." -> "block 1 at cycle 57"
+    std::string where = fmt::format("block {}", d.block);
+    auto at = d.message.find(" at cycle ");
+    auto colon = d.message.find(':');
+    if (at != std::string::npos && colon != std::string::npos && at < colon)
+      where += d.message.substr(at, colon - at);
+    if (d.notes.empty()) merged.notes.push_back({d.loc, where + ": blocked"});
+    for (const auto& [loc, text] : d.notes) merged.notes.push_back({loc, where + ": " + text});
+  }
+  rest.insert(rest.begin() + static_cast<long>(firstAt), std::move(merged));
+  issues = std::move(rest);
+}
+
+// "C[0, 4]": the element of global storage `storage` holding byte `byte`,
+// through the first parameter over that storage.
+std::string elementName(const Kernel& kernel, const Memory& memory, Machine& machine, int storage,
+                        int64_t byte) {
+  for (const auto& p : kernel.params) {
+    if (!p.buffer || memory.index(p.buffer->storage) != storage) continue;
+    const auto& shape = machine.shapeOf(p.buffer);
+    int64_t flat = byte / std::max(1, dtypeBytes(p.buffer->dtype));
+    std::vector<int64_t> idx(shape.size(), 0);
+    for (size_t d = shape.size(); d-- > 0;) {
+      int64_t e = std::max<int64_t>(shape[d], 1);
+      idx[d] = flat % e;
+      flat /= e;
+    }
+    std::string text;
+    for (size_t d = 0; d < idx.size(); ++d) text += (d ? ", " : "") + std::to_string(idx[d]);
+    return fmt::format("{}[{}]", p.name, text);
+  }
+  return memory.storage(storage)->name;
+}
+
 void dedupeIssues(std::vector<SimIssue>& issues) {
   std::vector<SimIssue> out;
   for (auto& i : issues) {
@@ -1044,33 +1117,45 @@ void dedupeIssues(std::vector<SimIssue>& issues) {
 
 }  // namespace
 
-SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
-                   const SimOptions& options) {
-  SimResult result;
-  result.allocations = allocate(kernel, target, result.issues, result.used);
-  Machine machine(kernel, memory);
-  machine.trackPoison = true;
-  machine.fastPaths = options.fastPaths;
-  for (const auto& [name, value] : options.bindings) {
-    for (const auto& p : kernel.params)
-      if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
-    for (const auto& dv : kernel.dynamicVars)
-      if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
-  }
-  machine.resolveShapes();
-  RaceDetector races;
+namespace {
+
+// What one thread needs to simulate blocks: a Machine over its Memory and the
+// instruction-cost cache.
+struct BlockRunner {
+  const Kernel& kernel;
+  const Target& target;
+  Memory& memory;
+  Machine machine;
   std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
-  int64_t traceBudget = options.maxTraceEvents;
-  for (int64_t b = 0; b < kernel.grid && !result.aborted; ++b) {
+
+  BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
+      : kernel(k), target(t), memory(m), machine(k, m) {
+    machine.trackPoison = true;
+    machine.fastPaths = options.fastPaths;
+    for (const auto& [name, value] : options.bindings) {
+      for (const auto& p : kernel.params)
+        if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
+      for (const auto& dv : kernel.dynamicVars)
+        if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
+    }
+    machine.resolveShapes();
+  }
+
+  // Simulates block `b` into `result` (its stats, issues, trace); false when
+  // a run-time error stopped it (which stops the whole simulation).
+  // Poison uses go to `poison` when given (the machine reports the first use
+  // per statement of the blocks *it* ran), else to result.issues.
+  bool run(int64_t b, RaceDetector& races, GlobalRaceChecker& globalRaces, SimResult& result,
+           bool trace, int64_t& traceBudget, std::vector<SimIssue>* poison = nullptr) {
+    bool ok = true;
     memory.resetOnChip();
     races.clear();
     machine.bindBlock(b);
-    if (options.recordTrace) {
+    if (trace) {
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace,
-                 traceBudget);
+    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, trace, traceBudget);
     try {
       sim.run();
     } catch (const ExecError& e) {
@@ -1081,6 +1166,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       issue.block = b;
       result.issues.push_back(std::move(issue));
       result.aborted = true;
+      ok = false;
     }
     // Uses of uninitialised memory: run-time errors that did not stop the block.
     for (ExecError& e : machine.poisonUses) {
@@ -1089,13 +1175,177 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
       issue.loc = e.loc;
       issue.message = std::move(e.message);
       issue.block = b;
-      result.issues.push_back(std::move(issue));
+      (poison ? *poison : result.issues).push_back(std::move(issue));
     }
     machine.poisonUses.clear();
+    return ok;
   }
-  dedupeIssues(result.issues);
+};
+
+std::vector<bool> globalStorages(const Memory& memory) {
+  std::vector<bool> isGlobal(static_cast<size_t>(memory.numStorages()));
+  for (int i = 0; i < memory.numStorages(); ++i)
+    isGlobal[static_cast<size_t>(i)] = memory.storage(i)->scope == MemScope::Global;
+  return isGlobal;
+}
+
+bool hasAtomicStore(const Kernel& kernel) {
+  bool atomic = false;
+  forEachStmt(kernel.body, [&](const Stmt& s) {
+    if (const auto* c = as<CopyStmt>(s); c && c->atomic != AtomicOp::None) atomic = true;
+  });
+  return atomic;
+}
+
+// The blocks of one launch on two threads (issue 10): even blocks on this
+// thread over `memory`, odd ones on a second thread over a copy of it. Each
+// block gets its own race detector and global-access summary; afterwards
+// everything is merged in block order, exactly as the sequential loop would
+// have produced it. That is only the same result when no block reads or
+// writes global bytes another block writes (then every block sees the
+// initial global memory either way): the summaries are checked for that in
+// block order, and on any inter-block race or run-time error `memory` is
+// restored and nullopt returned, so the caller simulates sequentially.
+std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target& target,
+                                              Memory& memory, const SimOptions& options,
+                                              SimResult result) {
+  struct Outcome {
+    SimResult part;
+    std::vector<SimIssue> poison;
+    std::vector<Race> races;
+    int64_t raceOccurrences = 0;
+    GlobalRaceChecker::Summary globals;
+    bool ok = true;
+  };
+  const auto grid = static_cast<size_t>(kernel.grid);
+  std::vector<Outcome> outcomes(grid);
+  std::vector<bool> isGlobal = globalStorages(memory);
+  Memory snapshot = memory;  // to restore for the sequential fallback
+  Memory second = memory;
+  auto work = [&](size_t first, Memory& mem) {
+    BlockRunner runner(kernel, target, mem, options);
+    GlobalRaceChecker collector(isGlobal);
+    int64_t noTrace = 0;
+    for (size_t b = first; b < grid; b += 2) {
+      Outcome& o = outcomes[b];
+      RaceDetector races;
+      o.ok =
+          runner.run(static_cast<int64_t>(b), races, collector, o.part, false, noTrace, &o.poison);
+      o.races = races.races();
+      o.raceOccurrences = races.totalOccurrences();
+      o.globals = collector.takeBlock();
+      if (!o.ok) return;
+    }
+  };
+  std::exception_ptr failure;
+  std::thread other([&] {
+    try {
+      work(1, second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    work(0, memory);
+  } catch (...) {
+    other.join();
+    throw;
+  }
+  other.join();
+  if (failure) std::rethrow_exception(failure);
+
+  auto fallBack = [&] {
+    memory = std::move(snapshot);
+    return std::nullopt;
+  };
+  for (const Outcome& o : outcomes)
+    if (!o.ok) return fallBack();
+  // The odd blocks' global writes, from the second memory into `memory`
+  // (before their summaries move into the checker).
+  for (size_t b = 1; b < grid; b += 2)
+    for (const auto& [storage, kinds] : outcomes[b].globals)
+      for (const auto& [lo, iv] : kinds[GlobalRaceChecker::Write])
+        std::memcpy(memory.data(storage) + lo, second.data(storage) + lo,
+                    static_cast<size_t>(iv.hi - lo));
+  GlobalRaceChecker checker(isGlobal);
+  for (Outcome& o : outcomes) checker.addBlock(std::move(o.globals));
+  if (!checker.races().empty()) return fallBack();
+
+  // Merge in block order; intra-block races deduplicated across blocks by
+  // (instruction, instruction, storage) as the shared detector does.
+  // Poison: the first use per statement over all blocks, as one machine reports it.
+  std::map<std::tuple<const void*, const void*, int>, size_t> raceIndex;
+  std::set<std::pair<uint32_t, uint32_t>> poisonReported;
+  for (Outcome& o : outcomes) {
+    for (auto& s : o.part.blocks) result.blocks.push_back(s);
+    for (auto& i : o.part.issues) result.issues.push_back(std::move(i));
+    for (auto& i : o.poison)
+      if (poisonReported.insert({i.loc.line, i.loc.col}).second)
+        result.issues.push_back(std::move(i));
+    result.aborted |= o.part.aborted;
+    for (const Race& r : o.races) {
+      auto key = std::make_tuple(static_cast<const void*>(r.first.stmt),
+                                 static_cast<const void*>(r.second.stmt), r.storage);
+      auto [it, fresh] = raceIndex.try_emplace(key, result.races.size());
+      if (fresh)
+        result.races.push_back(r);
+      else
+        result.races[it->second].occurrences += r.occurrences;
+    }
+    result.raceOccurrences += o.raceOccurrences;
+  }
+  return result;
+}
+
+void finish(SimResult& result, const Kernel& kernel, const SimOptions& options);
+
+}  // namespace
+
+SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
+                   const SimOptions& options) {
+  SimResult result;
+  result.allocations = allocate(kernel, target, result.issues, result.used);
+  // Two threads copy global memory twice (a snapshot for the fallback and the
+  // second thread's memory): measured to cost more than it saves on streaming
+  // kernels with big tensors (vec_add at 4 M elements), so only up to 16 MiB.
+  int64_t globalBytes = 0;
+  for (int i = 0; i < memory.numStorages(); ++i)
+    if (memory.storage(i)->scope == MemScope::Global) globalBytes += memory.size(i);
+  if (options.threads >= 2 && kernel.grid >= 2 && !options.recordTrace &&
+      globalBytes <= (int64_t{16} << 20) && !hasAtomicStore(kernel)) {
+    if (auto parallel = simulateOnTwoThreads(kernel, target, memory, options, result)) {
+      finish(*parallel, kernel, options);
+      return std::move(*parallel);
+    }
+  }
+  BlockRunner runner(kernel, target, memory, options);
+  RaceDetector races;
+  GlobalRaceChecker globalRaces(globalStorages(memory));
+  int64_t traceBudget = options.maxTraceEvents;
+  // A run-time error stops the simulation; a deadlock stops only its own
+  // block (the other cores go on), so every blocked block is reported.
+  for (int64_t b = 0; b < kernel.grid; ++b) {
+    bool ok = runner.run(b, races, globalRaces, result, options.recordTrace, traceBudget);
+    globalRaces.endBlock();
+    if (!ok) break;
+  }
   result.races = races.races();
   result.raceOccurrences = races.totalOccurrences();
+  for (Race race : globalRaces.races()) {
+    race.element = elementName(kernel, memory, runner.machine, race.storage, race.lo);
+    result.races.push_back(std::move(race));
+  }
+  result.raceOccurrences += globalRaces.totalOccurrences();
+  finish(result, kernel, options);
+  return result;
+}
+
+namespace {
+
+// Issues merged and deduplicated, waves and kernel totals.
+void finish(SimResult& result, const Kernel& kernel, const SimOptions& options) {
+  mergeDeadlocks(result.issues, kernel.grid);
+  dedupeIssues(result.issues);
 
   // Blocks run in waves of `cores` concurrent blocks.
   result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
@@ -1120,7 +1370,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) /
                                               static_cast<double>(result.cycles)
                                         : 0;
-  return result;
 }
 
+}  // namespace
 }  // namespace tilesched::sim

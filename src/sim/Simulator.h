@@ -114,6 +114,14 @@ struct SimOptions {
   // Tile-at-a-time evaluation (Machine::fastPaths); off only to measure or
   // test the element-at-a-time paths, which give the same results.
   bool fastPaths = true;
+  // 2: the blocks of a launch are simulated on two threads (even and odd
+  // blocks) when that cannot change the result: no trace is recorded, no
+  // atomic stores, and afterwards no block turned out to touch global bytes
+  // another block writes (else, or after a run-time error, the launch is
+  // simulated again on one thread). Results are identical either way.
+  // Not used when the global tensors exceed 16 MiB: copying them twice costs
+  // more than the second thread saves (docs/simulator.md, "Benchmark").
+  int threads = 2;
 };
 
 struct SimResult {

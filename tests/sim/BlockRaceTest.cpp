@@ -1,0 +1,388 @@
+// Issue 11 and issue 7 §3 in the simulator: races between blocks on global
+// memory, a deadlock that names every blocked block, and store-mode atomics
+// (T.set_atomic) whose inter-block accumulation is legal, deterministic
+// (block-id order) and checked against closed forms.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "SimTestUtil.h"
+#include "driver/Driver.h"
+#include "ir/Printer.h"
+
+namespace tilesched::sim::test {
+namespace {
+
+const char* kParams = "A: T.Tensor((64,), \"float32\"), C: T.Tensor((64,), \"float32\")";
+
+std::vector<const Race*> blockRaces(const KernelRun& run) {
+  std::vector<const Race*> out;
+  for (const auto& r : run.sim.races)
+    if (r.betweenBlocks) out.push_back(&r);
+  return out;
+}
+
+// `tilesched run FILE ARGS...` on `text` written to a temporary file.
+struct Cli {
+  int code = 0;
+  std::string out, err;
+};
+Cli runCli(const std::string& text, const std::string& stem, std::vector<std::string> args) {
+  auto path = std::filesystem::path(::testing::TempDir()) / (stem + ".py");
+  std::ofstream(path) << text;
+  std::vector<std::string> all = {"tilesched", "run", path.string()};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<const char*> argv;
+  for (const auto& a : all) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  Cli r;
+  r.code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+// Lines: 6 alloc, 7 load, 8 store.
+std::string bothBlocksWriteAllOfC() {
+  return kernelText(kParams,
+                    "a = T.alloc_shared((64,), \"float32\")\n"
+                    "T.copy(A, a)\n"
+                    "T.copy(a, C)\n",
+                    2);
+}
+
+TEST(BlockRaces, TwoBlocksWritingOneTileRace) {
+  auto run = runSerial(bothBlocksWriteAllOfC());
+  auto races = blockRaces(run);
+  ASSERT_EQ(races.size(), 1u);
+  const Race& r = *races[0];
+  EXPECT_EQ(r.first.block, 0);
+  EXPECT_EQ(r.second.block, 1);
+  EXPECT_TRUE(r.firstWrites && r.secondWrites);
+  EXPECT_FALSE(r.firstAtomic || r.secondAtomic);
+  EXPECT_EQ(r.first.pipe, Pipe::MTE3);
+  EXPECT_EQ(r.first.stmt->loc.line, 8u);
+  EXPECT_EQ(r.second.stmt->loc.line, 8u);
+  EXPECT_EQ(r.element, "C[0]");
+  EXPECT_EQ(r.lo, 0);
+  EXPECT_EQ(r.hi, 256);
+  // Both blocks store the same values, so only the race makes the run fail;
+  // both blocks read all of A, which is no race.
+  EXPECT_TRUE(run.outputsMatch);
+  EXPECT_FALSE(run.ok());
+}
+
+TEST(BlockRaces, MessageNamesBothBlocksInstructionsAndElement) {
+  auto r = runCli(bothBlocksWriteAllOfC(), "block_race", {"--schedule", "serial"});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  std::string all = r.out + r.err;
+  EXPECT_NE(all.find(":8:9: error: race between blocks 0 and 1 on global tensor 'C' (element "
+                     "C[0], bytes [0, 256)): written by T.copy a -> C (MTE3) in block 1 here and "
+                     "written by T.copy a -> C (MTE3) in block 0 at line 8; blocks run "
+                     "concurrently on different cores with no order between them"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("note: the other access (MTE3, block 0)"), std::string::npos) << all;
+}
+
+TEST(BlockRaces, DisjointTilesDoNotRace) {
+  auto run = runSerial(kernelText(kParams,
+                                  "a = T.alloc_shared((16,), \"float32\")\n"
+                                  "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
+                                  "T.copy(a, C[bx * 16 : bx * 16 + 16])\n",
+                                  4));
+  EXPECT_TRUE(run.sim.races.empty());
+  EXPECT_TRUE(run.ok());
+}
+
+TEST(BlockRaces, ReadOfAnotherBlocksTileRaces) {
+  // Each block writes its half of C (line 9) and reads the other half (line 10).
+  auto run = runSerial(kernelText(kParams,
+                                  "a = T.alloc_shared((32,), \"float32\")\n"
+                                  "b = T.alloc_shared((32,), \"float32\")\n"
+                                  "T.copy(A[bx * 32 : bx * 32 + 32], a)\n"
+                                  "T.copy(a, C[bx * 32 : bx * 32 + 32])\n"
+                                  "T.copy(C[(1 - bx) * 32 : (1 - bx) * 32 + 32], b)\n",
+                                  2));
+  auto races = blockRaces(run);
+  ASSERT_EQ(races.size(), 2u);
+  bool readThenWrite = false, writeThenRead = false;
+  for (const Race* r : races) {
+    EXPECT_EQ(r->first.block, 0);
+    EXPECT_EQ(r->second.block, 1);
+    if (r->element == "C[32]") {  // block 0 reads what block 1 writes
+      readThenWrite = !r->firstWrites && r->secondWrites && r->first.stmt->loc.line == 10 &&
+                      r->second.stmt->loc.line == 9;
+    } else if (r->element == "C[0]") {  // block 1 reads what block 0 writes
+      writeThenRead = r->firstWrites && !r->secondWrites && r->first.stmt->loc.line == 9 &&
+                      r->second.stmt->loc.line == 10;
+    }
+  }
+  EXPECT_TRUE(readThenWrite);
+  EXPECT_TRUE(writeThenRead);
+  EXPECT_FALSE(run.ok());
+}
+
+// Lines: 6 a, 7 b, 8 load, 9 the wait, 10-11 the vector copy, 12 the store.
+std::string waitNobodySets(const std::string& wait) {
+  return kernelText(kParams,
+                    "a = T.alloc_shared((32,), \"float32\")\n"
+                    "b = T.alloc_shared((32,), \"float32\")\n"
+                    "T.copy(A[bx * 32 : bx * 32 + 32], a)\n" +
+                        wait +
+                        "for i in T.Parallel(32):\n"
+                        "    b[i] = a[i]\n"
+                        "T.pipe_barrier(\"ALL\")\n"
+                        "T.copy(b, C[bx * 32 : bx * 32 + 32])\n",
+                    2);
+}
+
+TEST(BlockDeadlock, NamesEveryBlockedBlock) {
+  auto run = runAsWritten(waitNobodySets("T.wait_flag(\"MTE2\", \"V\", 0)\n"));
+  ASSERT_EQ(run.sim.count(SimIssue::Deadlock), 1);
+  const SimIssue* d = nullptr;
+  for (const auto& i : run.sim.issues)
+    if (i.kind == SimIssue::Deadlock) d = &i;
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("deadlock in blocks 0 and 1 (2 of 2 blocks)"), std::string::npos)
+      << d->message;
+  EXPECT_EQ(d->loc.line, 9u);
+  for (int b = 0; b < 2; ++b) {
+    bool named = false;
+    for (const auto& [loc, text] : d->notes)
+      named |= loc.line == 9 && text.rfind("block " + std::to_string(b) + " at cycle ", 0) == 0 &&
+               text.find(
+                   "pipe V: wait_flag(\"MTE2\", \"V\", 0) waits for a flag that no issued "
+                   "set_flag sets") != std::string::npos;
+    EXPECT_TRUE(named) << "block " << b;
+  }
+  EXPECT_TRUE(run.sim.aborted);
+  EXPECT_FALSE(run.ok());
+}
+
+TEST(BlockDeadlock, OtherBlocksRunOnAfterADeadlock) {
+  auto run =
+      runAsWritten(waitNobodySets("if bx == 0:\n"
+                                  "    T.wait_flag(\"MTE2\", \"V\", 0)\n"
+                                  "else:\n"
+                                  "    T.set_flag(\"MTE2\", \"V\", 0)\n"
+                                  "    T.wait_flag(\"MTE2\", \"V\", 0)\n"));
+  ASSERT_EQ(run.sim.count(SimIssue::Deadlock), 1);
+  const SimIssue& d = run.sim.issues.front();
+  EXPECT_NE(d.message.find("deadlock in block 0 at cycle"), std::string::npos) << d.message;
+  ASSERT_EQ(run.sim.blocks.size(), 2u);  // block 1 was simulated too
+  EXPECT_GT(run.sim.blocks[1].instructions, 0);
+  // Block 1 finished: its half of C holds A's second half.
+  auto c = finalValues(run, "C", ir::DType::Float32);
+  std::vector<uint8_t> a(256);
+  generateInput(a, ir::DType::Float32, 0, "A");
+  for (int i = 32; i < 64; ++i)
+    EXPECT_EQ(c[static_cast<size_t>(i)],
+              loadElement(a.data() + 4 * i, ir::DType::Float32).asDouble())
+        << i;
+}
+
+TEST(BlockDeadlock, CliListsEveryBlock) {
+  auto r = runCli(waitNobodySets("T.wait_flag(\"MTE2\", \"V\", 0)\n"), "block_deadlock",
+                  {"--schedule", "as-written"});
+  EXPECT_EQ(r.code, 3);
+  std::string all = r.out + r.err;
+  EXPECT_NE(all.find("error: deadlock in blocks 0 and 1 (2 of 2 blocks)"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("note: block 1 at cycle"), std::string::npos) << all;
+}
+
+// Each block adds its 32-element slice of A into C[0:32] atomically.
+std::string atomicAdds(const std::string& store) {
+  return kernelText(kParams,
+                    "a = T.alloc_shared((32,), \"float32\")\n"
+                    "T.copy(A[bx * 32 : bx * 32 + 32], a)\n" +
+                        store,
+                    2);
+}
+
+TEST(Atomic, AtomicAddsFromTwoBlocksAccumulateWithoutRace) {
+  {
+    auto run =
+        runSerial(atomicAdds("T.set_atomic(\"add\")\n"
+                             "T.copy(a, C[0:32])\n"
+                             "T.set_atomic_none()\n"));
+    EXPECT_TRUE(run.sim.races.empty());
+    EXPECT_TRUE(run.ok());
+    // Closed form: C[i] = (C0[i] + A[i]) + A[32 + i] in binary32, block order.
+    std::vector<uint8_t> a(256), c0(256);
+    generateInput(a, ir::DType::Float32, 0, "A");
+    generateInput(c0, ir::DType::Float32, 0, "C");
+    auto at = [](const std::vector<uint8_t>& v, int i) {
+      return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
+    };
+    auto c = finalValues(run, "C", ir::DType::Float32);
+    for (int i = 0; i < 64; ++i) {
+      float want = i < 32 ? (at(c0, i) + at(a, i)) + at(a, 32 + i) : at(c0, i);
+      EXPECT_EQ(c[static_cast<size_t>(i)], static_cast<double>(want)) << i;
+    }
+  }
+}
+
+TEST(Atomic, MaxAndMinReduceIntoGlobalMemory) {
+  auto run =
+      runSerial(atomicAdds("T.set_atomic(\"max\", \"float32\")\n"
+                           "T.copy(a, C[0:32])\n"
+                           "T.set_atomic(op=\"min\", dtype=T.float32)\n"
+                           "T.copy(a, C[32:64])\n"
+                           "T.set_atomic_none()\n"));
+  EXPECT_TRUE(run.sim.races.empty());
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> a(256), c0(256);
+  generateInput(a, ir::DType::Float32, 0, "A");
+  generateInput(c0, ir::DType::Float32, 0, "C");
+  auto at = [](const std::vector<uint8_t>& v, int i) {
+    return loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble();
+  };
+  auto c = finalValues(run, "C", ir::DType::Float32);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(c[static_cast<size_t>(i)], std::max({at(c0, i), at(a, i), at(a, 32 + i)})) << i;
+    EXPECT_EQ(c[static_cast<size_t>(32 + i)], std::min({at(c0, 32 + i), at(a, i), at(a, 32 + i)}))
+        << i;
+  }
+}
+
+TEST(Atomic, AtomicAgainstPlainStoreFromAnotherBlockRaces) {
+  auto run =
+      runSerial(atomicAdds("if bx == 0:\n"
+                           "    T.copy(a, C[0:32])\n"
+                           "else:\n"
+                           "    T.set_atomic(\"add\")\n"
+                           "    T.copy(a, C[0:32])\n"
+                           "    T.set_atomic_none()\n"));
+  auto races = blockRaces(run);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_FALSE(races[0]->firstAtomic);
+  EXPECT_TRUE(races[0]->secondAtomic);
+  EXPECT_EQ(races[0]->element, "C[0]");
+  EXPECT_FALSE(run.ok());
+}
+
+TEST(Atomic, AddAgainstMaxFromAnotherBlockRaces) {
+  auto run =
+      runSerial(atomicAdds("if bx == 0:\n"
+                           "    T.set_atomic(\"add\")\n"
+                           "    T.copy(a, C[0:32])\n"
+                           "    T.set_atomic_none()\n"
+                           "else:\n"
+                           "    T.set_atomic(\"max\")\n"
+                           "    T.copy(a, C[0:32])\n"
+                           "    T.set_atomic_none()\n"));
+  ASSERT_EQ(blockRaces(run).size(), 1u);
+  EXPECT_TRUE(blockRaces(run)[0]->firstAtomic && blockRaces(run)[0]->secondAtomic);
+}
+
+TEST(Atomic, PrintedIrShowsTheAtomicStore) {
+  Harness h(
+      atomicAdds("T.set_atomic(\"add\")\n"
+                 "T.copy(a, C[0:32])\n"
+                 "T.set_atomic_none()\n"
+                 "T.copy(a, C[32:64])\n"));
+  std::string printed = ir::printKernel(h.kernel());
+  auto set = printed.find("T.set_atomic(\"add\", \"float32\")");
+  ASSERT_NE(set, std::string::npos) << printed;
+  auto atomicStore = printed.find("C[0:32])", set);
+  auto clear = printed.find("T.set_atomic_none()", set);
+  ASSERT_NE(atomicStore, std::string::npos) << printed;
+  ASSERT_NE(clear, std::string::npos) << printed;
+  EXPECT_LT(atomicStore, clear);
+  EXPECT_EQ(printed.find("T.set_atomic", clear + 1), std::string::npos) << printed;
+  // The printed IR is valid input and compiles to the same IR.
+  std::string program = ir::printProgram(h.program), errors;
+  auto again = compileText(program, &errors);
+  ASSERT_TRUE(again) << program << errors;
+  auto body = [](const std::string& text) { return text.substr(text.find("@T.prim_func")); };
+  EXPECT_EQ(body(ir::printProgram(*again)), body(program));  // the "# kernel" line differs
+}
+
+// Issue 10: the blocks of a launch on two threads give exactly the result of
+// one thread: memory, statistics, issues and races.
+std::string summary(const SimResult& r, const Memory& mem) {
+  std::ostringstream o;
+  o << "cycles " << r.cycles << " bound " << r.lowerBound << " instr " << r.instructions
+    << " stall " << r.flagStall << " aborted " << r.aborted << "\n";
+  for (const auto& b : r.blocks) {
+    o << "block " << b.block << " " << b.cycles << " " << b.instructions << " " << b.lowerBound;
+    for (const auto& p : b.pipes) o << " " << p.busy << "/" << p.flagStall << "/" << p.barrierStall;
+    o << "\n";
+  }
+  for (const auto& i : r.issues) {
+    o << "issue " << i.kind << " " << i.block << " " << i.loc.line << " " << i.message << "\n";
+    for (const auto& [loc, text] : i.notes) o << "  " << loc.line << " " << text << "\n";
+  }
+  for (const auto& race : r.races)
+    o << "race " << race.storage << " " << race.lo << " " << race.hi << " " << race.occurrences
+      << " " << race.first.block << " " << race.second.block << " " << race.element << "\n";
+  for (int i = 0; i < mem.numStorages(); ++i)
+    if (mem.storage(i)->scope == ir::MemScope::Global)
+      o << mem.storage(i)->name << " "
+        << std::string(reinterpret_cast<const char*>(mem.data(i)), static_cast<size_t>(mem.size(i)))
+        << "\n";
+  return o.str();
+}
+
+std::string simulateWith(const ir::Kernel& lowered, int threads) {
+  Memory mem(lowered);
+  for (const auto& p : lowered.params)
+    if (p.buffer) generateInput(mem.raw(mem.index(p.buffer->storage)), p.buffer->dtype, 7, p.name);
+  SimOptions o;
+  o.recordTrace = false;
+  o.threads = threads;
+  return summary(sim::simulate(lowered, testTarget(), mem, o), mem);
+}
+
+// `asWritten`: the kernel's own flags (deadlocks, intra-block races), else serial.
+void expectSameOnTwoThreads(const std::string& text, bool asWritten = false) {
+  auto p = compileText(text);
+  ASSERT_TRUE(p) << text;
+  ir::Kernel lowered = asWritten ? p->kernels.front() : transform::lowerSerial(p->kernels.front());
+  EXPECT_EQ(simulateWith(lowered, 1), simulateWith(lowered, 2)) << text;
+}
+
+TEST(TwoThreads, EveryExampleGivesTheSameResult) {
+  int examples = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TILESCHED_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path());
+    std::ostringstream text;
+    text << in.rdbuf();
+    expectSameOnTwoThreads(text.str());
+    ++examples;
+  }
+  EXPECT_GE(examples, 10);
+}
+
+TEST(TwoThreads, RacesDeadlocksErrorsAndAtomicsGiveTheSameResult) {
+  expectSameOnTwoThreads(bothBlocksWriteAllOfC());  // falls back: inter-block race
+  expectSameOnTwoThreads(waitNobodySets("T.wait_flag(\"MTE2\", \"V\", 0)\n"), true);
+  expectSameOnTwoThreads(
+      atomicAdds("T.set_atomic(\"add\")\nT.copy(a, C[0:32])\n"
+                 "T.set_atomic_none()\n"));
+  // A run-time error in block 1 (out of bounds): the sequential run stops there.
+  expectSameOnTwoThreads(kernelText(kParams,
+                                    "a = T.alloc_shared((16,), \"float32\")\n"
+                                    "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
+                                    "T.copy(a, C[bx * 16 : bx * 16 + 16])\n"
+                                    "a[bx * 15] = 1.0\n",
+                                    3));
+  // Intra-block races in every block: reported once, occurrences summed.
+  expectSameOnTwoThreads(kernelText(kParams,
+                                    "a = T.alloc_shared((16,), \"float32\")\n"
+                                    "b = T.alloc_shared((16,), \"float32\")\n"
+                                    "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
+                                    "for i in T.Parallel(16):\n"
+                                    "    b[i] = a[i]\n"
+                                    "T.copy(b, C[bx * 16 : bx * 16 + 16])\n",
+                                    4),
+                         true);
+}
+
+}  // namespace
+}  // namespace tilesched::sim::test
