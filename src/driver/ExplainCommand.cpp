@@ -49,6 +49,8 @@ std::string stmtText(const ir::Stmt& s) {
   while (!text.empty() && text.front() == ' ') text.erase(text.begin());
   auto comment = text.find("  # ");
   if (comment != std::string::npos) text.erase(comment);
+  constexpr size_t kMax = 72;
+  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
   return text;
 }
 
@@ -116,7 +118,11 @@ json iiBoundJson(const LoopExplanation& e) {
       j["pipe"] = std::string(pipeName(*e.terms.resourcePipe));
       j["busy"] = e.value;
       json tasks = json::array();
-      for (int i : e.resourceUnits) tasks.push_back(unitJson(e, i));
+      for (size_t k = 0; k < e.resourceUnits.size(); ++k) {
+        json t = unitJson(e, e.resourceUnits[k]);
+        t["busy"] = e.resourceBusy[k];
+        tasks.push_back(t);
+      }
       j["tasks"] = tasks;
       break;
     }
@@ -145,8 +151,8 @@ json iiBoundJson(const LoopExplanation& e) {
         tasks.push_back(unitJson(e, e.exclusion->a));
         tasks.push_back(unitJson(e, e.exclusion->b));
         j["storage"] = e.exclusion->storage ? json(e.exclusion->storage->name) : json(nullptr);
-        j["forward"] = e.exclusion->forwardLatency;
-        j["reverse"] = e.exclusion->reverseLatency;
+        j["forward"] = e.exclusionForward;
+        j["reverse"] = e.exclusionReverse;
       }
       j["tasks"] = tasks;
       break;
@@ -181,6 +187,7 @@ json whyJson(const StorageExplanation& e) {
   j["bound_loop"] = loopJson(e.boundLoop);
   j["cross_iteration"] = e.crossIteration;
   j["ii_above_bound"] = e.iiAboveBound;
+  j["ii_lower_bound"] = e.loopLowerBound;
   if (e.capacity)
     j["memory"] = {{"scope", std::string(memScopeName(e.storage->scope))},
                    {"capacity", *e.capacity},
@@ -244,10 +251,9 @@ void printLoop(std::string& out, const LoopExplanation& e, const std::string& fi
     case IIBoundKind::Resource:
       out += fmt::format("  bound by resource: pipe {} is busy {} cycles per iteration\n",
                          pipeName(*e.terms.resourcePipe), e.value);
-      for (int i : e.resourceUnits) {
-        const analysis::Unit* u = unitOf(e, i);
-        out += fmt::format("    {}, {} cycles\n", unitLine(e, i, file), u ? u->ii : 0);
-      }
+      for (size_t k = 0; k < e.resourceUnits.size(); ++k)
+        out += fmt::format("    {}, {} cycles\n", unitLine(e, e.resourceUnits[k], file),
+                           e.resourceBusy[k]);
       break;
     case IIBoundKind::Recurrence:
       out += fmt::format(
@@ -265,8 +271,8 @@ void printLoop(std::string& out, const LoopExplanation& e, const std::string& fi
       if (!e.exclusion) break;
       out += fmt::format(
           "  bound by owner exclusion on {}: forward {} + reverse {} = {} cycles\n",
-          e.exclusion->storage ? e.exclusion->storage->name : "?", e.exclusion->forwardLatency,
-          e.exclusion->reverseLatency, e.value);
+          e.exclusion->storage ? e.exclusion->storage->name : "?", e.exclusionForward,
+          e.exclusionReverse, e.value);
       out += "    " + unitLine(e, e.exclusion->a, file) + "\n";
       out += "    " + unitLine(e, e.exclusion->b, file) + "\n";
       break;
@@ -282,9 +288,12 @@ void printLoop(std::string& out, const LoopExplanation& e, const std::string& fi
 
 std::string boundText(const StorageExplanation& e, const std::string& file) {
   if (!e.boundLoop)
-    return fmt::format("bound {}: no loop around its owner has num_stages", e.bound);
-  return fmt::format("bound {} from num_stages={} of {}", e.bound, e.boundLoop->numStages,
-                     loopName(e.boundLoop, file));
+    return fmt::format("at most {}: no loop around its owner has num_stages", e.bound);
+  if (e.boundLoop == e.loop)
+    return fmt::format("num_stages={} of loop {} allows {}", e.boundLoop->numStages,
+                       e.boundLoop->var->name, e.bound);
+  return fmt::format("num_stages={} of {} allows {}", e.boundLoop->numStages,
+                     loopName(e.boundLoop, file), e.bound);
 }
 
 std::string whyText(const StorageExplanation& e, const std::string& file,
@@ -300,29 +309,28 @@ std::string whyText(const StorageExplanation& e, const std::string& file,
                          at(file, e.annotationLoc));
     case VersionReason::Ineligible:
       return "not eligible: " + e.ineligibleReason;
-    case VersionReason::NumStages: {
-      std::string more =
-          e.iiBoundWithMoreVersions
-              ? fmt::format("; with more versions the II bound would drop to {}",
-                            *e.iiBoundWithMoreVersions)
-              : "; the loop's II is above its lower bound, so more versions might shorten it";
-      return fmt::format("capped by num_stages: {}{}", boundText(e, file), more);
-    }
+    case VersionReason::NumStages:
+      return fmt::format(
+          "capped by num_stages: {}; with more versions the II bound would drop from {} to {}",
+          boundText(e, file), e.loopLowerBound, *e.iiBoundWithMoreVersions);
     case VersionReason::Capacity:
       return fmt::format(
           "capped by the capacity of '{}': {} versions would need {} bytes, capacity {} bytes "
-          "({}); II bound {} at {} versions, {} at {}",
+          "({}); II bound {} at {} version{}, {} at {}",
           memScopeName(e.storage->scope), e.versions + 1, e.bytesWithOneMore, *e.capacity,
-          boundText(e, file), *e.iiBoundAtCount, e.versions, *e.iiBoundAtBound, e.bound);
+          boundText(e, file), *e.iiBoundAtCount, e.versions, e.versions == 1 ? "" : "s",
+          *e.iiBoundAtBound, e.bound);
     case VersionReason::ScheduleNeeds:
       break;
   }
   (void)kernel;
   if (!e.crossIteration)
-    return fmt::format("all the schedule needs: no dependency crosses iterations through it ({})",
-                       boundText(e, file));
-  return fmt::format("all the schedule needs: the schedule of {} needs exactly {} ({})",
-                     e.loop ? loopName(e.loop, file) : "its loop", e.versions, boundText(e, file));
+    return "all the schedule needs: no dependency crosses iterations through it";
+  return fmt::format("all the schedule needs: the schedule of {} needs exactly {} ({}){}",
+                     e.loop ? loopName(e.loop, file) : "its loop", e.versions, boundText(e, file),
+                     e.iiAboveBound ? "; the loop's II is above its bound, where more versions "
+                                      "are not ruled out to help"
+                                    : "");
 }
 
 }  // namespace

@@ -98,7 +98,10 @@ LoopExplanation explainLoop(const ListSchedule& ls, const UnitList* list) {
     e.kind = IIBoundKind::Resource;
     e.value = e.terms.resource;
     for (int i = 0; i < p.numUnits(); ++i)
-      if (p.pipeMask[i] & pipeMask(*e.terms.resourcePipe)) e.resourceUnits.push_back(i);
+      if (p.pipeMask[i] & pipeMask(*e.terms.resourcePipe)) {
+        e.resourceUnits.push_back(i);
+        e.resourceBusy.push_back(p.ii[i]);
+      }
   } else if (e.terms.recurrence == bound && !e.terms.criticalCycle.empty()) {
     e.kind = IIBoundKind::Recurrence;
     e.value = e.terms.recurrence;
@@ -109,6 +112,8 @@ LoopExplanation explainLoop(const ListSchedule& ls, const UnitList* list) {
   } else if (e.terms.exclusionIndex >= 0 && e.terms.exclusion == bound) {
     e.kind = IIBoundKind::Owner;
     e.value = e.terms.exclusion;
+    e.exclusionForward = p.exclusions[e.terms.exclusionIndex].forwardLatency;
+    e.exclusionReverse = p.exclusions[e.terms.exclusionIndex].reverseLatency;
     if (list && e.terms.exclusionIndex < static_cast<int>(list->exclusions.size()))
       e.exclusion = &list->exclusions[e.terms.exclusionIndex];
   } else {
@@ -116,6 +121,10 @@ LoopExplanation explainLoop(const ListSchedule& ls, const UnitList* list) {
   }
   return e;
 }
+
+// "No cap": more versions than any recurrence can use (distances beyond the
+// number of units never bind a cycle harder than the resource bound).
+constexpr int64_t kLift = 1024;
 
 // iiLowerBound of `p` with version variable k capped at `cap`.
 int64_t boundWithCap(const SchedulingProblem& p, size_t k, int64_t cap) {
@@ -219,16 +228,28 @@ class StorageExplainer {
       }
       fitsOneMore = inGroup + e.bytesPerVersion <= group->capacity;
     }
+    int64_t lowerBound = iiLowerBound(p);
+    e.loopLowerBound = lowerBound;
     if (e.versions >= e.bound) {
-      int64_t lifted = boundWithCap(p, var, e.bound + 1024);
-      if (lifted < deciding->ii) e.iiBoundWithMoreVersions = lifted;
-      if (e.iiBoundWithMoreVersions || e.iiAboveBound) e.reason = VersionReason::NumStages;
+      // Lift every cap that the schedule reached; this storage's cap holds
+      // the bound up when lifting all but it leaves the bound higher.
+      SchedulingProblem all = p, allButThis = p;
+      for (size_t k = 0; k < p.versions.size(); ++k) {
+        if (needed[k] < p.versions[k].maxVersions) continue;
+        all.versions[k].maxVersions += kLift;
+        if (k != var) allButThis.versions[k].maxVersions += kLift;
+      }
+      int64_t lifted = iiLowerBound(all);
+      if (lifted < lowerBound && iiLowerBound(allButThis) > lifted) {
+        e.reason = VersionReason::NumStages;
+        e.iiBoundWithMoreVersions = lifted;
+      }
       return;
     }
     if (fitsOneMore) return;
     e.iiBoundAtCount = boundWithCap(p, var, e.versions);
-    e.iiBoundAtBound = boundWithCap(p, var, e.bound);
-    if (*e.iiBoundAtCount > *e.iiBoundAtBound || e.iiAboveBound) e.reason = VersionReason::Capacity;
+    e.iiBoundAtBound = lowerBound;
+    if (*e.iiBoundAtCount > lowerBound) e.reason = VersionReason::Capacity;
   }
 
   const KernelAnalysis& analysis_;

@@ -17,16 +17,17 @@
 //    analysis' reason), or for solver storages, from the list whose
 //    schedule needed the count (neededVersions on its final starts):
 //      num_stages — the count is the version bound (Ownership's
-//        versionBound, its loop) and the cap may cost II: lifting it lowers
-//        iiLowerBound below the loop's II, or the II is above its bound (not
-//        ruled out);
+//        versionBound, its loop), and the bound proves the cap costs II:
+//        lifting the caps of every storage at its bound lowers iiLowerBound,
+//        and lifting all of them but this one does not lower it as much;
 //      capacity — below the bound, one more version does not fit the scope's
 //        memory group as the solver saw it (every other storage at its
-//        count), and the cap may cost II: iiLowerBound with the count as the
-//        cap exceeds it with the bound as the cap, or the II is above its
-//        bound;
+//        count), and iiLowerBound with the count as the cap exceeds it with
+//        the bound as the cap;
 //      schedule-needs — otherwise: the final schedule's lifetimes need
-//        exactly this many and more versions would not lower the II bound.
+//        exactly this many and no cap is proven to cost II (iiAboveBound
+//        flags a loop whose II is above its lower bound, where more versions
+//        are not ruled out to help).
 //
 //   vec_add loop s: II 164 = resource bound, pipe MTE2 (two copies of 82)
 //   a_ub 2 versions: schedule-needs (bound 2 from num_stages of loop s)
@@ -62,9 +63,11 @@ struct LoopExplanation {
   IIBoundKind kind = IIBoundKind::None;
   int64_t value = 0;                  // the binding term (== lowerBound)
   std::vector<int> resourceUnits;     // resource: the units occupying the pipe
+  std::vector<int64_t> resourceBusy;  // resource: each one's busy cycles (as solved)
   int64_t cycleLatency = 0;           // recurrence: Σ latency of terms.criticalCycle
   int64_t cycleDistance = 0;          // recurrence: Σ distance (versions at their bound)
-  const analysis::OwnerExclusion* exclusion = nullptr;  // owner: the excluded pair
+  const analysis::OwnerExclusion* exclusion = nullptr;  // owner: the pair (units, storage)
+  int64_t exclusionForward = 0, exclusionReverse = 0;   // owner: latencies as solved
   SearchStatus status = SearchStatus::NotProven;
   std::string note;  // the schedule's note (why not proven / why the fallback)
 };
@@ -90,12 +93,12 @@ struct StorageExplanation {
   const ir::ForStmt* loop = nullptr;    // solver kinds: the loop whose schedule decided it
   int64_t bound = 1;                    // solver kinds: the version bound
   const ir::ForStmt* boundLoop = nullptr;  // whose num_stages gives `bound` (null: none)
-  // num_stages: iiLowerBound with this storage's cap lifted (nullopt when it
-  // does not drop below the loop's II); capacity: iiLowerBound with the count
-  // as its cap, and with the bound as its cap.
+  // num_stages: iiLowerBound with every reached cap lifted; capacity:
+  // iiLowerBound with the count as this storage's cap, and with the bound.
   std::optional<int64_t> iiBoundWithMoreVersions;
   std::optional<int64_t> iiBoundAtCount, iiBoundAtBound;
   bool iiAboveBound = false;  // the loop's II is above its lower bound
+  int64_t loopLowerBound = 0;  // the loop's iiLowerBound (all caps as the solver saw them)
   // Limited scopes: the capacity the solver enforced (the whole scope) and
   // the bytes the scope would hold with one more version of this storage
   // (every other storage at its count).
