@@ -569,7 +569,8 @@ void describeEpochs(StorageOwnership& o, LoopIndex& loops, const ScalarDefs& def
           break;
         }
     }
-    if (boundLoop && (!o.versionBoundLoop || bound > o.versionBound)) o.versionBoundLoop = boundLoop;
+    if (boundLoop && (!o.versionBoundLoop || bound > o.versionBound))
+      o.versionBoundLoop = boundLoop;
     o.versionBound = std::max(o.versionBound, bound);
     if (info.guardedPath || (info.body && !alwaysAccessed(*info.body, o.storage)))
       o.guardedEpoch = true;

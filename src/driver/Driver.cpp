@@ -190,8 +190,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     std::string message = e.what();
     if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
         std::string(argv[1]) != "run" && std::string(argv[1]) != "explain")
-      message = fmt::format("unknown command '{}'; commands are 'compile', 'run' and 'explain'",
-                            argv[1]);
+      message =
+          fmt::format("unknown command '{}'; commands are 'compile', 'run' and 'explain'", argv[1]);
     err << "tilesched: error: " << message << "\n"
         << "run 'tilesched --help' for usage\n";
     return kExitUsage;

@@ -269,10 +269,9 @@ void printLoop(std::string& out, const LoopExplanation& e, const std::string& fi
       break;
     case IIBoundKind::Owner:
       if (!e.exclusion) break;
-      out += fmt::format(
-          "  bound by owner exclusion on {}: forward {} + reverse {} = {} cycles\n",
-          e.exclusion->storage ? e.exclusion->storage->name : "?", e.exclusionForward,
-          e.exclusionReverse, e.value);
+      out += fmt::format("  bound by owner exclusion on {}: forward {} + reverse {} = {} cycles\n",
+                         e.exclusion->storage ? e.exclusion->storage->name : "?",
+                         e.exclusionForward, e.exclusionReverse, e.value);
       out += "    " + unitLine(e, e.exclusion->a, file) + "\n";
       out += "    " + unitLine(e, e.exclusion->b, file) + "\n";
       break;
@@ -337,9 +336,9 @@ std::string whyText(const StorageExplanation& e, const std::string& file,
 
 std::string printExplanation(const ir::Kernel& kernel, const KernelExplanation& e,
                              const std::string& file, const Target& target) {
-  std::string out = fmt::format("# explain {} ({}, target {})\n",
-                                kernel.factory.empty() ? kernel.name : kernel.factory, file,
-                                target.name);
+  std::string out =
+      fmt::format("# explain {} ({}, target {})\n",
+                  kernel.factory.empty() ? kernel.name : kernel.factory, file, target.name);
   for (const auto& l : e.loops) printLoop(out, l, file);
   out += "buffers:\n";
   size_t width = 4, locWidth = 4;
@@ -409,9 +408,9 @@ int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& 
   }
   for (size_t i = 0; i < schedules.size(); ++i) {
     if (i) out << "\n";
-    out << printExplanation(program->kernels[i],
-                            explainSchedule(analyses[i], program->kernels[i], schedules[i], *target),
-                            o.file, *target);
+    out << printExplanation(
+        program->kernels[i],
+        explainSchedule(analyses[i], program->kernels[i], schedules[i], *target), o.file, *target);
   }
   return kExitOk;
 }

@@ -213,7 +213,8 @@ class StorageExplainer {
     e.bytesPerVersion = p.versions[var].bytes;
     const MemoryGroup* group = nullptr;
     for (const auto& g : p.memoryGroups)
-      if (std::find(g.versions.begin(), g.versions.end(), static_cast<int>(var)) != g.versions.end())
+      if (std::find(g.versions.begin(), g.versions.end(), static_cast<int>(var)) !=
+          g.versions.end())
         group = &g;
     bool fitsOneMore = true;
     if (group) {

@@ -88,16 +88,16 @@ struct StorageExplanation {
   ir::Buffer buffer;  // the allocating buffer
   int64_t versions = 1;
   VersionReason reason = VersionReason::Ineligible;
-  SourceLoc annotationLoc;              // annotation, opt-out, manual
-  std::string ineligibleReason;         // ineligible
-  const ir::ForStmt* loop = nullptr;    // solver kinds: the loop whose schedule decided it
-  int64_t bound = 1;                    // solver kinds: the version bound
+  SourceLoc annotationLoc;                 // annotation, opt-out, manual
+  std::string ineligibleReason;            // ineligible
+  const ir::ForStmt* loop = nullptr;       // solver kinds: the loop whose schedule decided it
+  int64_t bound = 1;                       // solver kinds: the version bound
   const ir::ForStmt* boundLoop = nullptr;  // whose num_stages gives `bound` (null: none)
   // num_stages: iiLowerBound with every reached cap lifted; capacity:
   // iiLowerBound with the count as this storage's cap, and with the bound.
   std::optional<int64_t> iiBoundWithMoreVersions;
   std::optional<int64_t> iiBoundAtCount, iiBoundAtBound;
-  bool iiAboveBound = false;  // the loop's II is above its lower bound
+  bool iiAboveBound = false;   // the loop's II is above its lower bound
   int64_t loopLowerBound = 0;  // the loop's iiLowerBound (all caps as the solver saw them)
   // Limited scopes: the capacity the solver enforced (the whole scope) and
   // the bytes the scope would hold with one more version of this storage
@@ -109,8 +109,8 @@ struct StorageExplanation {
 };
 
 struct KernelExplanation {
-  std::vector<LoopExplanation> loops;          // scheduled loops, in schedule order
-  std::vector<StorageExplanation> storages;    // on-chip storages, Kernel::storages order
+  std::vector<LoopExplanation> loops;        // scheduled loops, in schedule order
+  std::vector<StorageExplanation> storages;  // on-chip storages, Kernel::storages order
 
   const LoopExplanation* find(const ir::ForStmt* loop) const;
   const StorageExplanation* find(const ir::Storage& storage) const;
