@@ -335,3 +335,25 @@ TEST(Explain, GoldenVecAdd) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+TEST(Explain, OptOutAndIneligibleSayWhy) {
+  std::string file = kernel("opt_out");
+  json k = compileReport({file});
+  const json& why = buffer(k, "a_ub").at("why");
+  EXPECT_EQ(why.at("kind"), "opt-out");
+  EXPECT_EQ(why.at("versions"), 1);
+  auto [line, col] = find(file, "({a_ub: 1})");
+  EXPECT_EQ(why.at("annotation").at("line"), line);
+  EXPECT_EQ(why.at("annotation").at("col"), col + 2);  // the entry's key
+  // gemm_l1's accumulator is used after the loop: not eligible, with the reason.
+  json g = compileReport({example("gemm_l1")});
+  const json& c = buffer(g, "c_l0c").at("why");
+  EXPECT_EQ(c.at("kind"), "ineligible");
+  EXPECT_NE(c.at("reason").get<std::string>().find("outside every loop"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilesched
