@@ -295,8 +295,7 @@ std::string boundText(const StorageExplanation& e, const std::string& file) {
                      loopName(e.boundLoop, file), e.bound);
 }
 
-std::string whyText(const StorageExplanation& e, const std::string& file,
-                    const ir::Kernel& kernel) {
+std::string whyText(const StorageExplanation& e, const std::string& file) {
   switch (e.reason) {
     case VersionReason::Annotation:
       return fmt::format("fixed by T.annotate_buffer_versions at {}", at(file, e.annotationLoc));
@@ -322,7 +321,6 @@ std::string whyText(const StorageExplanation& e, const std::string& file,
     case VersionReason::ScheduleNeeds:
       break;
   }
-  (void)kernel;
   if (!e.crossIteration)
     return "all the schedule needs: no dependency crosses iterations through it";
   return fmt::format("all the schedule needs: the schedule of {} needs exactly {} ({}){}",
@@ -349,7 +347,7 @@ std::string printExplanation(const ir::Kernel& kernel, const KernelExplanation& 
   for (const auto& s : e.storages)
     out += fmt::format("  {:<{}}  {:<{}}  {} version{}: {}\n", s.storage->name, width,
                        at(file, s.storage->loc), locWidth, s.versions, s.versions == 1 ? "" : "s",
-                       whyText(s, file, kernel));
+                       whyText(s, file));
   return out;
 }
 
