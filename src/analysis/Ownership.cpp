@@ -557,15 +557,20 @@ void describeEpochs(StorageOwnership& o, LoopIndex& loops, const ScalarDefs& def
     const LoopInfo& info = loops[ow.get()];
     // This owner's num_stages, else the nearest enclosing loop's.
     int64_t bound = 1;
+    const ForStmt* boundLoop = nullptr;
     if (hasNumStages(*f)) {
       bound = std::max<int64_t>(1, f->numStages);
+      boundLoop = f;
     } else {
       for (auto it = info.enclosing.rbegin(); it != info.enclosing.rend(); ++it)
         if (hasNumStages(**it)) {
           bound = std::max<int64_t>(1, (*it)->numStages);
+          boundLoop = *it;
           break;
         }
     }
+    if (boundLoop && (!o.versionBoundLoop || bound > o.versionBound))
+      o.versionBoundLoop = boundLoop;
     o.versionBound = std::max(o.versionBound, bound);
     if (info.guardedPath || (info.body && !alwaysAccessed(*info.body, o.storage)))
       o.guardedEpoch = true;

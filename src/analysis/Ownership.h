@@ -67,6 +67,9 @@ struct StorageOwnership {
   // loop's that has one, else 1; the largest over sibling owners. 1 when not
   // eligible. (Fixed counts of §2.1 may exceed it.)
   int64_t versionBound = 1;
+  // The loop whose num_stages gives versionBound (an owner or a loop around
+  // one); null when no such loop has a num_stages.
+  const ir::ForStmt* versionBoundLoop = nullptr;
   // T.fill / T.clear statements (FillStmt) of this storage outside all its
   // owners, in program order; lowering writes them to every version (SPEC
   // §6.2). Inferred owners allow only whole-storage fills outside every

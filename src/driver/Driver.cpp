@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "Version.h"
+#include "driver/ExplainCommand.h"
 #include "driver/Report.h"
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
@@ -169,6 +170,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                       "write every scheduling problem and its result as JSON into DIR");
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);
+  ExplainOptions explainOpts;
+  auto* explain = addExplainCommand(app, explainOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -185,8 +188,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
     std::string message = e.what();
     if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
-        std::string(argv[1]) != "run")
-      message = fmt::format("unknown command '{}'; commands are 'compile' and 'run'", argv[1]);
+        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain")
+      message =
+          fmt::format("unknown command '{}'; commands are 'compile', 'run' and 'explain'", argv[1]);
     err << "tilesched: error: " << message << "\n"
         << "run 'tilesched --help' for usage\n";
     return kExitUsage;
@@ -194,6 +198,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   try {
     if (compile->parsed()) return runCompile(opts, out, err);
     if (run->parsed()) return runRunCommand(runOpts, out, err);
+    if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
   } catch (const InternalError& e) {
     err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
     return kExitCompileError;

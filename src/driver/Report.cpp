@@ -1,6 +1,7 @@
 #include "driver/Report.h"
 
 #include "Version.h"
+#include "driver/ExplainCommand.h"
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
@@ -203,6 +204,8 @@ json compileReport(const Program* program, const std::string& file, const Target
       if (schedules && i < schedules->size())
         annotateScheduleReport(entry, program->kernels[i], (*schedules)[i], *target);
       if (analyses && i < analyses->size()) analysis::annotateKernelReport(entry, (*analyses)[i]);
+      if (analyses && schedules && i < analyses->size() && i < schedules->size())
+        annotateExplanations(entry, program->kernels[i], (*analyses)[i], (*schedules)[i], *target);
       j["kernels"].push_back(std::move(entry));
     }
   }

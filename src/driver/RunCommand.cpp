@@ -19,6 +19,7 @@
 #include "analysis/FillDrain.h"
 #include "driver/Compare.h"
 #include "driver/Driver.h"
+#include "driver/ExplainCommand.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
@@ -733,7 +734,11 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
   std::vector<json> sims;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const auto& oc = outcomes[i];
-    if (oc.lowering) annotateLowering(report["kernels"][i], *oc.kernel, *oc.lowering, target);
+    if (oc.lowering) {
+      annotateLowering(report["kernels"][i], *oc.kernel, *oc.lowering, target);
+      annotateExplanations(report["kernels"][i], *oc.kernel, analyses[i], oc.lowering->schedule,
+                           target);
+    }
     sim::Memory mem(oc.lowered);
     auto describe = [](const sim::AccessOwner& a) {
       return a.stmt ? sim::instructionName(a.stmt) : std::string("?");

@@ -15,31 +15,83 @@ int64_t maxDistance(const SchedulingProblem& p, const ProblemDep& d) {
   return d.versionVar >= 0 ? p.versions[d.versionVar].maxVersions : d.distance;
 }
 
-// Longest-path relaxation from a virtual source: true when a positive cycle
-// exists with weights latency - ii·distance.
-bool hasPositiveCycle(const SchedulingProblem& p, int64_t ii) {
+// The recurrence graph at `ii`: every dependency with weight latency -
+// ii·distance and, without enable_offset, the window rule |s_a - s_b| <= II -
+// 1 on a shared pipe (weight 1 - ii both ways).
+std::vector<RecurrenceEdge> recurrenceEdges(const SchedulingProblem& p) {
+  std::vector<RecurrenceEdge> edges;
+  for (size_t i = 0; i < p.deps.size(); ++i) {
+    const auto& d = p.deps[i];
+    edges.push_back({d.from, d.to, d.latency, maxDistance(p, d), static_cast<int>(i)});
+  }
+  int n = p.numUnits();
+  if (p.isLoop && !p.enableOffset)
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        if (p.sharePipe(a, b)) {
+          edges.push_back({a, b, 1, 1, -1});
+          edges.push_back({b, a, 1, 1, -1});
+        }
+  return edges;
+}
+
+// Longest-path relaxation from a virtual source with weights latency -
+// ii·distance. Returns true when a positive cycle exists (still relaxing in
+// round n); with `cycle`, also one such cycle, its edges in order: the first
+// cycle the predecessor graph shows (every cycle of it is positive), found by
+// relaxing on until it appears.
+bool positiveCycle(const SchedulingProblem& p, const std::vector<RecurrenceEdge>& edges, int64_t ii,
+                   std::vector<RecurrenceEdge>* cycle = nullptr) {
   int n = p.numUnits();
   std::vector<int64_t> dist(n, 0);
-  for (int round = 0; round <= n; ++round) {
+  std::vector<int> pred(n, -1);  // the edge that last raised each unit
+  auto relaxRound = [&] {
     bool changed = false;
-    auto relax = [&](int from, int to, int64_t w) {
-      if (dist[from] + w > dist[to]) {
-        dist[to] = dist[from] + w;
+    for (size_t e = 0; e < edges.size(); ++e) {
+      const auto& edge = edges[e];
+      int64_t w = edge.latency - ii * edge.distance;
+      if (dist[edge.from] + w > dist[edge.to]) {
+        dist[edge.to] = dist[edge.from] + w;
+        pred[edge.to] = static_cast<int>(e);
         changed = true;
       }
-    };
-    for (const auto& d : p.deps) relax(d.from, d.to, d.latency - ii * maxDistance(p, d));
-    // The window rule: |s_a - s_b| <= II - 1 on a shared pipe.
-    if (p.isLoop && !p.enableOffset)
-      for (int a = 0; a < n; ++a)
-        for (int b = a + 1; b < n; ++b)
-          if (p.sharePipe(a, b)) {
-            relax(a, b, 1 - ii);
-            relax(b, a, 1 - ii);
-          }
-    if (!changed) return false;
+    }
+    return changed;
+  };
+  for (int round = 0; round <= n; ++round)
+    if (!relaxRound()) return false;
+  if (!cycle) return true;
+  // A cycle of the predecessor graph: walk back from each unit.
+  auto predCycle = [&]() -> std::vector<RecurrenceEdge> {
+    std::vector<int> seenIn(n, -1);
+    for (int start = 0; start < n; ++start) {
+      int v = start;
+      while (v >= 0 && seenIn[v] < 0) {
+        seenIn[v] = start;
+        v = pred[v] >= 0 ? edges[pred[v]].from : -1;
+      }
+      if (v < 0 || seenIn[v] != start) continue;
+      std::vector<RecurrenceEdge> out;
+      int u = v;
+      do {
+        out.push_back(edges[pred[u]]);
+        u = edges[pred[u]].from;
+      } while (u != v);
+      std::reverse(out.begin(), out.end());
+      return out;
+    }
+    return {};
+  };
+  for (int extra = 0; extra <= 4 * n + 4; ++extra) {
+    *cycle = predCycle();
+    if (!cycle->empty()) return true;
+    relaxRound();
   }
   return true;
+}
+
+bool hasPositiveCycle(const SchedulingProblem& p, int64_t ii) {
+  return positiveCycle(p, recurrenceEdges(p), ii);
 }
 
 }  // namespace
@@ -71,6 +123,34 @@ int64_t recurrenceBound(const SchedulingProblem& p) {
       hi = mid;
   }
   return hi;
+}
+
+int64_t IIBoundTerms::bound() const {
+  return std::max<int64_t>({resource, recurrence, exclusion, 1});
+}
+
+IIBoundTerms iiLowerBoundTerms(const SchedulingProblem& p) {
+  IIBoundTerms t;
+  t.resource = resourceBound(p);
+  int64_t busiest = 0;
+  for (Pipe pipe : kAllPipes) {
+    int64_t sum = 0;
+    for (int i = 0; i < p.numUnits(); ++i)
+      if (p.pipeMask[i] & pipeMask(pipe)) sum += p.ii[i];
+    if (sum > busiest) busiest = sum, t.resourcePipe = pipe;
+  }
+  t.recurrence = recurrenceBound(p);
+  if (t.recurrence > 1) {
+    auto edges = recurrenceEdges(p);
+    // A zero-distance cycle is positive at every II (recurrenceBound's cap).
+    if (!positiveCycle(p, edges, t.recurrence - 1, &t.criticalCycle))
+      positiveCycle(p, edges, t.recurrence, &t.criticalCycle);
+  }
+  for (size_t i = 0; i < p.exclusions.size(); ++i) {
+    int64_t both = p.exclusions[i].forwardLatency + p.exclusions[i].reverseLatency;
+    if (both > t.exclusion) t.exclusion = both, t.exclusionIndex = static_cast<int>(i);
+  }
+  return t;
 }
 
 int64_t iiLowerBound(const SchedulingProblem& p) {

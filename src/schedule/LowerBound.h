@@ -18,8 +18,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "schedule/Problem.h"
+#include "target/Hardware.h"
 
 namespace tilesched::schedule {
 
@@ -29,5 +32,31 @@ int64_t iiLowerBound(const SchedulingProblem& problem);
 // Straight-line lists: the busiest pipe, the longest dependency path and the
 // longest unit.
 int64_t makespanLowerBound(const SchedulingProblem& problem);
+
+// One edge of the recurrence graph: a dependency (dep = its index in
+// problem.deps) or, without enable_offset, a window edge between two units
+// sharing a pipe (dep = -1, latency 1, distance 1).
+struct RecurrenceEdge {
+  int from = 0, to = 0;
+  int64_t latency = 0;
+  int64_t distance = 0;  // version variables at their upper bound
+  int dep = -1;
+};
+
+// The terms of iiLowerBound, with what produces each (for `tilesched explain`):
+// bound() == iiLowerBound(problem).
+struct IIBoundTerms {
+  int64_t resource = 1;
+  std::optional<Pipe> resourcePipe;  // the busiest pipe (first of kAllPipes on a tie)
+  int64_t recurrence = 1;
+  // A cycle with Σ latency > (recurrence - 1)·Σ distance, so it alone needs
+  // II >= recurrence; empty when recurrence is 1.
+  std::vector<RecurrenceEdge> criticalCycle;
+  int64_t exclusion = 0;
+  int exclusionIndex = -1;  // into problem.exclusions: the largest forward + reverse
+
+  int64_t bound() const;
+};
+IIBoundTerms iiLowerBoundTerms(const SchedulingProblem& problem);
 
 }  // namespace tilesched::schedule

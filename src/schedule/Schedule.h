@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "ir/IR.h"
 
 namespace tilesched::schedule {
+
+struct SchedulingProblem;  // Problem.h
 
 // Where a storage's version count came from (SPEC §7.3 `buffers[].source`).
 enum class VersionSource {
@@ -57,6 +60,10 @@ struct ListSchedule {
   int64_t makespan = 0;  // one iteration: first start to last completion
   bool enableOffset = false;
   std::string note;  // why not proven optimal, or why the fallback ("" otherwise)
+  // The problem the scheduler solved for this list (memory groups as it saw
+  // them), kept so `tilesched explain` reads the real bound terms and
+  // capacities; null in hand-written schedules.
+  std::shared_ptr<const SchedulingProblem> problem;
 };
 
 // The schedule of one kernel.

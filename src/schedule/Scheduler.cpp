@@ -97,6 +97,7 @@ class KernelScheduler {
       }
       if (!options_.dumpDirectory.empty())
         dumpProblem(options_.dumpDirectory, kernel_, list->loop(), dumpIndex++, problem, solution);
+      schedule.problem = std::make_shared<const SchedulingProblem>(std::move(problem));
       out.lists.push_back(std::move(schedule));
     }
     out.storages = decisions();

@@ -67,8 +67,9 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({}).code, 2);
   CliRun bogus = cli({"frobnicate"});
   EXPECT_EQ(bogus.code, 2);
-  EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile' and 'run'"),
-            std::string::npos)
+  EXPECT_NE(
+      bogus.err.find("unknown command 'frobnicate'; commands are 'compile', 'run' and 'explain'"),
+      std::string::npos)
       << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
   EXPECT_EQ(unknown.code, 2);

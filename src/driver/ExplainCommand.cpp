@@ -1,0 +1,416 @@
+// `tilesched explain` and the report's explanation fields (see ExplainCommand.h).
+#include "driver/ExplainCommand.h"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "driver/Driver.h"
+#include "frontend/Elaborator.h"
+#include "ir/Printer.h"
+#include "schedule/Problem.h"
+#include "schedule/Scheduler.h"
+
+namespace tilesched::driver {
+
+using nlohmann::json;
+using namespace schedule;
+
+namespace {
+
+std::string at(const std::string& file, SourceLoc loc) {
+  return loc.valid() ? fmt::format("{}:{}:{}", file, loc.line, loc.col) : file;
+}
+
+json locJson(SourceLoc loc) {
+  return {{"line", loc.valid() ? json(loc.line) : json(nullptr)},
+          {"col", loc.valid() ? json(loc.col) : json(nullptr)}};
+}
+
+json loopJson(const ir::ForStmt* loop) {
+  if (!loop) return nullptr;
+  json j = locJson(loop->loc);
+  j["var"] = loop->var->name;
+  j["num_stages"] = loop->numStages;
+  return j;
+}
+
+std::string loopName(const ir::ForStmt* loop, const std::string& file) {
+  return fmt::format("loop {} ({})", loop->var->name, at(file, loop->loc));
+}
+
+// The first line of a statement as printed, without its indentation.
+std::string stmtText(const ir::Stmt& s) {
+  std::string text = ir::printStmt(s);
+  auto nl = text.find('\n');
+  if (nl != std::string::npos) text.erase(nl);
+  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
+  auto comment = text.find("  # ");
+  if (comment != std::string::npos) text.erase(comment);
+  constexpr size_t kMax = 72;
+  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
+  return text;
+}
+
+const analysis::Unit* unitOf(const LoopExplanation& e, int index) {
+  if (!e.list || index < 0 || index >= static_cast<int>(e.list->units.size())) return nullptr;
+  return &e.list->units[index];
+}
+
+json unitJson(const LoopExplanation& e, int index) {
+  const analysis::Unit* u = unitOf(e, index);
+  json j = u ? locJson(u->loc) : locJson({});
+  j["unit"] = index;
+  j["op"] = u ? json(stmtText(u->stmt)) : json(nullptr);
+  j["pipes"] = u ? json(analysis::pipeMaskName(u->pipeMask)) : json(nullptr);
+  return j;
+}
+
+std::string unitLine(const LoopExplanation& e, int index, const std::string& file) {
+  const analysis::Unit* u = unitOf(e, index);
+  if (!u) return fmt::format("#{}", index);
+  return fmt::format("#{} {} ({})", index, stmtText(u->stmt), at(file, u->loc));
+}
+
+const analysis::Dependency* depOf(const LoopExplanation& e, const RecurrenceEdge& edge) {
+  if (!e.list || edge.dep < 0 || edge.dep >= static_cast<int>(e.list->deps.size())) return nullptr;
+  return &e.list->deps[edge.dep];
+}
+
+std::string depWhat(const analysis::Dependency* d) {
+  if (!d) return "window";  // two units of one pipe stay within one II
+  return std::string(analysis::depKindName(d->kind));
+}
+
+std::string depOn(const analysis::Dependency* d) {
+  if (!d) return "";
+  if (d->storage) return d->storage->name;
+  if (d->var) return d->var->name;
+  return "";
+}
+
+bool hasProblems(const KernelSchedule& s) {
+  for (const auto& ls : s.lists)
+    if (ls.loop && !ls.problem) return false;
+  return !s.lists.empty();
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ JSON
+
+namespace {
+
+json iiBoundJson(const LoopExplanation& e) {
+  json j;
+  j["kind"] = std::string(iiBoundKindName(e.kind));
+  j["value"] = e.value;
+  j["ii"] = e.ii;
+  j["reached"] = e.ii == e.value;
+  j["status"] = std::string(searchStatusName(e.status));
+  j["terms"] = {{"resource", e.terms.resource},
+                {"recurrence", e.terms.recurrence},
+                {"owner", e.terms.exclusion}};
+  switch (e.kind) {
+    case IIBoundKind::Resource: {
+      j["pipe"] = std::string(pipeName(*e.terms.resourcePipe));
+      j["busy"] = e.value;
+      json tasks = json::array();
+      for (size_t k = 0; k < e.resourceUnits.size(); ++k) {
+        json t = unitJson(e, e.resourceUnits[k]);
+        t["busy"] = e.resourceBusy[k];
+        tasks.push_back(t);
+      }
+      j["tasks"] = tasks;
+      break;
+    }
+    case IIBoundKind::Recurrence: {
+      json tasks = json::array(), edges = json::array();
+      for (const auto& edge : e.terms.criticalCycle) {
+        tasks.push_back(unitJson(e, edge.from));
+        const analysis::Dependency* d = depOf(e, edge);
+        std::string on = depOn(d);
+        edges.push_back({{"from", edge.from},
+                         {"to", edge.to},
+                         {"kind", depWhat(d)},
+                         {"on", on.empty() ? json(nullptr) : json(on)},
+                         {"latency", edge.latency},
+                         {"distance", edge.distance}});
+      }
+      j["tasks"] = tasks;
+      j["edges"] = edges;
+      j["latency"] = e.cycleLatency;
+      j["distance"] = e.cycleDistance;
+      break;
+    }
+    case IIBoundKind::Owner: {
+      json tasks = json::array();
+      if (e.exclusion) {
+        tasks.push_back(unitJson(e, e.exclusion->a));
+        tasks.push_back(unitJson(e, e.exclusion->b));
+        j["storage"] = e.exclusion->storage ? json(e.exclusion->storage->name) : json(nullptr);
+        j["forward"] = e.exclusionForward;
+        j["reverse"] = e.exclusionReverse;
+      }
+      j["tasks"] = tasks;
+      break;
+    }
+    case IIBoundKind::None:
+      break;
+  }
+  j["note"] = e.note.empty() ? json(nullptr) : json(e.note);
+  return j;
+}
+
+json whyJson(const StorageExplanation& e) {
+  json j;
+  j["kind"] = std::string(versionReasonName(e.reason));
+  j["versions"] = e.versions;
+  switch (e.reason) {
+    case VersionReason::Annotation:
+    case VersionReason::OptOut:
+    case VersionReason::Manual:
+      j["annotation"] = locJson(e.annotationLoc);
+      return j;
+    case VersionReason::Ineligible:
+      j["reason"] = e.ineligibleReason;
+      return j;
+    case VersionReason::NumStages:
+    case VersionReason::Capacity:
+    case VersionReason::ScheduleNeeds:
+      break;
+  }
+  j["loop"] = loopJson(e.loop);
+  j["bound"] = e.bound;
+  j["bound_loop"] = loopJson(e.boundLoop);
+  j["cross_iteration"] = e.crossIteration;
+  j["ii_above_bound"] = e.iiAboveBound;
+  j["ii_lower_bound"] = e.loopLowerBound;
+  if (e.capacity)
+    j["memory"] = {{"scope", std::string(memScopeName(e.storage->scope))},
+                   {"capacity", *e.capacity},
+                   {"bytes_per_version", e.bytesPerVersion},
+                   {"bytes_with_one_more", e.bytesWithOneMore}};
+  else
+    j["memory"] = nullptr;
+  if (e.reason == VersionReason::NumStages)
+    j["ii_bound_with_more_versions"] =
+        e.iiBoundWithMoreVersions ? json(*e.iiBoundWithMoreVersions) : json(nullptr);
+  if (e.reason == VersionReason::Capacity) {
+    j["ii_bound_at_count"] = *e.iiBoundAtCount;
+    j["ii_bound_at_bound"] = *e.iiBoundAtBound;
+  }
+  return j;
+}
+
+}  // namespace
+
+void annotateExplanations(json& entry, const ir::Kernel& kernel,
+                          const analysis::KernelAnalysis& analysis, const KernelSchedule& schedule,
+                          const Target& target) {
+  if (!hasProblems(schedule)) return;
+  KernelExplanation e = explainSchedule(analysis, kernel, schedule, target);
+  if (entry.contains("buffers") && entry["buffers"].is_array())
+    for (auto& b : entry["buffers"]) {
+      const ir::Buffer* buf = kernel.findBuffer(b.value("name", ""));
+      const StorageExplanation* se = buf ? e.find((*buf)->storage) : nullptr;
+      b["why"] = se ? whyJson(*se) : json(nullptr);
+    }
+  if (entry.contains("loops") && entry["loops"].is_array())
+    for (auto& l : entry["loops"])
+      for (const auto& le : e.loops)
+        if (l.value("var", "") == le.loop->var->name && l.value("line", 0u) == le.loop->loc.line)
+          l["ii_bound_by"] = iiBoundJson(le);
+}
+
+// ------------------------------------------------------------ text
+
+namespace {
+
+std::string statusText(const LoopExplanation& e) {
+  switch (e.status) {
+    case SearchStatus::ProvenOptimal:
+      return "proven optimal";
+    case SearchStatus::Fallback:
+      return "list-schedule fallback";
+    case SearchStatus::TimedOut:
+      return "not proven optimal: the solver's time budget ran out";
+    case SearchStatus::NotProven:
+      return "not proven optimal";
+  }
+  return "";
+}
+
+void printLoop(std::string& out, const LoopExplanation& e, const std::string& file) {
+  out += fmt::format("{}: II {}, lower bound {}, {}\n", loopName(e.loop, file), e.ii, e.lowerBound,
+                     statusText(e));
+  if (!e.note.empty()) out += "  note: " + e.note + "\n";
+  switch (e.kind) {
+    case IIBoundKind::Resource:
+      out += fmt::format("  bound by resource: pipe {} is busy {} cycles per iteration\n",
+                         pipeName(*e.terms.resourcePipe), e.value);
+      for (size_t k = 0; k < e.resourceUnits.size(); ++k)
+        out += fmt::format("    {}, {} cycles\n", unitLine(e, e.resourceUnits[k], file),
+                           e.resourceBusy[k]);
+      break;
+    case IIBoundKind::Recurrence:
+      out += fmt::format(
+          "  bound by recurrence: a cycle of latency {} over {} iteration{} needs II >= {}\n",
+          e.cycleLatency, e.cycleDistance, e.cycleDistance == 1 ? "" : "s", e.value);
+      for (const auto& edge : e.terms.criticalCycle) {
+        const analysis::Dependency* d = depOf(e, edge);
+        std::string on = depOn(d);
+        out += fmt::format("    {}\n      -> #{} {}{}, latency {}, distance {}\n",
+                           unitLine(e, edge.from, file), edge.to, depWhat(d),
+                           on.empty() ? "" : " on " + on, edge.latency, edge.distance);
+      }
+      break;
+    case IIBoundKind::Owner:
+      if (!e.exclusion) break;
+      out += fmt::format("  bound by owner exclusion on {}: forward {} + reverse {} = {} cycles\n",
+                         e.exclusion->storage ? e.exclusion->storage->name : "?",
+                         e.exclusionForward, e.exclusionReverse, e.value);
+      out += "    " + unitLine(e, e.exclusion->a, file) + "\n";
+      out += "    " + unitLine(e, e.exclusion->b, file) + "\n";
+      break;
+    case IIBoundKind::None:
+      out += "  bound by nothing: no unit occupies a pipe\n";
+      break;
+  }
+  out += fmt::format("  terms: resource {}, recurrence {}, owner exclusion {}\n", e.terms.resource,
+                     e.terms.recurrence, e.terms.exclusion);
+  if (e.ii > e.lowerBound)
+    out += fmt::format("  the II is {} above its lower bound\n", e.ii - e.lowerBound);
+}
+
+std::string boundText(const StorageExplanation& e, const std::string& file) {
+  if (!e.boundLoop)
+    return fmt::format("at most {}: no loop around its owner has num_stages", e.bound);
+  if (e.boundLoop == e.loop)
+    return fmt::format("num_stages={} of loop {} allows {}", e.boundLoop->numStages,
+                       e.boundLoop->var->name, e.bound);
+  return fmt::format("num_stages={} of {} allows {}", e.boundLoop->numStages,
+                     loopName(e.boundLoop, file), e.bound);
+}
+
+std::string whyText(const StorageExplanation& e, const std::string& file) {
+  switch (e.reason) {
+    case VersionReason::Annotation:
+      return fmt::format("fixed by T.annotate_buffer_versions at {}", at(file, e.annotationLoc));
+    case VersionReason::OptOut:
+      return fmt::format("opted out ({{{}: 1}}) by T.annotate_buffer_versions at {}",
+                         e.buffer ? e.buffer->name : "?", at(file, e.annotationLoc));
+    case VersionReason::Manual:
+      return fmt::format("manual ring by T.annotate_manual_multi_buffer at {}",
+                         at(file, e.annotationLoc));
+    case VersionReason::Ineligible:
+      return "not eligible: " + e.ineligibleReason;
+    case VersionReason::NumStages:
+      return fmt::format(
+          "capped by num_stages: {}; with more versions the II bound would drop from {} to {}",
+          boundText(e, file), e.loopLowerBound, *e.iiBoundWithMoreVersions);
+    case VersionReason::Capacity:
+      return fmt::format(
+          "capped by the capacity of '{}': {} versions would need {} bytes, capacity {} bytes "
+          "({}); II bound {} at {} version{}, {} at {}",
+          memScopeName(e.storage->scope), e.versions + 1, e.bytesWithOneMore, *e.capacity,
+          boundText(e, file), *e.iiBoundAtCount, e.versions, e.versions == 1 ? "" : "s",
+          *e.iiBoundAtBound, e.bound);
+    case VersionReason::ScheduleNeeds:
+      break;
+  }
+  if (!e.crossIteration)
+    return "all the schedule needs: no dependency crosses iterations through it";
+  return fmt::format("all the schedule needs: the schedule of {} needs exactly {} ({}){}",
+                     e.loop ? loopName(e.loop, file) : "its loop", e.versions, boundText(e, file),
+                     e.iiAboveBound ? "; the loop's II is above its bound, where more versions "
+                                      "are not ruled out to help"
+                                    : "");
+}
+
+}  // namespace
+
+std::string printExplanation(const ir::Kernel& kernel, const KernelExplanation& e,
+                             const std::string& file, const Target& target) {
+  std::string out =
+      fmt::format("# explain {} ({}, target {})\n",
+                  kernel.factory.empty() ? kernel.name : kernel.factory, file, target.name);
+  for (const auto& l : e.loops) printLoop(out, l, file);
+  out += "buffers:\n";
+  size_t width = 4, locWidth = 4;
+  for (const auto& s : e.storages) {
+    width = std::max(width, s.storage->name.size());
+    locWidth = std::max(locWidth, at(file, s.storage->loc).size());
+  }
+  for (const auto& s : e.storages)
+    out += fmt::format("  {:<{}}  {:<{}}  {} version{}: {}\n", s.storage->name, width,
+                       at(file, s.storage->loc), locWidth, s.versions, s.versions == 1 ? "" : "s",
+                       whyText(s, file));
+  return out;
+}
+
+// ------------------------------------------------------------ command
+
+CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "explain", "say why each buffer got its versions and what bounds each loop's II");
+  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
+  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to explain");
+  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  cmd->add_option("--solver-timeout-ms", o.solverTimeoutMs,
+                  "time budget of the scheduler's solve of each loop, in milliseconds");
+  return cmd;
+}
+
+int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
+  auto usage = [&](const std::string& msg) {
+    err << "tilesched: error: " << msg << "\n";
+    return kExitUsage;
+  };
+  frontend::FrontendOptions fe;
+  fe.func = o.func;
+  for (const auto& d : o.defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return usage(fmt::format("-D expects NAME=VALUE, got '{}'", d));
+    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  std::string targetError;
+  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
+  if (!target) return usage(targetError);
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) return usage(fmt::format("cannot read '{}'", o.file));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = std::make_shared<SourceFile>(o.file, text.str());
+
+  DiagnosticEngine diags(file);
+  auto program = frontend::compileSource(file, fe, diags);
+  std::vector<analysis::KernelAnalysis> analyses;
+  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
+  std::vector<KernelSchedule> schedules;
+  if (program && !diags.hasErrors()) {
+    ScheduleOptions so;
+    so.solverTimeoutMs = o.solverTimeoutMs;
+    for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i)
+      schedules.push_back(scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
+  }
+  err << diags.renderAll();
+  if (!program || diags.hasErrors()) {
+    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+    return kExitCompileError;
+  }
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    if (i) out << "\n";
+    out << printExplanation(
+        program->kernels[i],
+        explainSchedule(analyses[i], program->kernels[i], schedules[i], *target), o.file, *target);
+  }
+  return kExitOk;
+}
+
+}  // namespace tilesched::driver

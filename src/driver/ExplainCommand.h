@@ -1,0 +1,56 @@
+// `tilesched explain FILE [-D ...] [--func] [--target]` (issue 10
+// "Explanations"): per scheduled loop what bounds its II and how the search
+// ended, per on-chip buffer why it got its version count; and the same facts
+// in the JSON report (`buffers[].why`, `loops[].ii_bound_by`,
+// docs/scheduler.md "Explanations").
+//
+// Expects: an auto schedule (ListSchedules carrying their problems); the
+// explanations themselves come from schedule::explainSchedule.
+//
+//   # explain vec_add (examples/vec_add.py, target ascend950)
+//   loop s at examples/vec_add.py:40:9: II 164, lower bound 164, proven optimal
+//     bound by resource: pipe MTE2 busy 164 cycles per iteration
+//   ...
+//   a_ub   examples/vec_add.py:35:13   2 versions   schedule-needs: ...
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analysis/TaskGraph.h"
+#include "ir/IR.h"
+#include "schedule/Explain.h"
+#include "schedule/Schedule.h"
+#include "target/Target.h"
+
+namespace CLI {
+class App;
+}
+
+namespace tilesched::driver {
+
+struct ExplainOptions {
+  std::string file;
+  std::vector<std::string> defines;
+  std::string func;
+  std::string target;
+  unsigned solverTimeoutMs = 2000;
+};
+
+CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& options);
+int runExplainCommand(const ExplainOptions& options, std::ostream& out, std::ostream& err);
+
+// The human explanation of one kernel.
+std::string printExplanation(const ir::Kernel& kernel, const schedule::KernelExplanation& e,
+                             const std::string& file, const Target& target);
+
+// Sets `buffers[].why` (aliases share their storage's) and `loops[].ii_bound_by`
+// (matched by var and line) of a kernel entry of the report; nothing when the
+// schedule is not an auto schedule (no problems kept: `--schedule none|double`).
+void annotateExplanations(nlohmann::json& kernelEntry, const ir::Kernel& kernel,
+                          const analysis::KernelAnalysis& analysis,
+                          const schedule::KernelSchedule& schedule, const Target& target);
+
+}  // namespace tilesched::driver
