@@ -34,11 +34,18 @@ struct Row {
   int64_t ii = 0, lb = 0;
   bool proven = false, fallback = false;
   double ms = 0;
+  SolveStats stats;
 };
+
+bool verbose = false;
 
 void print(const Row& r) {
   fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9.2f}\n", r.name, r.tasks, r.ii, r.lb,
              r.proven ? "yes" : "no", r.fallback ? "yes" : "no", r.ms);
+  if (verbose)
+    fmt::print("    checks {} (sat {}, unsat {}, unknown {}), II search {:.2f} ms, refine {:.2f} ms\n",
+               r.stats.checks, r.stats.sat, r.stats.unsat, r.stats.unknown, r.stats.iiSearchMs,
+               r.stats.refineMs);
 }
 
 std::vector<Row> examples(unsigned timeoutMs) {
@@ -77,6 +84,7 @@ std::vector<Row> examples(unsigned timeoutMs) {
         r.proven = l.provenOptimal;
         r.fallback = l.fallback;
         r.ms = l.solveMs;
+        r.stats = l.stats;
         rows.push_back(r);
       }
     }
@@ -162,6 +170,7 @@ std::vector<Row> generated(unsigned timeoutMs) {
       r.proven = s.provenOptimal;
       r.fallback = s.fallback;
       r.ms = s.solveMs;
+      r.stats = s.stats;
       rows.push_back(r);
     }
   }
@@ -176,6 +185,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--timeout-ms") && i + 1 < argc) timeoutMs = std::stoul(argv[++i]);
     if (!std::strcmp(argv[i], "--examples-only")) examplesOnly = true;
+    if (!std::strcmp(argv[i], "--verbose")) verbose = true;
   }
   fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9}\n", "loop", "tasks", "II", "bound",
              "proven", "fallback", "ms");

@@ -221,8 +221,12 @@ class Encoding {
   // is spent.
   Answer check(double share = 1.0) {
     Answer a = Answer::Unknown;
+    ++stats_.checks;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
-    if (left.count() < 1) return a;
+    if (left.count() < 1) {
+      ++stats_.unknown;
+      return a;
+    }
     left = std::max(std::chrono::milliseconds(1),
                     std::chrono::milliseconds(static_cast<int64_t>(left.count() * share)));
     try {
@@ -242,6 +246,7 @@ class Encoding {
     } catch (const z3::exception&) {
       a = Answer::Unknown;
     }
+    ++(a == Answer::Sat ? stats_.sat : a == Answer::Unsat ? stats_.unsat : stats_.unknown);
     return a;
   }
 
@@ -351,6 +356,20 @@ class Encoding {
                     s_[e.b] + ii - s_[e.a] >= num(e.forwardLatency);
       solver_.add(ab || ba);
     }
+    // SPEC §6.1: a counted storage's accesses share one stage k (II·k <= s <
+    // II·(k + 1)), unless its version variable is 1. Only enable_offset loops
+    // have groups, and there II is a constant, so II·k is linear.
+    for (size_t g = 0; g < p_.sameStage.size(); ++g) {
+      const SameStageGroup& group = p_.sameStage[g];
+      z3::expr stage = c_.int_const(("stage_of_group" + std::to_string(g)).c_str());
+      z3::expr same = c_.bool_val(true);
+      for (int u : group.units)
+        same = same && s_[u] >= stage * ii && s_[u] <= stage * ii + ii - num(1);
+      if (group.versionVar >= 0 && p_.versions[group.versionVar].minVersions == 1)
+        solver_.add(versionChoices_[group.versionVar][0] || same);
+      else
+        solver_.add(same);
+    }
     return true;
   }
 
@@ -361,6 +380,7 @@ class Encoding {
 
   // Lexicographic: fewest stages, fewest version bytes, shortest makespan.
   void refine(int64_t t) {
+    auto begin = Clock::now();
     int checks = 0;
     auto budgetLeft = [&] { return checks < limits_.maxRefinementChecks; };
     // Stages: ascending from what the same-iteration dependencies force.
@@ -426,6 +446,7 @@ class Encoding {
       }
     }
     starts_ = best;
+    stats_.refineMs += std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
   }
 
   void addStraightLineConstraints() {
@@ -460,6 +481,9 @@ class Encoding {
   std::vector<int64_t> starts_, bestStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;
+
+ public:
+  SolveStats stats_;
 };
 
 }  // namespace
@@ -476,8 +500,10 @@ ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolu
   } else {
     Encoding encoding(problem, context, limits);
     out = problem.isLoop ? encoding.solveLoop(fallback) : encoding.solveStraightLine(fallback);
+    out.stats = encoding.stats_;
   }
   out.solveMs = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+  out.stats.iiSearchMs = out.solveMs - out.stats.refineMs;
   return out;
 }
 

@@ -202,3 +202,47 @@ TEST(ScheduleCli, DumpedResultsSatisfyTheDumpedProblems) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// SPEC §6.1 end to end: with enable_offset, a storage in "counter" mode is
+// scheduled at one stage, so lowering accepts the annotation and the staged
+// loop runs and matches the reference (it used to be the error "cannot use
+// counter mode: with enable_offset it is accessed at several stages").
+TEST(ScheduleCli, CounterModeUnderEnableOffsetLowersAndRuns) {
+  fs::path file = fs::temp_directory_path() / (std::to_string(::getpid()) + "_staged_counter.py");
+  {
+    std::ofstream out(file);
+    out << "import tilelang.language as T\n\n@T.prim_func\n"
+           "def main(X: T.Tensor((65536,), \"float32\"), Y: T.Tensor((65536,), \"float32\")):\n"
+           "    with T.Kernel(1) as bx:\n"
+           "        x_ub = T.alloc_ub((8192,), \"float32\")\n"
+           "        y_ub = T.alloc_ub((8192,), \"float32\")\n"
+           "        T.annotate_buffer_versions({x_ub: (2, \"counter\")})\n"
+           "        for s in T.Pipelined(8, num_stages=3, annotations={\"enable_offset\": True}):\n"
+           "            T.copy(X[s * 8192:s * 8192 + 8192], x_ub)\n"
+           "            for i in T.Parallel(8192):\n"
+           "                y_ub[i] = x_ub[i] * 2.0 + 1.0\n"
+           "            T.copy(y_ub, Y[s * 8192:s * 8192 + 8192])\n";
+  }
+  CliRun r = cli({"run", file.string(), "--report", (file.string() + ".json")});
+  EXPECT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.err.find("error:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("without stages"), std::string::npos) << r.err;
+  std::ifstream in(file.string() + ".json");
+  json report = json::parse(in);
+  const json& loop = report.at("kernels").at(0).at("loops").at(0);
+  const json& stages = loop.at("stages");
+  EXPECT_EQ(stages.at(0), stages.at(1)) << loop.dump();
+  for (const auto& b : report.at("kernels").at(0).at("buffers"))
+    if (b.at("name") == "x_ub") {
+      EXPECT_EQ(b.at("versions"), 2);
+      EXPECT_EQ(b.at("mode"), "counter");
+    }
+  fs::remove(file);
+  fs::remove(file.string() + ".json");
+}
+
+}  // namespace
+}  // namespace tilesched
