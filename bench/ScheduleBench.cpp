@@ -40,12 +40,13 @@ struct Row {
 bool verbose = false;
 
 void print(const Row& r) {
-  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9.2f}\n", r.name, r.tasks, r.ii, r.lb,
-             r.proven ? "yes" : "no", r.fallback ? "yes" : "no", r.ms);
+  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9.2f} {:>9.2f}\n", r.name, r.tasks, r.ii,
+             r.lb, r.proven ? "yes" : "no", r.fallback ? "yes" : "no", r.ms, r.stats.cpuMs);
   if (verbose)
-    fmt::print("    checks {} (sat {}, unsat {}, unknown {}), II search {:.2f} ms, refine {:.2f} ms\n",
-               r.stats.checks, r.stats.sat, r.stats.unsat, r.stats.unknown, r.stats.iiSearchMs,
-               r.stats.refineMs);
+    fmt::print(
+        "    checks {} (sat {}, unsat {}, unknown {}), II search {:.2f} ms, refine {:.2f} ms\n",
+        r.stats.checks, r.stats.sat, r.stats.unsat, r.stats.unknown, r.stats.iiSearchMs,
+        r.stats.refineMs);
 }
 
 std::vector<Row> examples(unsigned timeoutMs) {
@@ -187,8 +188,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--examples-only")) examplesOnly = true;
     if (!std::strcmp(argv[i], "--verbose")) verbose = true;
   }
-  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9}\n", "loop", "tasks", "II", "bound",
-             "proven", "fallback", "ms");
+  fmt::print("{:<44} {:>5} {:>8} {:>8} {:>7} {:>9} {:>9} {:>9}\n", "loop", "tasks", "II", "bound",
+             "proven", "fallback", "ms", "cpu ms");
   std::vector<Row> all = examples(timeoutMs);
   for (const auto& r : all) print(r);
   if (!examplesOnly) {
@@ -196,15 +197,21 @@ int main(int argc, char** argv) {
     for (const auto& r : gen) print(r);
     all.insert(all.end(), gen.begin(), gen.end());
   }
-  std::vector<double> ms;
+  std::vector<double> ms, cpu;
   int proven = 0;
   for (const auto& r : all) {
     ms.push_back(r.ms);
+    cpu.push_back(r.stats.cpuMs);
     proven += r.proven;
   }
   std::sort(ms.begin(), ms.end());
-  if (!ms.empty())
-    fmt::print("\n{} loops: median {:.2f} ms, max {:.2f} ms, proven optimal {}/{}\n", ms.size(),
-               ms[ms.size() / 2], ms.back(), proven, ms.size());
+  std::sort(cpu.begin(), cpu.end());
+  auto p90 = [](const std::vector<double>& v) { return v[(v.size() * 9) / 10]; };
+  if (!ms.empty()) {
+    fmt::print("\n{} loops: median {:.2f} ms, p90 {:.2f} ms, max {:.2f} ms, proven optimal {}/{}\n",
+               ms.size(), ms[ms.size() / 2], p90(ms), ms.back(), proven, ms.size());
+    fmt::print("CPU time: median {:.2f} ms, p90 {:.2f} ms, max {:.2f} ms\n", cpu[cpu.size() / 2],
+               p90(cpu), cpu.back());
+  }
   return 0;
 }

@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
+#include "schedule/RefineBounds.h"
 
 namespace tilesched::schedule {
 
@@ -78,7 +80,7 @@ class Encoding {
       solver_.add(ii <= num(t));
       Answer a = check(share);
       solver_.pop();
-      if (a == Answer::Sat) found = lastII_;
+      if (a == Answer::Sat) found = lastII_, foundStarts_ = starts_;
       if (a == Answer::Unsat) provenBelow = std::max(provenBelow, t + 1);
       return a;
     };
@@ -104,10 +106,13 @@ class Encoding {
       out.note = "no solver answer within the time budget";
       return out;
     }
+    // The last sat model has II = t (the query's answer), so it is the
+    // refinement's starting point without another check.
     int64_t t = *found;
+    starts_ = foundStarts_;
     solver_.push();
     solver_.add(ii == num(t));
-    if (check() == Answer::Sat) refine(t);  // else starts_ keeps the last model of II <= t
+    refine(t);
     solver_.pop();
     out.found = true;
     out.ii = t;
@@ -401,10 +406,16 @@ class Encoding {
     }
     std::vector<int64_t> best = starts_;
     boundStages(stage, t);
-    // Version bytes: descending while a smaller total exists.
+    // Version bytes: descending while a smaller total exists, and not below
+    // what the difference constraints force (RefineBounds.h), where no
+    // check is needed to prove it.
+    std::vector<int64_t> leastVersions = minimumVersions(p_, t, stage);
+    int64_t leastBytes = 0;
+    for (size_t k = 0; k < p_.versions.size(); ++k)
+      leastBytes += leastVersions[k] * p_.versions[k].bytes;
+    int64_t bytes = versionBytes(best, t);
     if (!p_.versions.empty()) {
-      int64_t bytes = versionBytes(best, t);
-      while (budgetLeft()) {
+      while (bytes > leastBytes && budgetLeft()) {
         solver_.push();
         z3::expr sum = num(0);
         for (size_t k = 0; k < v_.size(); ++k) sum = sum + v_[k] * num(p_.versions[k].bytes);
@@ -420,8 +431,15 @@ class Encoding {
       for (size_t k = 0; k < v_.size(); ++k) sum = sum + v_[k] * num(p_.versions[k].bytes);
       solver_.add(sum <= num(bytes));
     }
-    // Makespan: bisection.
-    int64_t hi = makespanOf(best), lo = 1;
+    // Makespan: bisection from the longest paths of the difference
+    // constraints, each version variable at the most its byte total allows.
+    std::vector<int64_t> caps;
+    for (size_t k = 0; k < p_.versions.size(); ++k) {
+      int64_t room = bytes - (leastBytes - leastVersions[k] * p_.versions[k].bytes);
+      caps.push_back(std::clamp(room / std::max<int64_t>(1, p_.versions[k].bytes), leastVersions[k],
+                                p_.versions[k].maxVersions));
+    }
+    int64_t hi = makespanOf(best), lo = iterationLowerBound(p_, t, stage, caps);
     {
       auto e = earliest();
       for (int i = 0; i < p_.numUnits(); ++i) lo = std::max(lo, e[i] + p_.span(i));
@@ -478,7 +496,7 @@ class Encoding {
   std::vector<std::vector<z3::expr>> versionChoices_;
   int64_t lastII_ = 0;
   Clock::time_point deadline_;
-  std::vector<int64_t> starts_, bestStarts_;
+  std::vector<int64_t> starts_, bestStarts_, foundStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;
 
@@ -486,11 +504,18 @@ class Encoding {
   SolveStats stats_;
 };
 
+double threadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 }  // namespace
 
 ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolution& fallback,
                              z3::context& context, const SolverLimits& limits) {
   auto begin = Clock::now();
+  double cpuBegin = threadCpuMs();
   ProblemSolution out;
   if (problem.numUnits() == 0) {
     out = fallback;
@@ -504,6 +529,7 @@ ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolu
   }
   out.solveMs = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
   out.stats.iiSearchMs = out.solveMs - out.stats.refineMs;
+  out.stats.cpuMs = threadCpuMs() - cpuBegin;
   return out;
 }
 

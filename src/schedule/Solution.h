@@ -17,6 +17,7 @@ struct SolveStats {
   int sat = 0, unsat = 0, unknown = 0;
   double iiSearchMs = 0;  // lower bound, II queries (and probes)
   double refineMs = 0;    // stages, version bytes, makespan at the chosen II
+  double cpuMs = 0;       // CPU time of the whole solve (wall time inflates on a loaded machine)
 };
 
 struct ProblemSolution {
