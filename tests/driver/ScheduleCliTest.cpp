@@ -232,7 +232,10 @@ TEST(ScheduleCli, CounterModeUnderEnableOffsetLowersAndRuns) {
   EXPECT_EQ(r.err.find("without stages"), std::string::npos) << r.err;
   std::ifstream in(file.string() + ".json");
   json report = json::parse(in);
-  const json& loop = report.at("kernels").at(0).at("loops").at(0);
+  CliRun compiled = cli({"compile", file.string(), "--emit", "report-json"});
+  ASSERT_EQ(compiled.code, 0) << compiled.err;
+  json compiledReport = json::parse(compiled.out);
+  const json& loop = compiledReport.at("kernels").at(0).at("loops").at(0);
   const json& stages = loop.at("stages");
   EXPECT_EQ(stages.at(0), stages.at(1)) << loop.dump();
   for (const auto& b : report.at("kernels").at(0).at("buffers"))
@@ -242,6 +245,36 @@ TEST(ScheduleCli, CounterModeUnderEnableOffsetLowersAndRuns) {
     }
   fs::remove(file);
   fs::remove(file.string() + ".json");
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// `compile --stats`: one line per scheduled list (inner loops first, the root
+// last) and a total, on stderr, only when asked. With a 1 ms budget the loop falls
+// back to the list schedule and the counters say so.
+TEST(ScheduleCli, StatsPrintSolverCountersPerList) {
+  CliRun plain = cli({"compile", example("vec_add"), "--emit", "schedule"});
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "schedule", "--stats"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(plain.err.find("# scheduler stats"), std::string::npos);
+  EXPECT_NE(r.err.find("# scheduler stats of "), std::string::npos) << r.err;
+  size_t loop = r.err.find("loop s (line 40): "), root = r.err.find("kernel root: ");
+  ASSERT_NE(loop, std::string::npos) << r.err;
+  ASSERT_NE(root, std::string::npos) << r.err;
+  EXPECT_LT(loop, root);
+  EXPECT_NE(r.err.find("total: 2 lists, "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(", fallback,"), std::string::npos) << r.err;
+  CliRun cut = cli({"compile", example("vec_add"), "--solver-timeout-ms", "1", "--stats"});
+  ASSERT_EQ(cut.code, 0) << cut.err;
+  size_t line = cut.err.find("loop s (line 40): ");
+  ASSERT_NE(line, std::string::npos) << cut.err;
+  EXPECT_NE(cut.err.substr(line, cut.err.find('\n', line) - line).find(", fallback,"),
+            std::string::npos)
+      << cut.err;
 }
 
 }  // namespace
