@@ -14,6 +14,7 @@
 
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
+#include "schedule/PropagationBound.h"
 #include "schedule/RefineBounds.h"
 
 namespace tilesched::schedule {
@@ -69,11 +70,14 @@ class Encoding {
   ProblemSolution solveLoopVariableII(const ProblemSolution& fallback) {
     int64_t lb = iiLowerBound(p_);
     int64_t ub = std::max(fallback.ii, lb);
+    // Order propagation refutes IIs above the bound without a solver check
+    // (PropagationBound.h): the search starts where it stops.
+    int64_t start = propagatedIIBound(p_, lb, ub);
     z3::expr ii = c_.int_const("II");
     iiVar_.emplace(ii);
-    solver_.add(ii >= num(lb) && ii <= num(ub));
+    solver_.add(ii >= num(start) && ii <= num(ub));
     addLoopConstraints(ii, ub);
-    int64_t provenBelow = lb;  // every II < provenBelow is infeasible
+    int64_t provenBelow = start;  // every II < provenBelow is infeasible
     std::optional<int64_t> found;
     auto query = [&](int64_t t, double share) {
       solver_.push();
@@ -84,11 +88,11 @@ class Encoding {
       if (a == Answer::Unsat) provenBelow = std::max(provenBelow, t + 1);
       return a;
     };
-    int64_t lo = lb, hi = ub;
+    int64_t lo = start, hi = ub;
     int probes = 0;
-    // The lower bound first: it is the answer for most loops.
-    if (query(lb, 0.5) != Answer::Sat) {
-      lo = lb + 1;
+    // The bound first: it is the answer for most loops.
+    if (query(start, 0.5) != Answer::Sat) {
+      lo = start + 1;
       while (lo <= hi && probes++ < limits_.maxLinearProbes) {
         int64_t mid = lo + (hi - lo) / 2;
         Answer a = query(mid, 0.25);

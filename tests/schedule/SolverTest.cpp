@@ -8,6 +8,7 @@
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
 #include "schedule/ModuloSolver.h"
+#include "schedule/PropagationBound.h"
 #include "schedule/RefineBounds.h"
 
 using namespace tilesched;
@@ -129,4 +130,15 @@ TEST(RefineBounds, SolverReachesTheBoundsOfTheRefinement) {
   int64_t first = std::min(s.start[0], s.start[1]);
   int64_t last = std::max(s.start[0] + 300, s.start[1] + 40);
   EXPECT_EQ(last - first, 340);
+}
+
+// lateLoop without enable_offset: A and C share MTE2 and C trails A by at
+// least 100 + 5, so C runs after A inside one II window and must free the
+// pipe before A's next start: T >= 105 + 30 = 135 (kTrueII), which order
+// propagation finds without a solver; with enable_offset it does not apply.
+TEST(PropagationBound, FixesTheForcedPipeOrder) {
+  EXPECT_EQ(propagatedIIBound(lateLoop(false), iiLowerBound(lateLoop(false)), 1000), kTrueII);
+  EXPECT_EQ(propagatedIIBound(lateLoop(true), 106, 1000), 106);
+  // Never above the feasible II it is given.
+  EXPECT_EQ(propagatedIIBound(lateLoop(false), 106, 120), 120);
 }
