@@ -15,6 +15,7 @@
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "schedule/SchedulePrinter.h"
+#include "schedule/ScheduleStats.h"
 #include "schedule/Scheduler.h"
 #include "schedule/WriteBack.h"
 #include "target/Target.h"
@@ -32,6 +33,7 @@ struct CompileOptions {
   std::string reportPath;
   unsigned solverTimeoutMs = 2000;
   std::string dumpProblemsDir;
+  bool stats = false;
 };
 
 bool readFile(const std::string& path, std::string& text) {
@@ -106,6 +108,10 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   // (capacity) make the compile fail.
   if (diags.hasErrors()) program.reset();
   err << diags.renderAll();
+  if (opts.stats && program)
+    for (size_t i = 0; i < schedules.size(); ++i)
+      if (!schedules[i].lists.empty())
+        err << schedule::printScheduleStats(program->kernels[i], schedules[i]);
 
   auto report = [&] {
     return compileReport(program ? &*program : nullptr, opts.file, &*target, diags, &analyses,
@@ -168,6 +174,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       "time budget of the scheduler's solve of each loop, in milliseconds (default 2000)");
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
+  compile->add_flag("--stats", opts.stats,
+                    "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
+                    "ms) to stderr");
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);
   ExplainOptions explainOpts;

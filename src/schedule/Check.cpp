@@ -29,6 +29,8 @@ std::string_view scheduleErrorKindName(ScheduleErrorKind kind) {
       return "capacity";
     case ScheduleErrorKind::Versions:
       return "versions";
+    case ScheduleErrorKind::CounterStage:
+      return "counter-stage";
   }
   return "shape";
 }
@@ -84,9 +86,23 @@ void collect(UnitList& list, std::vector<UnitList*>& out) {
 
 }  // namespace
 
+bool clockedByCounter(const ir::Kernel& kernel, const Ownership& ownership,
+                      const ir::Storage& storage) {
+  const StorageOwnership* own = ownership.find(storage);
+  if (!own || !own->eligible || own->manual || own->optOut) return false;
+  bool counter = false, iteration = false;
+  for (const auto& spec : kernel.annotations.bufferVersions) {
+    if (spec.storage != storage || !spec.mode) continue;
+    counter = *spec.mode == ir::VersionMode::Counter;
+    iteration = *spec.mode == ir::VersionMode::Iteration;
+  }
+  return counter || (!iteration && own->owners.size() > 1);
+}
+
 std::vector<ScheduleError> checkListSchedule(
     const UnitList& list, const ListSchedule& s,
-    const std::function<int64_t(const ir::Storage&)>& versionsOf) {
+    const std::function<int64_t(const ir::Storage&)>& versionsOf,
+    const std::function<bool(const ir::Storage&)>& clockedByCounter) {
   std::vector<ScheduleError> errors;
   const ir::ForStmt* loop = list.loop();
   auto fail = [&](ScheduleErrorKind kind, std::string message) {
@@ -188,6 +204,32 @@ std::vector<ScheduleError> checkListSchedule(
                "#{} and #{} both own {} but overlap (starts {} and {}, latencies {} and {})", e.a,
                e.b, e.storage ? e.storage->name : "?", sa, sb, e.forwardLatency, e.reverseLatency));
   }
+
+  if (isLoop && s.enableOffset && clockedByCounter) {
+    std::vector<ir::Storage> seen;
+    for (const Unit& u : list.units)
+      for (const Access& acc : u.accesses)
+        if (acc.storage && std::find(seen.begin(), seen.end(), acc.storage) == seen.end())
+          seen.push_back(acc.storage);
+    for (const ir::Storage& st : seen) {
+      if (versionsOf(st) <= 1 || !clockedByCounter(st)) continue;
+      int first = -1;
+      for (size_t i = 0; i < n; ++i) {
+        bool touches = false;
+        for (const Access& acc : list.units[i].accesses) touches |= acc.storage == st;
+        if (!touches) continue;
+        if (first < 0) {
+          first = static_cast<int>(i);
+        } else if (s.stage[i] != s.stage[first]) {
+          fail(ScheduleErrorKind::CounterStage,
+               fmt::format("{} has {} versions clocked by a counter but is accessed at stage {} "
+                           "(#{}) and stage {} (#{})",
+                           st->name, versionsOf(st), s.stage[first], first, s.stage[i], i));
+          break;
+        }
+      }
+    }
+  }
   return errors;
 }
 
@@ -234,7 +276,9 @@ std::vector<ScheduleError> checkSchedule(const KernelSchedule& schedule,
           {ScheduleErrorKind::Shape, list->loop(), where(*list) + ": has no schedule"});
       continue;
     }
-    auto more = checkListSchedule(*list, *s, versionsOf);
+    auto more = checkListSchedule(*list, *s, versionsOf, [&](const ir::Storage& st) {
+      return clockedByCounter(kernel, analysis.ownership, st);
+    });
     errors.insert(errors.end(), more.begin(), more.end());
   }
 

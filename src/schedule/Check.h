@@ -17,7 +17,10 @@
 //  - Window: without enable_offset, |s_a - s_b| < II on a shared pipe;
 //  - Capacity: per scope not named by T.annotate_unlimit_memory,
 //    Σ versions·aligned bytes (manual rings once) <= capacity;
-//  - Versions: solver counts within 1..bound, fixed counts as annotated.
+//  - Versions: solver counts within 1..bound, fixed counts as annotated;
+//  - CounterStage: under enable_offset, a storage with more than one version
+//    whose epochs a counter clocks (mode "counter", or "auto" with several
+//    owners; SPEC §6.1) is accessed by units of one stage only.
 //
 //   loop s: #2 -> #3 RAW c_ub needs s3 - s2 >= 48 - 164·0, got 302 - 254 = 48  ok
 #pragma once
@@ -40,7 +43,8 @@ enum class ScheduleErrorKind {
   OwnerExclusion,
   Window,
   Capacity,
-  Versions
+  Versions,
+  CounterStage
 };
 std::string_view scheduleErrorKindName(ScheduleErrorKind kind);
 
@@ -50,10 +54,18 @@ struct ScheduleError {
   std::string message;
 };
 
-// One list against its own dependencies (latencies as they are in `list`).
+// The storage's version index is a counter (SPEC §6.1): "counter" asked for
+// on any alias, or "auto" / no mode with several owners.
+bool clockedByCounter(const ir::Kernel& kernel, const analysis::Ownership& ownership,
+                      const ir::Storage& storage);
+
+// One list against its own dependencies (latencies as they are in `list`);
+// `clockedByCounter` (may be empty: no such storage) selects the storages of
+// the CounterStage rule.
 std::vector<ScheduleError> checkListSchedule(
     const analysis::UnitList& list, const ListSchedule& schedule,
-    const std::function<int64_t(const ir::Storage&)>& versionsOf);
+    const std::function<int64_t(const ir::Storage&)>& versionsOf,
+    const std::function<bool(const ir::Storage&)>& clockedByCounter = {});
 
 // The whole kernel: every list (latencies through nested loops recomputed
 // from the schedule's own inner solutions), versions and capacity.

@@ -62,6 +62,12 @@ bool fits(const SchedulingProblem& p, const std::vector<int64_t>& start,
     bool bFirst = sa - sb >= e.reverseLatency && sb + ii - sa >= e.forwardLatency;
     if (!aFirst && !bFirst) return false;
   }
+  for (const auto& g : p.sameStage) {
+    if (g.versionVar >= 0 && versions[g.versionVar] <= 1) continue;
+    if (std::find(g.units.begin(), g.units.end(), i) == g.units.end()) continue;
+    for (int a : g.units)
+      if (a != i && placed[a] && start[a] / ii != t / ii) return false;
+  }
   return true;
 }
 

@@ -8,7 +8,8 @@
 // have completed; a loop's II is at least that sequence's makespan and at
 // least every cross-iteration latency, so every dependency, pipe, owner
 // exclusion and window constraint holds with each version variable at its
-// minimum. The result satisfies the independent checker (Check.h).
+// minimum, and every unit is in stage 0 (so same-stage groups hold). The result satisfies the
+// independent checker (Check.h).
 //
 //   vec_add loop s: starts [0 172 344 392], II 644, versions 1 each
 #pragma once
@@ -20,8 +21,8 @@ namespace tilesched::schedule {
 
 // The better of a modulo list schedule (units in program order, each at the
 // first start where it fits every unit placed before it, IIs tried upward
-// from the lower bound, versions at their bound when memory holds them) and
-// the sequential schedule.
+// from the lower bound, versions at their bound when memory holds them, the
+// units of a same-stage group in one stage) and the sequential schedule.
 ProblemSolution listSchedule(const SchedulingProblem& problem);
 // Units strictly one after another: legal for every problem (see above).
 ProblemSolution sequentialSchedule(const SchedulingProblem& problem);

@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
+#include "schedule/PropagationBound.h"
+#include "schedule/RefineBounds.h"
 
 namespace tilesched::schedule {
 
@@ -67,26 +70,29 @@ class Encoding {
   ProblemSolution solveLoopVariableII(const ProblemSolution& fallback) {
     int64_t lb = iiLowerBound(p_);
     int64_t ub = std::max(fallback.ii, lb);
+    // Order propagation refutes IIs above the bound without a solver check
+    // (PropagationBound.h): the search starts where it stops.
+    int64_t start = propagatedIIBound(p_, lb, ub);
     z3::expr ii = c_.int_const("II");
     iiVar_.emplace(ii);
-    solver_.add(ii >= num(lb) && ii <= num(ub));
+    solver_.add(ii >= num(start) && ii <= num(ub));
     addLoopConstraints(ii, ub);
-    int64_t provenBelow = lb;  // every II < provenBelow is infeasible
+    int64_t provenBelow = start;  // every II < provenBelow is infeasible
     std::optional<int64_t> found;
     auto query = [&](int64_t t, double share) {
       solver_.push();
       solver_.add(ii <= num(t));
       Answer a = check(share);
       solver_.pop();
-      if (a == Answer::Sat) found = lastII_;
+      if (a == Answer::Sat) found = lastII_, foundStarts_ = starts_;
       if (a == Answer::Unsat) provenBelow = std::max(provenBelow, t + 1);
       return a;
     };
-    int64_t lo = lb, hi = ub;
+    int64_t lo = start, hi = ub;
     int probes = 0;
-    // The lower bound first: it is the answer for most loops.
-    if (query(lb, 0.5) != Answer::Sat) {
-      lo = lb + 1;
+    // The bound first: it is the answer for most loops.
+    if (query(start, 0.5) != Answer::Sat) {
+      lo = start + 1;
       while (lo <= hi && probes++ < limits_.maxLinearProbes) {
         int64_t mid = lo + (hi - lo) / 2;
         Answer a = query(mid, 0.25);
@@ -104,10 +110,13 @@ class Encoding {
       out.note = "no solver answer within the time budget";
       return out;
     }
+    // The last sat model has II = t (the query's answer), so it is the
+    // refinement's starting point without another check.
     int64_t t = *found;
+    starts_ = foundStarts_;
     solver_.push();
     solver_.add(ii == num(t));
-    if (check() == Answer::Sat) refine(t);  // else starts_ keeps the last model of II <= t
+    refine(t);
     solver_.pop();
     out.found = true;
     out.ii = t;
@@ -221,8 +230,12 @@ class Encoding {
   // is spent.
   Answer check(double share = 1.0) {
     Answer a = Answer::Unknown;
+    ++stats_.checks;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
-    if (left.count() < 1) return a;
+    if (left.count() < 1) {
+      ++stats_.unknown;
+      return a;
+    }
     left = std::max(std::chrono::milliseconds(1),
                     std::chrono::milliseconds(static_cast<int64_t>(left.count() * share)));
     try {
@@ -242,6 +255,7 @@ class Encoding {
     } catch (const z3::exception&) {
       a = Answer::Unknown;
     }
+    ++(a == Answer::Sat ? stats_.sat : a == Answer::Unsat ? stats_.unsat : stats_.unknown);
     return a;
   }
 
@@ -351,6 +365,20 @@ class Encoding {
                     s_[e.b] + ii - s_[e.a] >= num(e.forwardLatency);
       solver_.add(ab || ba);
     }
+    // SPEC §6.1: a counted storage's accesses share one stage k (II·k <= s <
+    // II·(k + 1)), unless its version variable is 1. Only enable_offset loops
+    // have groups, and there II is a constant, so II·k is linear.
+    for (size_t g = 0; g < p_.sameStage.size(); ++g) {
+      const SameStageGroup& group = p_.sameStage[g];
+      z3::expr stage = c_.int_const(("stage_of_group" + std::to_string(g)).c_str());
+      z3::expr same = c_.bool_val(true);
+      for (int u : group.units)
+        same = same && s_[u] >= stage * ii && s_[u] <= stage * ii + ii - num(1);
+      if (group.versionVar >= 0 && p_.versions[group.versionVar].minVersions == 1)
+        solver_.add(versionChoices_[group.versionVar][0] || same);
+      else
+        solver_.add(same);
+    }
     return true;
   }
 
@@ -361,6 +389,7 @@ class Encoding {
 
   // Lexicographic: fewest stages, fewest version bytes, shortest makespan.
   void refine(int64_t t) {
+    auto begin = Clock::now();
     int checks = 0;
     auto budgetLeft = [&] { return checks < limits_.maxRefinementChecks; };
     // Stages: ascending from what the same-iteration dependencies force.
@@ -381,10 +410,16 @@ class Encoding {
     }
     std::vector<int64_t> best = starts_;
     boundStages(stage, t);
-    // Version bytes: descending while a smaller total exists.
+    // Version bytes: descending while a smaller total exists, and not below
+    // what the difference constraints force (RefineBounds.h), where no
+    // check is needed to prove it.
+    std::vector<int64_t> leastVersions = minimumVersions(p_, t, stage);
+    int64_t leastBytes = 0;
+    for (size_t k = 0; k < p_.versions.size(); ++k)
+      leastBytes += leastVersions[k] * p_.versions[k].bytes;
+    int64_t bytes = versionBytes(best, t);
     if (!p_.versions.empty()) {
-      int64_t bytes = versionBytes(best, t);
-      while (budgetLeft()) {
+      while (bytes > leastBytes && budgetLeft()) {
         solver_.push();
         z3::expr sum = num(0);
         for (size_t k = 0; k < v_.size(); ++k) sum = sum + v_[k] * num(p_.versions[k].bytes);
@@ -400,8 +435,15 @@ class Encoding {
       for (size_t k = 0; k < v_.size(); ++k) sum = sum + v_[k] * num(p_.versions[k].bytes);
       solver_.add(sum <= num(bytes));
     }
-    // Makespan: bisection.
-    int64_t hi = makespanOf(best), lo = 1;
+    // Makespan: bisection from the longest paths of the difference
+    // constraints, each version variable at the most its byte total allows.
+    std::vector<int64_t> caps;
+    for (size_t k = 0; k < p_.versions.size(); ++k) {
+      int64_t room = bytes - (leastBytes - leastVersions[k] * p_.versions[k].bytes);
+      caps.push_back(std::clamp(room / std::max<int64_t>(1, p_.versions[k].bytes), leastVersions[k],
+                                p_.versions[k].maxVersions));
+    }
+    int64_t hi = makespanOf(best), lo = iterationLowerBound(p_, t, stage, caps);
     {
       auto e = earliest();
       for (int i = 0; i < p_.numUnits(); ++i) lo = std::max(lo, e[i] + p_.span(i));
@@ -426,6 +468,7 @@ class Encoding {
       }
     }
     starts_ = best;
+    stats_.refineMs += std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
   }
 
   void addStraightLineConstraints() {
@@ -457,16 +500,26 @@ class Encoding {
   std::vector<std::vector<z3::expr>> versionChoices_;
   int64_t lastII_ = 0;
   Clock::time_point deadline_;
-  std::vector<int64_t> starts_, bestStarts_;
+  std::vector<int64_t> starts_, bestStarts_, foundStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;
+
+ public:
+  SolveStats stats_;
 };
+
+double threadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
 
 }  // namespace
 
 ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolution& fallback,
                              z3::context& context, const SolverLimits& limits) {
   auto begin = Clock::now();
+  double cpuBegin = threadCpuMs();
   ProblemSolution out;
   if (problem.numUnits() == 0) {
     out = fallback;
@@ -476,8 +529,11 @@ ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolu
   } else {
     Encoding encoding(problem, context, limits);
     out = problem.isLoop ? encoding.solveLoop(fallback) : encoding.solveStraightLine(fallback);
+    out.stats = encoding.stats_;
   }
   out.solveMs = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+  out.stats.iiSearchMs = out.solveMs - out.stats.refineMs;
+  out.stats.cpuMs = threadCpuMs() - cpuBegin;
   return out;
 }
 

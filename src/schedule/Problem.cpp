@@ -14,6 +14,14 @@ std::optional<int64_t> fixedVersionCount(const ir::Kernel& kernel, const ir::Sto
   return out;
 }
 
+bool countsEpochs(const ir::Kernel& kernel, const StorageOwnership& ownership) {
+  std::optional<ir::VersionMode> mode;
+  for (const auto& spec : kernel.annotations.bufferVersions)
+    if (spec.storage == ownership.storage && spec.mode) mode = *spec.mode;
+  if (mode == ir::VersionMode::Counter) return true;
+  return (!mode || mode == ir::VersionMode::Auto) && ownership.owners.size() > 1;
+}
+
 namespace {
 
 int storageIndex(const ir::Kernel& kernel, const ir::Storage& storage) {
@@ -34,6 +42,38 @@ int versionVariable(SchedulingProblem& p, const ir::Storage& storage, const Vers
   v.maxVersions = std::max(v.minVersions, own ? std::max<int64_t>(1, own->versionBound) : 1);
   p.versions.push_back(v);
   return static_cast<int>(p.versions.size()) - 1;
+}
+
+// SPEC §6.1: under enable_offset a counted storage with several versions is
+// accessed at one stage. Conditional on this loop's version variable only when
+// the loop is the storage's single owner; with several owners a later sibling
+// may still raise the count, so the group always applies.
+void addSameStageGroups(SchedulingProblem& p, const UnitList& list, const VersionContext& ctx) {
+  for (size_t index = 0; index < ctx.kernel->storages.size(); ++index) {
+    const ir::Storage& storage = ctx.kernel->storages[index];
+    const StorageOwnership* own = ctx.ownership->find(storage);
+    if (!own || !own->eligible || own->manual || own->optOut) continue;
+    if (!countsEpochs(*ctx.kernel, *own)) continue;
+    SameStageGroup group;
+    group.storage = storage;
+    for (const Unit& u : list.units) {
+      bool touches = false;
+      for (const auto& acc : u.accesses) touches |= acc.storage == storage;
+      if (touches) group.units.push_back(u.index);
+    }
+    if (group.units.size() < 2) continue;
+    if (auto fixed = fixedVersionCount(*ctx.kernel, storage)) {
+      if (*fixed <= 1) continue;
+    } else if (own->versionBound <= 1) {
+      continue;
+    } else if (own->owners.size() == 1) {
+      for (size_t k = 0; k < p.versions.size(); ++k)
+        if (p.versions[k].storage == storage) group.versionVar = static_cast<int>(k);
+      // Owned by a loop nested in this list, already solved: its count is final.
+      if (group.versionVar < 0 && ctx.chosen && (*ctx.chosen)[index] <= 1) continue;
+    }
+    p.sameStage.push_back(std::move(group));
+  }
 }
 
 }  // namespace
@@ -81,6 +121,7 @@ SchedulingProblem buildProblem(const UnitList& list, const VersionContext& ctx) 
   }
   for (const OwnerExclusion& e : list.exclusions)
     p.exclusions.push_back({e.a, e.b, e.forwardLatency, e.reverseLatency});
+  if (p.isLoop && p.enableOffset) addSameStageGroups(p, list, ctx);
   return p;
 }
 

@@ -49,6 +49,17 @@ struct ProblemVersion {
   int64_t maxVersions = 1;  // SPEC §2.4 bound
 };
 
+// Units that must share one stage (SPEC §6.1): under enable_offset a storage
+// whose epochs are counted ("counter" mode: asked for explicitly, or the mode
+// "auto" must take with several owners) cannot be accessed at several stages.
+// Applies only when the storage has more than one version: always when
+// `versionVar` < 0, else when that version variable is above 1.
+struct SameStageGroup {
+  ir::Storage storage;
+  std::vector<int> units;  // >= 2, ascending
+  int versionVar = -1;
+};
+
 // Σ versions·bytes of `versions` <= capacity (capacity already net of what
 // the rest of the kernel uses in that scope).
 struct MemoryGroup {
@@ -67,6 +78,7 @@ struct SchedulingProblem {
   std::vector<ProblemExclusion> exclusions;
   std::vector<ProblemVersion> versions;
   std::vector<MemoryGroup> memoryGroups;
+  std::vector<SameStageGroup> sameStage;  // enable_offset loops only
 
   int numUnits() const { return static_cast<int>(latency.size()); }
   // Units a and b occupy a common pipe.
@@ -89,6 +101,11 @@ struct VersionContext {
 // The fixed count of T.annotate_buffer_versions for `storage`, if any
 // (`(1, "auto")` gives 1; a bare `{buf: 1}` is an opt-out, not a count).
 std::optional<int64_t> fixedVersionCount(const ir::Kernel& kernel, const ir::Storage& storage);
+
+// The storage's epochs are counted by a counter (SPEC §6.1): an explicit
+// "counter" mode on any alias, or "auto" (or no mode) with several owners.
+// Only meaningful for automatic storages.
+bool countsEpochs(const ir::Kernel& kernel, const analysis::StorageOwnership& ownership);
 
 SchedulingProblem buildProblem(const analysis::UnitList& list, const VersionContext& context);
 

@@ -37,6 +37,15 @@ json problemJson(const SchedulingProblem& p, const ProblemSolution& s) {
   }
   j["storage_sizes"] = sizes;
   j["version_bounds"] = bounds;
+  // SPEC §6.1 under enable_offset: [version variable or -1 (always), units...]
+  // share one stage.
+  json sameStage = json::array();
+  for (const auto& g : p.sameStage) {
+    json group = json::array({g.versionVar});
+    for (int u : g.units) group.push_back(u);
+    sameStage.push_back(group);
+  }
+  j["same_stage"] = sameStage;
   json groups = json::array();
   for (const auto& g : p.memoryGroups) {
     json group = json::array({g.capacity});

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "schedule/Solution.h"
 
 namespace tilesched::schedule {
 
@@ -54,6 +55,7 @@ struct ListSchedule {
   bool provenOptimal = false;         // every II below `ii` was proven infeasible
   bool fallback = false;              // list-schedule fallback, not a solver answer
   double solveMs = 0;
+  SolveStats stats;            // solver calls and where the time went
   std::vector<int64_t> start;  // per unit: s_i = stage_i * ii + r_i, first unit at >= 0
   std::vector<int64_t> stage;  // per unit: start / ii (all 0 for the root)
   int64_t maxStage = 0;

@@ -58,6 +58,9 @@ class KernelScheduler {
     std::vector<UnitList*> lists;
     collectPostOrder(*root, lists);
     int dumpIndex = 0;
+    auto counted = [this](const ir::Storage& st) {
+      return clockedByCounter(kernel_, analysis_.ownership, st);
+    };
     for (UnitList* list : lists) {
       recomputeDependencyLatencies(*list);
       SchedulingProblem problem = buildProblem(*list, versionContext());
@@ -67,19 +70,21 @@ class KernelScheduler {
       limits.timeoutMs = std::max(1u, options_.solverTimeoutMs);
       ProblemSolution solution = solveProblem(problem, fallback, context, limits);
       ListSchedule schedule = toListSchedule(*list, problem, solution);
-      auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution));
+      auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution), counted);
       if (!errors.empty()) {
         // An answer the checker rejects is never used: the sequential
         // schedule is legal by construction.
         double ms = solution.solveMs;
+        SolveStats stats = solution.stats;
         std::string rejected = formatScheduleErrors(errors);
         solution = sequentialSchedule(problem);
         solution.note =
             "the checker rejected the schedule found: " + rejected.substr(0, rejected.find('\n'));
         solution.iiLowerBound = iiLowerBoundOf(problem);
         solution.solveMs = ms;
+        solution.stats = stats;
         schedule = toListSchedule(*list, problem, solution);
-        errors = checkListSchedule(*list, schedule, versionsWith(problem, solution));
+        errors = checkListSchedule(*list, schedule, versionsWith(problem, solution), counted);
       }
       TS_INTERNAL(errors.empty(),
                   "the list-schedule fallback fails the checker:\n" + formatScheduleErrors(errors));
@@ -200,6 +205,7 @@ class KernelScheduler {
     s.provenOptimal = solution.provenOptimal;
     s.fallback = solution.fallback;
     s.solveMs = solution.solveMs;
+    s.stats = solution.stats;
     s.note = solution.note;
     s.start = solution.start;
     int n = problem.numUnits();

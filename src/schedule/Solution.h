@@ -9,6 +9,17 @@
 
 namespace tilesched::schedule {
 
+// What the search did (`compile --stats`, bench/schedule_bench): solver
+// calls by answer ("unknown" includes checks cut by the time budget and the
+// ones never run because the budget was spent) and where the time went.
+struct SolveStats {
+  int checks = 0;
+  int sat = 0, unsat = 0, unknown = 0;
+  double iiSearchMs = 0;  // lower bound, II queries (and probes)
+  double refineMs = 0;    // stages, version bytes, makespan at the chosen II
+  double cpuMs = 0;       // CPU time of the whole solve (wall time inflates on a loaded machine)
+};
+
 struct ProblemSolution {
   bool found = false;
   int64_t ii = 0;  // the makespan for a straight-line list
@@ -19,6 +30,7 @@ struct ProblemSolution {
   std::vector<int64_t> start;     // per unit, >= 0
   std::vector<int64_t> versions;  // per version variable of the problem
   std::string note;               // why not proven / why the fallback ("" otherwise)
+  SolveStats stats;
 };
 
 }  // namespace tilesched::schedule

@@ -160,3 +160,49 @@ TEST(Checker, RejectsOverlappingOwners) {
   auto errors = f.check();
   EXPECT_TRUE(has(errors, ScheduleErrorKind::OwnerExclusion)) << formatScheduleErrors(errors);
 }
+
+// SPEC §6.1: a legal schedule of the loop with `a` in iteration mode (its
+// load and its reader at different stages) breaks only the counter-stage rule
+// when `a` is in counter mode instead.
+TEST(Checker, RejectsACounterModeStorageAcrossStages) {
+  auto body = [](const std::string& mode) {
+    return "a = T.alloc_ub((8192,), \"float32\")\n"
+           "b = T.alloc_ub((8192,), \"float32\")\n"
+           "T.annotate_buffer_versions({a: (2, \"" +
+           mode +
+           "\"), b: 2})\n"
+           "for s in T.Pipelined(4, num_stages=3, annotations={\"enable_offset\": True}):\n"
+           "    T.copy(A[s * 8192:s * 8192 + 8192], a)\n"
+           "    for i in T.Parallel(8192):\n"
+           "        b[i] = a[i] * 2.0\n"
+           "    T.copy(b, B[s * 8192:s * 8192 + 8192])\n";
+  };
+  const char* big = "A: T.Tensor((32768,), \"float32\"), B: T.Tensor((32768,), \"float32\")";
+  Analyzed it = analyzeKernelBody(big, body("iteration"));
+  Analyzed ct = analyzeKernelBody(big, body("counter"));
+  const Target& target = tilesched::testing::ascend950();
+  KernelSchedule si = scheduleKernel(it.ka, it.program->kernels.at(0), target, {}, *it.diags);
+  KernelSchedule sc = scheduleKernel(ct.ka, ct.program->kernels.at(0), target, {}, *ct.diags);
+  EXPECT_TRUE(checkSchedule(sc, ct.ka, ct.program->kernels.at(0), target).empty());
+  const ListSchedule* legal = si.find(it.loop(0).loop());
+  ASSERT_NE(legal, nullptr);
+  ASSERT_NE(legal->stage[0], legal->stage[1]);
+  // The kernel root takes the iteration-mode root schedule too (same units,
+  // its latency follows the loop's schedule).
+  for (auto& l : sc.lists) {
+    if (!l.loop) {
+      l = *si.find(nullptr);
+      continue;
+    }
+    l.start = legal->start;
+    l.stage = legal->stage;
+    l.ii = legal->ii;
+    l.maxStage = legal->maxStage;
+    l.makespan = legal->makespan;
+  }
+  auto errors = checkSchedule(sc, ct.ka, ct.program->kernels.at(0), target);
+  ASSERT_EQ(errors.size(), 1u) << formatScheduleErrors(errors);
+  EXPECT_EQ(errors[0].kind, ScheduleErrorKind::CounterStage);
+  EXPECT_NE(errors[0].message.find("a has 2 versions clocked by a counter"), std::string::npos)
+      << errors[0].message;
+}

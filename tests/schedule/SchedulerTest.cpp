@@ -465,3 +465,43 @@ TEST(Scheduler, EveryExampleFallsBackToACheckedListSchedule) {
     }
   }
 }
+
+// SPEC §6.1: under enable_offset a storage in "counter" mode cannot be read
+// at several stages (the counter would advance at one stage and be read at
+// another), so the scheduler keeps its accesses in one stage. Here the load
+// of `a` and its consumer then sit in one II window: II >= raw(a) + 1, above
+// every other bound of the loop (computed as for copyComputeCopy, with a at
+// its fixed 2 versions and b at its bound 3).
+TEST(Scheduler, CounterModeStorageStaysInOneStageUnderEnableOffset) {
+  auto body = [](const std::string& mode) {
+    return "a = T.alloc_ub((8192,), \"float32\")\n"
+           "b = T.alloc_ub((8192,), \"float32\")\n"
+           "T.annotate_buffer_versions({a: (2, \"" +
+           mode +
+           "\")})\n"
+           "for s in T.Pipelined(4, num_stages=3, annotations={\"enable_offset\": True}):\n"
+           "    T.copy(A[s * 8192:s * 8192 + 8192], a)\n"
+           "    for i in T.Parallel(8192):\n"
+           "        b[i] = a[i] * 2.0\n"
+           "    T.copy(b, B[s * 8192:s * 8192 + 8192])\n";
+  };
+  auto counter = analyzeKernelBody(kBigParams, body("counter"));
+  const auto& l = counter.loop(0);
+  ASSERT_EQ(l.units.size(), 3u);
+  int64_t raw0 = dep(l, analysis::DepKind::RAW, 0, 1, "a").latency;
+  int64_t free = cccII(l, 2, 3);
+  ASSERT_GT(raw0 + 1, free);  // the rule binds: without it a's reader trails by a stage
+  auto s = solve(counter, tilesched::testing::ascend950());
+  const auto& ls = loopSchedule(s, l);
+  EXPECT_FALSE(ls.fallback) << ls.note;
+  EXPECT_EQ(ls.stage[0], ls.stage[1]);
+  EXPECT_EQ(ls.ii, raw0 + 1);
+  EXPECT_EQ(versionsOf(s, "a"), 2);
+
+  // "iteration" mode has no such rule: the busiest pipe and the cycles bound II.
+  auto iteration = analyzeKernelBody(kBigParams, body("iteration"));
+  auto si = solve(iteration, tilesched::testing::ascend950());
+  const auto& li = loopSchedule(si, iteration.loop(0));
+  EXPECT_EQ(li.ii, cccII(iteration.loop(0), 2, 3));
+  EXPECT_NE(li.stage[0], li.stage[1]);
+}
