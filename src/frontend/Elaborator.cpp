@@ -1850,7 +1850,7 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
     }
     bool harmless = s->kind == py::StmtKind::Pass || (s->kind == py::StmtKind::Expr && s->value &&
                                                       s->value->kind == py::ExprKind::Str);
-    if (harmless || s->kind == py::StmtKind::Assign) continue;
+    if (harmless || s->kind == py::StmtKind::Assign || isAssumeStatement(*s)) continue;
     if (s->kind == py::StmtKind::Unparsed)
       error(s->reasonLoc.valid() ? s->reasonLoc : s->loc, s->reason);
     else
@@ -1925,8 +1925,12 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
       continue;
     }
     for (const auto& s : def.body)
-      if (s->kind == py::StmtKind::Assign && s->value) {
+      if ((s->kind == py::StmtKind::Assign && s->value) || isAssumeStatement(*s)) {
         try {
+          if (isAssumeStatement(*s)) {
+            elabAssume(*s->value, *env);  // T.assume before `with T.Kernel`
+            continue;
+          }
           Value v = eval(*s->value, *env);
           for (const auto& t : s->targets) assignTargets(*t, v, *env, s->loc);
         } catch (const EvalError& e) {
@@ -2493,6 +2497,7 @@ void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env,
   }
   if (!var) var = makeVar(name, value->dtype, VarKind::Local);
   env.bind(name, Value::irExpr(varRef(var)), nameLoc);
+  scalarBindings_.record(var, cast(var->dtype, value));
   ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
 }
 
@@ -2797,8 +2802,19 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (simt) {
       const py::Keyword* t = keyword(call, "threads");
       if (!t) fail(call.loc, "T.SimtVF needs threads=K");
-      region->threads = toConstInt(eval(*t->value, env), t->value->loc, "threads");
-      if (region->threads < 1) fail(t->value->loc, "threads must be positive");
+      // threads=(x, y) is a 2-D thread block of x*y threads; no thread index
+      // is modelled, so only the count matters.
+      Value threads = eval(*t->value, env);
+      std::vector<Value> dims = threads.isSequence() ? threads.elts : std::vector<Value>{threads};
+      if (dims.empty() || dims.size() > 3)
+        fail(t->value->loc, "threads must be an integer or a tuple of 1 to 3 integers");
+      region->threads = 1;
+      for (const auto& d : dims) {
+        int64_t n = toConstInt(d, t->value->loc, "threads");
+        if (n < 1) fail(t->value->loc, "threads must be positive");
+        if (__builtin_mul_overflow(region->threads, n, &region->threads))
+          fail(t->value->loc, "too many threads");
+      }
       kernel_->hasSimtVF = true;
     }
     if (const py::Keyword* l = keyword(call, "latency")) {

@@ -97,7 +97,8 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
     }
     Expr start = a.start ? a.start : intImm(0);
     Expr stop = a.stop ? a.stop : v.buffer->shape[i];
-    auto extent = constDifference(stop, start);
+    // `end = begin + TILE; A[begin:end]`: the extent through the names' values.
+    auto extent = scalarBindings_.constExtent(stop, start);
     if (!extent)
       fail(a.loc, fmt::format("the extent of this slice of '{}' is not a compile-time constant",
                               v.buffer->name));
@@ -146,6 +147,7 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
+  if (name == "assume") return elabAssume(call, env), true;
   return false;
 }
 
@@ -244,7 +246,8 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
 void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.gemm", call.loc, ctx);
   if (ctx.inVF) fail(call.loc, "T.gemm is not allowed inside a VF region");
-  checkKeywords(call, "T.gemm", {"transpose_A", "transpose_B", "clear_accum"});
+  checkKeywords(call, "T.gemm", {"transpose_A", "transpose_B", "clear_accum", "unit_flag_ctrl"});
+  if (const py::Keyword* k = keyword(call, "unit_flag_ctrl")) checkUnitFlag(*k, env);
   auto args = positional(call, env);
   if (args.size() != 3)
     fail(call.loc, fmt::format("T.gemm takes A, B and C ({} given)", args.size()));

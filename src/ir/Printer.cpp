@@ -405,6 +405,7 @@ class Printer {
         line(b->name + " = " + allocCall(b));
     }
     annotations(k);
+    for (const auto& a : k.assumptions) line(fmt::format("T.assume({})", expr(a.cond)));
     if (!k.body || (as<SeqStmt>(k.body) && as<SeqStmt>(k.body)->stmts.empty())) line("pass");
     stmt(k.body);
     indent_ -= 2;

@@ -200,7 +200,11 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
                           p.name);
       return std::nullopt;
     }
-    simMem.raw(simMem.index(p.buffer->storage)) = refMem.raw(refMem.index(rp->buffer->storage));
+    // resize() also sizes the shadow bytes: a tensor with a T.dynamic shape has
+    // no bytes until its size is known (copying only the data overran them).
+    int si = simMem.index(p.buffer->storage), ri = refMem.index(rp->buffer->storage);
+    if (simMem.size(si) != refMem.size(ri)) simMem.resize(si, refMem.size(ri));
+    simMem.raw(si) = refMem.raw(ri);
   }
 
   // 2. Reference: every block in order, on the original kernel.
@@ -222,6 +226,7 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
       for (int64_t b = 0; b < reference.grid; ++b) {
         refMem.resetOnChip();
         ref.bindBlock(b);
+        checkAssumptions(reference, ref, b);
         ref.exec(reference.body);
       }
     } catch (const ExecError& e) {

@@ -1044,6 +1044,14 @@ void dedupeIssues(std::vector<SimIssue>& issues) {
 
 }  // namespace
 
+void checkAssumptions(const Kernel& kernel, Machine& machine, int64_t block) {
+  for (const auto& a : kernel.assumptions)
+    if (!machine.eval(a.cond).truthy())
+      throw ExecError{a.loc, fmt::format("T.assume({}) is false in this run (block {}); the kernel "
+                                         "was compiled on the assumption that it holds",
+                                         printExpr(a.cond), block)};
+}
+
 SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
                    const SimOptions& options) {
   SimResult result;
@@ -1072,6 +1080,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
     BlockSim sim(kernel, target, machine, races, result, costs, b, options.recordTrace,
                  traceBudget);
     try {
+      checkAssumptions(kernel, machine, b);
       sim.run();
     } catch (const ExecError& e) {
       SimIssue issue;
