@@ -962,6 +962,7 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
     fail(loc, fmt::format("'{}' needs integer operands; use '/' for floats", op));
   if ((op == "//" || op == "%") && isConstInt(y, 0))
     fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
+  rejectFloat8Compute({x, y}, loc, fmt::format("'{}'", op));
   return Value::irExpr(binary(it->second, x, y));
 }
 
@@ -1191,6 +1192,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       Value a = eval(*e.lhs, env);
       if (a.isConstant()) return constUnary(e.id, a, e.loc);
       Expr x = toExpr(a, e.lhs->loc);
+      if (e.id == "-") rejectFloat8Compute({x}, e.loc, "negation");
       if (e.id == "-") return Value::irExpr(unary(UnOp::Neg, x));
       if (e.id == "+") return Value::irExpr(x);
       if (e.id == "not") return Value::irExpr(unary(UnOp::Not, x));
@@ -1353,7 +1355,9 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
                          Value::integer(toConstInt(args[0], call.loc, "abs argument") < 0 ? -1 : 1),
                          call.loc);
     }
-    return Value::irExpr(unary(UnOp::Abs, toExpr(args[0], call.loc)));
+    Expr x = toExpr(args[0], call.loc);
+    rejectFloat8Compute({x}, call.loc, "abs");
+    return Value::irExpr(unary(UnOp::Abs, x));
   }
   if (name == "int" || name == "float" || name == "bool" || name == "str") {
     if (args.empty())
@@ -1652,6 +1656,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto a = args();
     arity(a, 1);
     Expr x = toExpr(a[0], call.loc);
+    rejectFloat8Compute({x}, call.loc, "T." + name);
     if (it->second != UnOp::Abs && !isFloat(x->dtype)) x = cast(DType::Float32, x);
     return Value::irExpr(unary(it->second, x));
   }
@@ -1662,6 +1667,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     if (a[0].isConstant() && a[1].isConstant())
       return constCompare(name == "min" ? "<=" : ">=", a[0], a[1], call.loc) ? a[0] : a[1];
     auto [x, y] = unifyOperands(a[0], call.loc, a[1], call.loc);
+    rejectFloat8Compute({x, y}, call.loc, "T." + name);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
   if (name == "ceildiv") {

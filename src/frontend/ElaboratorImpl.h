@@ -193,6 +193,10 @@ class Elaborator {
   // T.gemm(..., unit_flag_ctrl=u): checked (an integer 0..3, or a run-time
   // integer such as T.Select(k == n - 1, 3, 2)), then ignored (Assume.cpp).
   void checkUnitFlag(const py::Keyword& k, Env& env);
+  // float8 values are stored, copied and cast, never computed with: an error
+  // naming `what` (the operation) when one of `operands` is float8 (Float8.cpp).
+  void rejectFloat8Compute(std::initializer_list<ir::Expr> operands, SourceLoc loc,
+                           const std::string& what);
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
 
   // Diagnostics from kernel code; inside an inlined macro they carry a note

@@ -297,6 +297,11 @@ void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
                                "{}x{}; need A MxK, B KxN, C MxN",
                                g->transA ? "ᵀ" : "", m, ka, g->transB ? "ᵀ" : "", kb, n, c0, c1));
   DType ta = g->a.buffer->dtype, tb = g->b.buffer->dtype, tc = g->c.buffer->dtype;
+  for (DType t : {ta, tb, tc})
+    if (isFloat8(t))
+      fail(call.loc, fmt::format("T.gemm on {} operands is not supported yet: float8 is a storage "
+                                 "type (copies, casts, stores); T.copy the tiles to float16 first",
+                                 dtypeName(t)));
   if (ta != tb)
     fail(call.loc, fmt::format("T.gemm operands have different dtypes ({} and {})", dtypeName(ta),
                                dtypeName(tb)));
@@ -341,6 +346,11 @@ void Elaborator::elabReduce(ReduceKind kind, const std::string& fn, const py::Ex
   r->reduceKind = kind;
   r->src = toRegion(args[0], argLoc(call, 0), name + " source");
   r->dst = toRegion(args[1], argLoc(call, 1), name + " destination");
+  for (const Region* reg : {&r->src, &r->dst})
+    if (isFloat8(reg->buffer->dtype))
+      fail(call.loc, fmt::format("{} on {} buffer '{}' is not supported: float8 is a storage type "
+                                 "(copies, casts, stores); T.copy it to a float32 buffer first",
+                                 name, dtypeName(reg->buffer->dtype), reg->buffer->name));
   for (const Region* reg : {&r->src, &r->dst}) {
     MemScope s = reg->buffer->storage->scope;
     if (s != MemScope::UB && s != MemScope::Fragment && s != MemScope::Local)

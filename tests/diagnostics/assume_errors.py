@@ -16,10 +16,10 @@ def bad_assume(N=64):
             T.copy(A, a)
             s = n * 2
             T.assume(s < 100)  # expected-error col 22 {{T.assume about 's', a value computed in the kernel is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
-            T.assume(a[0] > 0.0)  # expected-error col 22 {{T.assume about an element of 'a' is not supported yet}}
+            T.assume(a[0] > 0.0)  # expected-error col 22 {{T.assume about an element of 'a' is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
             for i in T.serial(4):
-                T.assume(i < 4)  # expected-error col 26 {{T.assume about the loop index 'i' is not supported yet}}
+                T.assume(i < 4)  # expected-error col 26 {{T.assume about the loop index 'i' is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
             T.assume(n * 0.5)  # expected-error col 22 {{T.assume needs a condition (a comparison), got a float value}}
-            T.assume(n > 0, msg="x")  # expected-error col 29 {{unknown keyword argument 'msg' to T.assume}}
+            T.assume(n > 0, msg="x")  # expected-error col 29 {{unknown keyword argument 'msg' to T.assume; it takes no keyword arguments}}
 
     return main
