@@ -1,4 +1,5 @@
-// Elaboration of `T.assume(cond)` (issue 7 §3).
+// Elaboration of `T.assume(cond)` and the check of T.gemm's
+// `unit_flag_ctrl=` (issue 7 §3): facts and hints upstream kernels state.
 //
 // Expects: a call `T.assume(cond)` in a @T.prim_func body (before or inside
 // `with T.Kernel`), `kernel_` the kernel being built.
