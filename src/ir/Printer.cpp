@@ -380,6 +380,12 @@ class Printer {
     std::string where = fileName.empty() ? "" : fmt::format(", {}:{}", fileName, k.loc.line);
     line(fmt::format("# kernel {}{}{}", k.name,
                      k.factory.empty() ? "" : " (factory " + k.factory + ")", where));
+    // The kernel's T.dynamic sizes are names of the printed file, so a shape
+    // `(m, 256)` and a body `T.serial(m // 4)` read back the same variable.
+    for (const auto& dv : k.dynamicVars)
+      line(fmt::format(
+          "{} = T.dynamic(\"{}\"{})", varName(dv), dv->name,
+          dv->dtype == DType::Int32 ? "" : fmt::format(", \"{}\"", dtypeName(dv->dtype))));
     line("@T.prim_func");
     std::string params;
     for (const auto& p : k.params) {
