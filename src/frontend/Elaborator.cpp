@@ -962,6 +962,7 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
     fail(loc, fmt::format("'{}' needs integer operands; use '/' for floats", op));
   if ((op == "//" || op == "%") && isConstInt(y, 0))
     fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
+  rejectFloat8Compute({x, y}, loc, fmt::format("'{}'", op));
   return Value::irExpr(binary(it->second, x, y));
 }
 
@@ -1191,6 +1192,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       Value a = eval(*e.lhs, env);
       if (a.isConstant()) return constUnary(e.id, a, e.loc);
       Expr x = toExpr(a, e.lhs->loc);
+      if (e.id == "-") rejectFloat8Compute({x}, e.loc, "negation");
       if (e.id == "-") return Value::irExpr(unary(UnOp::Neg, x));
       if (e.id == "+") return Value::irExpr(x);
       if (e.id == "not") return Value::irExpr(unary(UnOp::Not, x));
@@ -1353,7 +1355,9 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
                          Value::integer(toConstInt(args[0], call.loc, "abs argument") < 0 ? -1 : 1),
                          call.loc);
     }
-    return Value::irExpr(unary(UnOp::Abs, toExpr(args[0], call.loc)));
+    Expr x = toExpr(args[0], call.loc);
+    rejectFloat8Compute({x}, call.loc, "abs");
+    return Value::irExpr(unary(UnOp::Abs, x));
   }
   if (name == "int" || name == "float" || name == "bool" || name == "str") {
     if (args.empty())
@@ -1652,6 +1656,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto a = args();
     arity(a, 1);
     Expr x = toExpr(a[0], call.loc);
+    rejectFloat8Compute({x}, call.loc, "T." + name);
     if (it->second != UnOp::Abs && !isFloat(x->dtype)) x = cast(DType::Float32, x);
     return Value::irExpr(unary(it->second, x));
   }
@@ -1662,6 +1667,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     if (a[0].isConstant() && a[1].isConstant())
       return constCompare(name == "min" ? "<=" : ">=", a[0], a[1], call.loc) ? a[0] : a[1];
     auto [x, y] = unifyOperands(a[0], call.loc, a[1], call.loc);
+    rejectFloat8Compute({x, y}, call.loc, "T." + name);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
   if (name == "ceildiv") {
@@ -1852,7 +1858,7 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
     }
     bool harmless = s->kind == py::StmtKind::Pass || (s->kind == py::StmtKind::Expr && s->value &&
                                                       s->value->kind == py::ExprKind::Str);
-    if (harmless || s->kind == py::StmtKind::Assign) continue;
+    if (harmless || s->kind == py::StmtKind::Assign || isAssumeStatement(*s)) continue;
     if (s->kind == py::StmtKind::Unparsed)
       error(s->reasonLoc.valid() ? s->reasonLoc : s->loc, s->reason);
     else
@@ -1929,8 +1935,12 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
       continue;
     }
     for (const auto& s : def.body)
-      if (s->kind == py::StmtKind::Assign && s->value) {
+      if ((s->kind == py::StmtKind::Assign && s->value) || isAssumeStatement(*s)) {
         try {
+          if (isAssumeStatement(*s)) {
+            elabAssume(*s->value, *env);  // T.assume before `with T.Kernel`
+            continue;
+          }
           Value v = eval(*s->value, *env);
           for (const auto& t : s->targets) assignTargets(*t, v, *env, s->loc);
         } catch (const EvalError& e) {
@@ -2541,6 +2551,7 @@ void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env,
   }
   if (!var) var = makeVar(name, value->dtype, VarKind::Local);
   env.bind(name, Value::irExpr(varRef(var)), nameLoc);
+  scalarBindings_.record(var, cast(var->dtype, value));
   ctx.out->push_back(std::make_shared<AssignStmt>(var, cast(var->dtype, value), loc));
 }
 
@@ -2858,8 +2869,19 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
   if (simt) {
     const py::Keyword* t = keyword(call, "threads");
     if (!t) fail(call.loc, "T.SimtVF needs threads=K");
-    region->threads = toConstInt(eval(*t->value, env), t->value->loc, "threads");
-    if (region->threads < 1) fail(t->value->loc, "threads must be positive");
+    // threads=(x, y) is a 2-D thread block of x*y threads; no thread index
+    // is modelled, so only the count matters.
+    Value threads = eval(*t->value, env);
+    std::vector<Value> dims = threads.isSequence() ? threads.elts : std::vector<Value>{threads};
+    if (dims.empty() || dims.size() > 3)
+      fail(t->value->loc, "threads must be an integer or a tuple of 1 to 3 integers");
+    region->threads = 1;
+    for (const auto& d : dims) {
+      int64_t n = toConstInt(d, t->value->loc, "threads");
+      if (n < 1) fail(t->value->loc, "threads must be positive");
+      if (__builtin_mul_overflow(region->threads, n, &region->threads))
+        fail(t->value->loc, "too many threads");
+    }
     kernel_->hasSimtVF = true;
   }
   if (const py::Keyword* l = keyword(call, "latency")) {

@@ -8,6 +8,7 @@
 
 #include "frontend/ConstEval.h"
 #include "frontend/Elaborator.h"
+#include "frontend/ScalarBindings.h"
 #include "frontend/Value.h"
 #include "ir/IROperator.h"
 
@@ -191,6 +192,16 @@ class Elaborator {
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);
+  // ---- T.assume (Assume.cpp)
+  static bool isAssumeStatement(const py::Stmt& s);
+  void elabAssume(const py::Expr& call, Env& env);
+  // T.gemm(..., unit_flag_ctrl=u): checked (an integer 0..3, or a run-time
+  // integer such as T.Select(k == n - 1, 3, 2)), then ignored (Assume.cpp).
+  void checkUnitFlag(const py::Keyword& k, Env& env);
+  // float8 values are stored, copied and cast, never computed with: an error
+  // naming `what` (the operation) when one of `operands` is float8 (Float8.cpp).
+  void rejectFloat8Compute(std::initializer_list<ir::Expr> operands, SourceLoc loc,
+                           const std::string& what);
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
 
   // Diagnostics from kernel code; inside an inlined macro they carry a note
@@ -203,6 +214,8 @@ class Elaborator {
   const FrontendOptions& options_;
   DiagnosticEngine& diags_;
   std::shared_ptr<Env> moduleEnv_;
+  // Values of the kernel scalars bound so far, for slice extents such as A[begin:end].
+  ScalarBindings scalarBindings_;
   const py::Module* module_ = nullptr;
   std::map<std::string, Value> argparseDefaults_;  // `parser.add_argument("--m", default=...)`
   std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture

@@ -97,7 +97,8 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
     }
     Expr start = a.start ? a.start : intImm(0);
     Expr stop = a.stop ? a.stop : v.buffer->shape[i];
-    auto extent = constDifference(stop, start);
+    // `end = begin + TILE; A[begin:end]`: the extent through the names' values.
+    auto extent = scalarBindings_.constExtent(stop, start);
     if (!extent)
       fail(a.loc, fmt::format("the extent of this slice of '{}' is not a compile-time constant",
                               v.buffer->name));
@@ -148,6 +149,7 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
+  if (name == "assume") return elabAssume(call, env), true;
   return false;
 }
 
@@ -308,7 +310,8 @@ void Elaborator::elabSetAtomic(const std::string& name, const py::Expr& call, En
 void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.gemm", call.loc, ctx);
   if (ctx.inVF) fail(call.loc, "T.gemm is not allowed inside a VF region");
-  checkKeywords(call, "T.gemm", {"transpose_A", "transpose_B", "clear_accum"});
+  checkKeywords(call, "T.gemm", {"transpose_A", "transpose_B", "clear_accum", "unit_flag_ctrl"});
+  if (const py::Keyword* k = keyword(call, "unit_flag_ctrl")) checkUnitFlag(*k, env);
   auto args = positional(call, env);
   if (args.size() != 3)
     fail(call.loc, fmt::format("T.gemm takes A, B and C ({} given)", args.size()));
@@ -358,6 +361,11 @@ void Elaborator::elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx) {
                                "{}x{}; need A MxK, B KxN, C MxN",
                                g->transA ? "ᵀ" : "", m, ka, g->transB ? "ᵀ" : "", kb, n, c0, c1));
   DType ta = g->a.buffer->dtype, tb = g->b.buffer->dtype, tc = g->c.buffer->dtype;
+  for (DType t : {ta, tb, tc})
+    if (isFloat8(t))
+      fail(call.loc, fmt::format("T.gemm on {} operands is not supported yet: float8 is a storage "
+                                 "type (copies, casts, stores); T.copy the tiles to float16 first",
+                                 dtypeName(t)));
   if (ta != tb)
     fail(call.loc, fmt::format("T.gemm operands have different dtypes ({} and {})", dtypeName(ta),
                                dtypeName(tb)));
@@ -402,6 +410,11 @@ void Elaborator::elabReduce(ReduceKind kind, const std::string& fn, const py::Ex
   r->reduceKind = kind;
   r->src = toRegion(args[0], argLoc(call, 0), name + " source");
   r->dst = toRegion(args[1], argLoc(call, 1), name + " destination");
+  for (const Region* reg : {&r->src, &r->dst})
+    if (isFloat8(reg->buffer->dtype))
+      fail(call.loc, fmt::format("{} on {} buffer '{}' is not supported: float8 is a storage type "
+                                 "(copies, casts, stores); T.copy it to a float32 buffer first",
+                                 name, dtypeName(reg->buffer->dtype), reg->buffer->name));
   for (const Region* reg : {&r->src, &r->dst}) {
     MemScope s = reg->buffer->storage->scope;
     if (s != MemScope::UB && s != MemScope::Fragment && s != MemScope::Local)

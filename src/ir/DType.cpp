@@ -9,12 +9,19 @@ struct DTypeInfo {
   int bits;
 };
 constexpr DTypeInfo kInfo[] = {
-    {DType::Bool, "bool", 8},        {DType::Int8, "int8", 8},
-    {DType::Int16, "int16", 16},     {DType::Int32, "int32", 32},
-    {DType::Int64, "int64", 64},     {DType::UInt8, "uint8", 8},
-    {DType::UInt16, "uint16", 16},   {DType::UInt32, "uint32", 32},
-    {DType::Float16, "float16", 16}, {DType::BFloat16, "bfloat16", 16},
+    {DType::Bool, "bool", 8},
+    {DType::Int8, "int8", 8},
+    {DType::Int16, "int16", 16},
+    {DType::Int32, "int32", 32},
+    {DType::Int64, "int64", 64},
+    {DType::UInt8, "uint8", 8},
+    {DType::UInt16, "uint16", 16},
+    {DType::UInt32, "uint32", 32},
+    {DType::Float16, "float16", 16},
+    {DType::BFloat16, "bfloat16", 16},
     {DType::Float32, "float32", 32},
+    {DType::Float8E4M3FN, "float8_e4m3fn", 8},
+    {DType::Float8E5M2, "float8_e5m2", 8},
 };
 }  // namespace
 
@@ -31,7 +38,11 @@ std::optional<DType> parseDType(std::string_view name) {
   return std::nullopt;
 }
 
-bool isFloat(DType t) { return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32; }
+bool isFloat(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || isFloat8(t);
+}
+
+bool isFloat8(DType t) { return t == DType::Float8E4M3FN || t == DType::Float8E5M2; }
 
 bool isSigned(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64 ||

@@ -351,6 +351,14 @@ struct KernelParam {
   SourceLoc loc;
 };
 
+// `T.assume(cond)`: a fact the author states about the kernel's scalar
+// parameters, T.dynamic sizes and block index. The simulator checks it at
+// the start of every block (a false one is a run error at `loc`).
+struct Assumption {
+  Expr cond;
+  SourceLoc loc;
+};
+
 struct Kernel {
   std::string name;     // prim_func name
   std::string factory;  // enclosing factory function, empty at module level
@@ -373,6 +381,7 @@ struct Kernel {
   // launch has its own grid, on-chip allocations and schedule.
   int launch = 0;
   int numLaunches = 1;
+  std::vector<Assumption> assumptions;  // in source order
 
   const Buffer* findBuffer(const std::string& name) const;
   // Factory (or prim_func) name, plus "launch i/n" when the prim_func has

@@ -395,6 +395,12 @@ class Printer {
         k.numLaunches > 1 ? fmt::format(", launch {} of {}", k.launch, k.numLaunches) : "";
     line(fmt::format("# kernel {}{}{}{}", k.name,
                      k.factory.empty() ? "" : " (factory " + k.factory + ")", launches, where));
+    // The kernel's T.dynamic sizes are names of the printed file, so a shape
+    // `(m, 256)` and a body `T.serial(m // 4)` read back the same variable.
+    for (const auto& dv : k.dynamicVars)
+      line(fmt::format(
+          "{} = T.dynamic(\"{}\"{})", varName(dv), dv->name,
+          dv->dtype == DType::Int32 ? "" : fmt::format(", \"{}\"", dtypeName(dv->dtype))));
     line("@T.prim_func");
     std::string params;
     for (const auto& p : k.params) {
@@ -426,6 +432,7 @@ class Printer {
         line(b->name + " = " + allocCall(b));
     }
     annotations(k);
+    for (const auto& a : k.assumptions) line(fmt::format("T.assume({})", expr(a.cond)));
     if (!k.body || (as<SeqStmt>(k.body) && as<SeqStmt>(k.body)->stmts.empty())) line("pass");
     stmt(k.body);
     --indent_;

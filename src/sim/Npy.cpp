@@ -35,6 +35,9 @@ std::string npyDescr(DType t) {
       return "<u2";
     case DType::Float32:
       return "<f4";
+    case DType::Float8E4M3FN:  // raw OCP bits, as bfloat16 is raw <u2
+    case DType::Float8E5M2:
+      return "|u1";
   }
   return "|u1";
 }

@@ -4,6 +4,7 @@
 // std::nearbyint (ties to even in the default rounding mode).
 #include "sim/Numerics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,6 +22,32 @@ struct FloatFormat {
 
 constexpr FloatFormat kHalf{10, -14, 15};
 constexpr FloatFormat kBFloat{7, -126, 127};
+
+struct Float8Format {
+  int mantissaBits;
+  int minExp;  // exponent of the smallest normal
+  int bias;
+  double maxFinite;  // E4M3FN: 1.75 * 2^8 (the all-ones code is NaN, there is no infinity)
+};
+constexpr Float8Format kE4M3FN{3, -6, 7, 448.0};
+constexpr Float8Format kE5M2{2, -14, 15, 57344.0};
+
+const Float8Format& float8Format(DType t) { return t == DType::Float8E5M2 ? kE5M2 : kE4M3FN; }
+
+// Round to nearest even on the format's grid, then saturate (OCP "SAT"
+// conversion). An infinity stays one in E5M2, which has them, so storing an
+// E5M2 value into E5M2 (a copy) never changes it; E4M3FN has none: the largest.
+double roundToFloat8(double v, const Float8Format& fmt, bool hasInfinity) {
+  if (std::isnan(v) || v == 0) return v;
+  if (std::isinf(v)) return hasInfinity ? v : std::copysign(fmt.maxFinite, v);
+  int e = 0;
+  std::frexp(v, &e);
+  int exp = std::max(e - 1, fmt.minExp);  // subnormals share the smallest normal's quantum
+  double quantum = std::ldexp(1.0, exp - fmt.mantissaBits);
+  double r = std::nearbyint(v / quantum) * quantum;
+  if (std::fabs(r) > fmt.maxFinite) return std::copysign(fmt.maxFinite, v);
+  return r;
+}
 
 double roundTo(double v, const FloatFormat& fmt) {
   if (!std::isfinite(v) || v == 0) return v;
@@ -51,6 +78,9 @@ double roundToFloat(double v, DType t) {
       return roundTo(v, kHalf);
     case DType::BFloat16:
       return roundTo(v, kBFloat);
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+      return roundToFloat8(v, float8Format(t), t == DType::Float8E5M2);
     default:
       return static_cast<double>(static_cast<float>(v));
   }
@@ -168,6 +198,39 @@ double decodeBFloat16(uint16_t bits) {
   return f;
 }
 
+uint8_t encodeFloat8(double r, DType t) {
+  const Float8Format& fmt = float8Format(t);
+  if (std::isnan(r)) return t == DType::Float8E5M2 ? 0x7e : 0x7f;
+  uint8_t sign = std::signbit(r) ? 0x80 : 0;
+  double a = std::fabs(r);
+  if (std::isinf(a)) return sign | 0x7c;  // E5M2 only: E4M3FN values are saturated first
+  if (a == 0) return sign;
+  int e = 0;
+  std::frexp(a, &e);
+  int exp = e - 1;
+  if (exp < fmt.minExp)  // subnormal: a = frac * 2^(minExp - mantissaBits)
+    return sign | static_cast<uint8_t>(std::ldexp(a, fmt.mantissaBits - fmt.minExp));
+  int frac = static_cast<int>(std::ldexp(a, fmt.mantissaBits - exp)) - (1 << fmt.mantissaBits);
+  return sign | static_cast<uint8_t>(((exp + fmt.bias) << fmt.mantissaBits) | frac);
+}
+
+double decodeFloat8(uint8_t bits, DType t) {
+  const Float8Format& fmt = float8Format(t);
+  int expBits = 7 - fmt.mantissaBits;
+  int exp = (bits >> fmt.mantissaBits) & ((1 << expBits) - 1);
+  int frac = bits & ((1 << fmt.mantissaBits) - 1);
+  double sign = (bits & 0x80) ? -1.0 : 1.0;
+  int allOnes = (1 << expBits) - 1;
+  if (t == DType::Float8E4M3FN && exp == allOnes && frac == (1 << fmt.mantissaBits) - 1)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (t == DType::Float8E5M2 && exp == allOnes)
+    return frac ? std::numeric_limits<double>::quiet_NaN()
+                : sign * std::numeric_limits<double>::infinity();
+  if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), fmt.minExp - fmt.mantissaBits);
+  return sign * std::ldexp(static_cast<double>(frac + (1 << fmt.mantissaBits)),
+                           exp - fmt.bias - fmt.mantissaBits);
+}
+
 Scalar loadElement(const uint8_t* p, DType t) {
   switch (t) {
     case DType::Bool:
@@ -216,6 +279,9 @@ Scalar loadElement(const uint8_t* p, DType t) {
       std::memcpy(&v, p, 4);
       return Scalar::ofFloat(v);
     }
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+      return Scalar::ofFloat(decodeFloat8(*p, t));
   }
   return Scalar{};
 }
@@ -260,6 +326,10 @@ void storeElement(uint8_t* p, DType t, const Scalar& v) {
       std::memcpy(p, &f, 4);
       return;
     }
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+      *p = encodeFloat8(c.f, t);
+      return;
   }
 }
 

@@ -52,6 +52,13 @@ uint16_t encodeHalf(double rounded);
 double decodeHalf(uint16_t bits);
 uint16_t encodeBFloat16(double rounded);
 double decodeBFloat16(uint16_t bits);
+// OCP 8-bit floats. `roundToFloat` to these dtypes rounds to nearest even and
+// saturates: a finite value beyond the largest finite one becomes that largest
+// value with its sign (448 for E4M3FN, 57344 for E5M2); an infinity stays one
+// in E5M2 and becomes +-448 in E4M3FN (no infinities); NaN stays NaN.
+// Encodings: NaN is 0x7f (E4M3FN) / 0x7e (E5M2), E5M2 infinity 0x7c.
+uint8_t encodeFloat8(double rounded, ir::DType t);
+double decodeFloat8(uint8_t bits, ir::DType t);
 
 // Loads / stores one element of dtype `t` at `p` (little-endian host layout).
 Scalar loadElement(const uint8_t* p, ir::DType t);

@@ -3,6 +3,8 @@
 
 #include <cstring>
 #include <exception>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -51,6 +53,39 @@ std::string valueText(const uint8_t* p, DType t) {
 
 // Binds scalar parameters and dynamic sizes from --input, sizes and fills the
 // global tensors of `kernel` in `memory`.
+// A run holds every global tensor twice (reference and simulation), each byte
+// with a shadow byte: past this many bytes of tensors it would exhaust the
+// host's memory (upstream examples use 2^30-element tensors) instead of
+// saying so.
+constexpr int64_t kMaxGlobalBytes = int64_t(1) << 30;
+
+// The bytes of the global tensors whose shapes `shapeOf` gives (nullopt: not
+// known yet); false with `error` set when they exceed kMaxGlobalBytes.
+template <typename ShapeOf>
+bool globalsFit(const Kernel& kernel, ShapeOf shapeOf, std::string& error) {
+  int64_t total = 0;
+  std::string largest;
+  int64_t largestBytes = 0;
+  for (const auto& p : kernel.params) {
+    if (!p.buffer) continue;
+    std::optional<std::vector<int64_t>> shape = shapeOf(p.buffer);
+    if (!shape) continue;
+    int64_t bytes = dtypeBytes(p.buffer->dtype);
+    bool overflow = false;
+    for (int64_t d : *shape) overflow |= __builtin_mul_overflow(bytes, d, &bytes);
+    overflow |= __builtin_add_overflow(total, bytes, &total);
+    if (overflow) total = std::numeric_limits<int64_t>::max();
+    if (bytes > largestBytes) largestBytes = bytes, largest = p.name;
+    if (overflow) break;
+  }
+  if (total <= kMaxGlobalBytes) return true;
+  error = fmt::format(
+      "the global tensors of '{}' hold {} bytes ('{}' alone {}); the simulator runs kernels with "
+      "at most {} bytes (1 GiB) of global tensors: give smaller sizes with -D NAME=VALUE",
+      kernel.name, total, largest, largestBytes, kMaxGlobalBytes);
+  return false;
+}
+
 bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
                     std::vector<std::pair<std::string, Scalar>>& bindings, std::string& error) {
   std::map<std::string, NpyArray> files;
@@ -129,6 +164,10 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
   }
   machine.resolveShapes();
+  auto resolved = [&](const Buffer& b) -> std::optional<std::vector<int64_t>> {
+    return machine.shapeOf(b);
+  };
+  if (!globalsFit(kernel, resolved, error)) return false;  // T.dynamic sizes now known
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
@@ -186,6 +225,9 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
   // 1. Inputs, identical for both runs.
+  if (!globalsFit(
+          reference, [](const Buffer& b) { return constShape(b); }, error))
+    return std::nullopt;  // before allocating the static ones
   Memory refMem(reference);
   std::vector<std::pair<std::string, Scalar>> bindings;
   if (!prepareGlobals(reference, refMem, options, bindings, error)) return std::nullopt;
@@ -200,7 +242,11 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
                           p.name);
       return std::nullopt;
     }
-    simMem.raw(simMem.index(p.buffer->storage)) = refMem.raw(refMem.index(rp->buffer->storage));
+    // resize() also sizes the shadow bytes: a tensor with a T.dynamic shape has
+    // no bytes until its size is known (copying only the data overran them).
+    int si = simMem.index(p.buffer->storage), ri = refMem.index(rp->buffer->storage);
+    if (simMem.size(si) != refMem.size(ri)) simMem.resize(si, refMem.size(ri));
+    simMem.raw(si) = refMem.raw(ri);
   }
   // A later launch: each chain continues from its own previous result.
   auto carry = [&](const Kernel& k, Memory& mem,
@@ -244,6 +290,7 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
       for (int64_t b = 0; b < reference.grid; ++b) {
         refMem.resetOnChip();
         ref.bindBlock(b);
+        checkAssumptions(reference, ref, b);
         ref.exec(reference.body);
       }
     } catch (const ExecError& e) {

@@ -1117,6 +1117,14 @@ void dedupeIssues(std::vector<SimIssue>& issues) {
 
 }  // namespace
 
+void checkAssumptions(const Kernel& kernel, Machine& machine, int64_t block) {
+  for (const auto& a : kernel.assumptions)
+    if (!machine.eval(a.cond).truthy())
+      throw ExecError{a.loc, fmt::format("T.assume({}) is false in this run (block {}); the kernel "
+                                         "was compiled on the assumption that it holds",
+                                         printExpr(a.cond), block)};
+}
+
 namespace {
 
 // What one thread needs to simulate blocks: a Machine over its Memory and the
@@ -1157,6 +1165,7 @@ struct BlockRunner {
     }
     BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, trace, traceBudget);
     try {
+      checkAssumptions(kernel, machine, b);
       sim.run();
     } catch (const ExecError& e) {
       SimIssue issue;

@@ -124,6 +124,10 @@ struct SimOptions {
   int threads = 2;
 };
 
+// Throws ExecError at the first T.assume of `kernel` that is false for the
+// block `block` bound in `machine` (parameters and dynamic sizes bound too).
+void checkAssumptions(const ir::Kernel& kernel, Machine& machine, int64_t block);
+
 struct SimResult {
   std::vector<BlockStats> blocks;
   int64_t cores = 1, waves = 1;

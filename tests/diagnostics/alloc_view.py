@@ -10,7 +10,7 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
         c = T.alloc_shared(shape=(8,), dtype=T.int8)
         d = T.alloc_shared((n,), "float32")  # expected-error col 28 {{dimension 0 of an on-chip buffer shape must be a compile-time integer, got a run-time value}}
         e = T.alloc_shared((0, 4), "float32")  # expected-error col 28 {{dimension 0 of an on-chip buffer shape must be positive, got 0}}
-        f = T.alloc_shared((4,), "float33")  # expected-error col 34 {{unknown dtype 'float33'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32}}
+        f = T.alloc_shared((4,), "float33")  # expected-error col 34 {{unknown dtype 'float33'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32, float8_e4m3fn, float8_e5m2}}
         g = T.alloc_shared()  # expected-error col 13 {{T.alloc_shared needs a shape: T.alloc_shared((M, N), dtype)}}
         h = T.alloc_shared((4,), "float32", align=32)  # expected-error col 45 {{unknown keyword argument 'align' to T.alloc_shared; accepted: dtype, scope, shape}}
         k = T.alloc_var()  # expected-error col 13 {{T.alloc_var needs a dtype: T.alloc_var("int32")}}

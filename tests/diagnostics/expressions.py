@@ -25,7 +25,7 @@ def main(A: T.Tensor((1024,), "float32"), I: T.Tensor((1024,), "int32"), n: T.in
             a[i] = m[0, 0:4]  # expected-error col 25 {{a slice of 'm' is a region, not a scalar value}}
             a[i] = a[0.5]  # expected-error col 22 {{buffer indices must be integers}}
             a[i] = T.exp(A[i], 2)  # expected-error col 20 {{T.exp() takes 1 argument (2 given)}}
-            a[i] = T.cast(A[i], "float99")  # expected-error col 33 {{unknown dtype 'float99'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32}}
+            a[i] = T.cast(A[i], "float99")  # expected-error col 33 {{unknown dtype 'float99'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32, float8_e4m3fn, float8_e5m2}}
             a[i] = T.float32("abc")  # expected-error col 20 {{cannot convert 'abc' to float32}}
             a[i] = T.float32(1, 2)  # expected-error col 20 {{T.float32() takes exactly one argument}}
             a[i] = T.max(A[i], 0.0, 1.0)  # expected-error col 20 {{T.max() takes 2 arguments (3 given)}}

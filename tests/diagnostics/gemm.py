@@ -35,5 +35,5 @@ def main(A: T.Tensor((64, 64), "float16")):
         T.gemm(cube3, b_l1, c)  # expected-error col 16 {{T.gemm operand A must be a 2-D tile, got (2, 64, 32)}}
         T.gemm(a_l1, b_l1)  # expected-error col 9 {{T.gemm takes A, B and C (2 given)}}
         T.gemm(a_l1, b_l1, c, transpose_B=1)  # expected-error col 43 {{transpose_B must be True or False}}
-        T.gemm(a_l1, b_l1, c, policy="square")  # expected-error col 31 {{unknown keyword argument 'policy' to T.gemm; accepted: transpose_A, transpose_B, clear_accum}}
+        T.gemm(a_l1, b_l1, c, policy="square")  # expected-error col 31 {{unknown keyword argument 'policy' to T.gemm; accepted: transpose_A, transpose_B, clear_accum, unit_flag_ctrl}}
         T.gemm(cube3[0, :, :], b_l1, c)

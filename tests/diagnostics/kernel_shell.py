@@ -76,7 +76,7 @@ def params(N=256):
         C: T.Tensor((N,)),  # expected-error col 12 {{T.Tensor needs a shape and a dtype: T.Tensor((M, N), "float16")}}
         D: T.Tensor((N, 0), "float32"),  # expected-error col 12 {{tensor dimensions must be positive, got 0}}
         E: T.Tensor((N, 1.5), "float32"),  # expected-error col 12 {{tensor dimensions must be integers}}
-        F: T.Tensor((N,), "float128"),  # expected-error col 12 {{unknown dtype 'float128'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32}}
+        F: T.Tensor((N,), "float128"),  # expected-error col 12 {{unknown dtype 'float128'; expected one of bool, int8, int16, int32, int64, uint8, uint16, uint32, float16, bfloat16, float32, float8_e4m3fn, float8_e5m2}}
         *rest,  # expected-error col 10 {{'*args' and '**kwargs' are not supported in a kernel signature}}
     ):
         with T.Kernel(4) as bx:

@@ -163,6 +163,26 @@ TEST(Cli, CompileErrorsExitWith1AndRenderWithCaret) {
   EXPECT_NE(r.err.find("2 errors generated."), std::string::npos) << r.err;
 }
 
+// T.assume (issue 7 §3): the simulator checks the fact for every block; a
+// run whose values break it fails (exit 3) with an error at the T.assume line.
+TEST(Cli, FalseAssumptionIsARunErrorAtItsLine) {
+  TempFile f(
+      "import tilelang.language as T\n\n@T.prim_func\n"
+      "def main(A: T.Tensor((64,), \"float32\"), n: T.int32):\n"
+      "    T.assume(n % 4 == 0)\n"
+      "    with T.Kernel(2) as bx:\n        a = T.alloc_shared((32,), \"float32\")\n"
+      "        T.copy(A[bx * 32 : bx * 32 + 32], a)\n"
+      "        T.copy(a, A[bx * 32 : bx * 32 + 32])\n",
+      "assume_cli.py");
+  CliRun ok = cli({"run", f.str(), "--schedule", "serial", "--input", "n=8"});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  CliRun bad = cli({"run", f.str(), "--schedule", "serial", "--input", "n=6"});
+  EXPECT_EQ(bad.code, 3) << bad.err;
+  std::string want =
+      f.str() + ":5:5: error: run-time error: T.assume(n % 4 == 0) is false in this run (block 0)";
+  EXPECT_NE(bad.err.find(want), std::string::npos) << bad.err;
+}
+
 TEST(Cli, ReportJson) {
   CliRun r = cli({"compile", example("annotate_versions"), "--emit", "report-json"});
   ASSERT_EQ(r.code, 0) << r.err;

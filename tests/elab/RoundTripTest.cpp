@@ -129,5 +129,34 @@ def k(N=4096):
                   "constructs.py");
 }
 
+// Issue 7 §3 constructs: T.dynamic sizes (printed as module-level
+// `m = T.dynamic("m")`, so the shape and the body read one variable),
+// T.assume, float8 buffers and a SIMT thread tuple (printed as its count).
+TEST(RoundTripConstructs, DynamicAssumeFloat8Threads) {
+  expectRoundTrip(R"(import tilelang.language as T
+
+
+def k(width=256):
+    m = T.dynamic("m")
+
+    @T.prim_func
+    def main(X: T.Tensor((m, width), "float32"), Q: T.Tensor((m, width), T.float8_e5m2), n: T.int32):
+        T.assume(m % 4 == 0)
+        with T.Kernel(4) as bx:
+            T.assume(n > bx)
+            x = T.alloc_shared((width,), "float32")
+            q = T.alloc_shared((width,), T.float8_e5m2)
+            for r in T.serial(m // 4):
+                begin = (r * 4 + bx) * width
+                end = begin + width
+                T.copy(X[r * 4 + bx, :], x)
+                with T.SimtVF(threads=(16, 16)):
+                    for i in T.Parallel(width):
+                        q[i] = x[i] * 0.5
+                T.copy(q, Q[r * 4 + bx, :])
+)",
+                  "issue7.py");
+}
+
 }  // namespace
 }  // namespace tilesched

@@ -115,5 +115,52 @@ TEST(Numerics, FloatToHalfOverflowIsInfinity) {
   EXPECT_TRUE(std::isnan(convert(Scalar::ofFloat(std::nan("")), DType::Float16).f));
 }
 
+// OCP 8-bit floats: values and codes worked out by hand from the formats
+// (E4M3FN: 3 fraction bits, bias 7, max 448, no inf; E5M2: 2 bits, bias 15).
+TEST(Numerics, Float8RoundsToNearestEvenAndSaturates) {
+  const DType e4 = DType::Float8E4M3FN, e5 = DType::Float8E5M2;
+  EXPECT_EQ(roundToFloat(1.0625, e4), 1.0);   // tie between 1 and 1.125: even
+  EXPECT_EQ(roundToFloat(1.1875, e4), 1.25);  // tie between 1.125 and 1.25: even
+  EXPECT_EQ(roundToFloat(464.0, e4), 448.0);  // tie between 448 and (480): even
+  EXPECT_EQ(roundToFloat(465.0, e4), 448.0);  // would round to 480: saturates
+  EXPECT_EQ(roundToFloat(1e30, e4), 448.0);
+  EXPECT_EQ(roundToFloat(-std::numeric_limits<double>::infinity(), e4), -448.0);
+  // E5M2 keeps its infinities (a copy never changes a value); finite overflow saturates.
+  EXPECT_TRUE(std::isinf(roundToFloat(std::numeric_limits<double>::infinity(), e5)));
+  EXPECT_EQ(roundToFloat(61440.0, e5), 57344.0);
+  EXPECT_EQ(roundToFloat(std::ldexp(1.0, -10), e4), 0.0);  // half the smallest subnormal 2^-9
+  EXPECT_EQ(roundToFloat(3 * std::ldexp(1.0, -10), e4), std::ldexp(1.0, -8));
+  EXPECT_EQ(roundToFloat(1.375, e5), 1.5);
+  EXPECT_TRUE(std::isnan(roundToFloat(std::nan(""), e4)));
+  EXPECT_TRUE(std::signbit(roundToFloat(-0.0, e5)));
+}
+
+TEST(Numerics, Float8Encodings) {
+  const DType e4 = DType::Float8E4M3FN, e5 = DType::Float8E5M2;
+  EXPECT_EQ(encodeFloat8(448.0, e4), 0x7e);
+  EXPECT_EQ(encodeFloat8(-448.0, e4), 0xfe);
+  EXPECT_EQ(encodeFloat8(1.0, e4), 0x38);
+  EXPECT_EQ(encodeFloat8(std::ldexp(1.0, -9), e4), 0x01);  // smallest subnormal
+  EXPECT_EQ(encodeFloat8(std::nan(""), e4), 0x7f);
+  EXPECT_EQ(encodeFloat8(-0.0, e4), 0x80);
+  EXPECT_EQ(encodeFloat8(57344.0, e5), 0x7b);
+  EXPECT_EQ(encodeFloat8(1.0, e5), 0x3c);
+  EXPECT_EQ(encodeFloat8(std::ldexp(1.0, -16), e5), 0x01);
+  EXPECT_EQ(encodeFloat8(std::nan(""), e5), 0x7e);
+  EXPECT_TRUE(std::isnan(decodeFloat8(0x7f, e4)));
+  EXPECT_TRUE(std::isnan(decodeFloat8(0xff, e4)));
+  EXPECT_EQ(decodeFloat8(0x78, e4), 256.0);  // exponent 15 is a normal binade in E4M3FN
+  EXPECT_TRUE(std::isinf(decodeFloat8(0x7c, e5)));
+  EXPECT_TRUE(std::isnan(decodeFloat8(0x7d, e5)));
+  // Every non-NaN code decodes to a value that encodes back to it.
+  for (DType t : {e4, e5})
+    for (int c = 0; c < 256; ++c) {
+      double v = decodeFloat8(static_cast<uint8_t>(c), t);
+      if (std::isnan(v)) continue;
+      EXPECT_EQ(encodeFloat8(v, t), c) << ir::dtypeName(t) << " code " << c;
+      EXPECT_EQ(roundToFloat(v, t), v) << ir::dtypeName(t) << " code " << c;
+    }
+}
+
 }  // namespace
 }  // namespace tilesched::sim

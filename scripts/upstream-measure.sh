@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The measure of issue 7: feed every kernel file of a folder to tilesched as it
+# is (no -D, no --func) and say how far each one gets.
+#
+#   scripts/upstream-measure.sh DIR [TIMEOUT_SECONDS=120]
+#
+# For every DIR/*.py (sorted): `tilesched compile FILE`; when that succeeds,
+# `tilesched run FILE` (default --schedule auto) under a per-file timeout. One
+# row per file:  FILE | compile: ok or the first error line | run: PASS, FAIL
+# (exit status and the first error line), TIMEOUT or "-" (not run). A summary
+# count ends the output. The binary is $TILESCHED, else build/tilesched.
+# The folder's files are never copied or changed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:?usage: scripts/upstream-measure.sh DIR [TIMEOUT_SECONDS]}
+limit=${2:-120}
+bin=${TILESCHED:-$root/build/tilesched}
+[ -x "$bin" ] || { echo "no tilesched binary at $bin (build first)" >&2; exit 2; }
+[ -d "$dir" ] || { echo "no folder $dir" >&2; exit 2; }
+
+# First "error:" line of a log, without the file path in front, or the first line.
+first_error() {
+  local line
+  line=$(grep -m1 -E '(^|: )error: ' "$1" || true)
+  [ -z "$line" ] && line=$(grep -m1 -v '^[[:space:]]*$' "$1" || true)
+  line=${line#"$2":}
+  printf '%s' "${line:0:160}"
+}
+
+total=0 compiled=0 passed=0 failed=0 timeouts=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%s | %s | %s\n' "file" "compile" "run"
+while IFS= read -r -d '' file; do
+  name=$(basename "$file")
+  total=$((total + 1))
+  if "$bin" compile "$file" >"$tmp/compile.log" 2>&1; then
+    compiled=$((compiled + 1))
+    timeout "$limit" "$bin" run "$file" >"$tmp/run.log" 2>&1
+    status=$?
+    if [ "$status" -eq 0 ]; then
+      passed=$((passed + 1))
+      run="PASS"
+    elif [ "$status" -eq 124 ]; then
+      timeouts=$((timeouts + 1))
+      run="TIMEOUT after ${limit}s"
+    else
+      failed=$((failed + 1))
+      run="FAIL exit $status: $(first_error "$tmp/run.log" "$file")"
+    fi
+    printf '%s | ok | %s\n' "$name" "$run"
+  else
+    printf '%s | %s | -\n' "$name" "$(first_error "$tmp/compile.log" "$file")"
+  fi
+done < <(find "$dir" -maxdepth 1 -name '*.py' -print0 | sort -z)
+echo
+echo "files: $total  compile ok: $compiled  run PASS: $passed  run FAIL: $failed  run TIMEOUT: $timeouts"
