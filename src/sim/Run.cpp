@@ -3,11 +3,14 @@
 
 #include <cstring>
 #include <exception>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ir/IROperator.h"
+#include "ir/Printer.h"
 #include "sim/Machine.h"
 
 namespace tilesched::sim {
@@ -129,6 +132,27 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
   }
   machine.resolveShapes();
+  // Dynamic shapes are known now: refuse sizes beyond the simulator's memory
+  // before allocating them.
+  int64_t total = 0;
+  for (int i = 0; i < memory.numStorages(); ++i) total += memory.size(i);
+  for (const auto& p : kernel.params) {
+    if (!p.buffer) continue;
+    int idx = memory.index(p.buffer->storage);
+    int64_t bytes = dtypeBytes(p.buffer->dtype);
+    bool overflow = false;
+    for (int64_t d : machine.shapeOf(p.buffer))
+      overflow |= d < 0 || __builtin_mul_overflow(bytes, d, &bytes);
+    if (!overflow && memory.size(idx) != bytes) total += bytes - memory.size(idx);
+    if (overflow || total > kMaxSimulatedBytes) {
+      error = fmt::format(
+          "'{}' of shape ({}) needs {} bytes with the dynamic sizes of the --input files; the "
+          "simulator holds at most {} bytes (1 GiB) per kernel",
+          p.name, fmt::join(machine.shapeOf(p.buffer), ", "),
+          overflow ? std::string("more than 2^63") : std::to_string(bytes), kMaxSimulatedBytes);
+      return false;
+    }
+  }
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
@@ -179,9 +203,64 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
   }
 }
 
+std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
+  auto issue = [](SourceLoc loc, std::string message) {
+    SimIssue i;
+    i.kind = SimIssue::Runtime;
+    i.loc = loc;
+    i.message = std::move(message);
+    return std::optional<SimIssue>(std::move(i));
+  };
+  if (kernel.grid > kMaxSimulatedBlocks)
+    return issue(kernel.gridLoc.valid() ? kernel.gridLoc : kernel.kernelLoc,
+                 fmt::format("a grid of {} blocks is beyond the simulator, which runs at most {} "
+                             "blocks per kernel; use a smaller grid to run it",
+                             kernel.grid, kMaxSimulatedBlocks));
+  // Every storage once, in declaration order (as Memory allocates them).
+  std::vector<Storage> storages;
+  std::set<int> seen;
+  for (const auto& s : kernel.storages)
+    if (seen.insert(s->id).second) storages.push_back(s);
+  for (const auto& b : kernel.buffers)
+    if (seen.insert(b->storage->id).second) storages.push_back(b->storage);
+  int64_t total = 0;
+  for (const auto& s : storages) {
+    int64_t bytes = std::max<int64_t>(s->bytes, 0);  // at most 2^40 elements of 8 bytes
+    total += bytes;
+    if (total <= kMaxSimulatedBytes) continue;
+    std::string shape;
+    for (const auto& b : kernel.buffers)
+      if (b->storage == s && !b->isAlias) {
+        std::vector<std::string> dims;
+        for (const auto& d : b->shape) {
+          auto c = asConstInt(d);
+          dims.push_back(c ? std::to_string(*c) : printExpr(d));
+        }
+        shape = fmt::format(" of shape ({}{}) {}", fmt::join(dims, ", "), dims.size() == 1 ? "," : "",
+                            dtypeName(b->dtype));
+        break;
+      }
+    return issue(s->loc,
+                 bytes > kMaxSimulatedBytes
+                     ? fmt::format("'{}'{} needs {} bytes, beyond the simulator, which holds at "
+                                   "most {} bytes (1 GiB) per kernel; use a smaller shape to run it",
+                                   s->name, shape, bytes, kMaxSimulatedBytes)
+                     : fmt::format("'{}'{} brings the kernel to {} bytes, beyond the simulator, "
+                                   "which holds at most {} bytes (1 GiB) per kernel; use smaller "
+                                   "shapes to run it",
+                                   s->name, shape, total, kMaxSimulatedBytes));
+  }
+  return std::nullopt;
+}
+
 std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
                                    std::string& error) {
+  for (const Kernel* k : {&reference, &lowered})
+    if (auto limit = checkSimulationLimits(*k)) {
+      error = limit->message;
+      return std::nullopt;
+    }
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
