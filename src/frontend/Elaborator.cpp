@@ -45,8 +45,7 @@ constexpr size_t kMaxHelperIterations = size_t(1) << 20;
 // A buffer extent as an IR constant: int32 when it fits, int64 beyond (an
 // int32 immediate would wrap 2^31 to -2^31 and 2^40 to 0).
 Expr extentImm(int64_t extent) {
-  return intImm(extent, extent > std::numeric_limits<int32_t>::max() ? DType::Int64
-                                                                      : DType::Int32);
+  return intImm(extent, extent > std::numeric_limits<int32_t>::max() ? DType::Int64 : DType::Int32);
 }
 
 // Python's int.bit_length().

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
 #include "sim/Machine.h"
@@ -182,6 +183,31 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
   return true;
 }
 
+// The first loop whose iterations, over all blocks and enclosing loops,
+// exceed kMaxSimulatedIterations. Loops of non-constant extent count once.
+class IterationCounter : public IRVisitor {
+ public:
+  explicit IterationCounter(int64_t grid) : times_(grid) {}
+  const ForStmt* tooMany = nullptr;
+  int64_t iterations = 0;
+
+  void visitFor(const ForStmt& s) override {
+    if (tooMany) return;
+    int64_t trips = std::max<int64_t>(asConstInt(s.extent).value_or(1), 0);
+    int64_t outer = times_;
+    if (__builtin_mul_overflow(outer, trips, &times_) || times_ > kMaxSimulatedIterations) {
+      tooMany = &s;
+      iterations = times_ > kMaxSimulatedIterations ? times_ : INT64_MAX;
+      return;
+    }
+    visitStmt(s.body);
+    times_ = outer;
+  }
+
+ private:
+  int64_t times_;
+};
+
 }  // namespace
 
 void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
@@ -216,6 +242,16 @@ std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
                  fmt::format("a grid of {} blocks is beyond the simulator, which runs at most {} "
                              "blocks per kernel; use a smaller grid to run it",
                              kernel.grid, kMaxSimulatedBlocks));
+  IterationCounter loops(kernel.grid);
+  if (kernel.body) loops.visitStmt(kernel.body);
+  if (loops.tooMany)
+    return issue(loops.tooMany->loc,
+                 fmt::format("this loop runs {} times over the grid and the enclosing loops, "
+                             "beyond the simulator, which runs at most {} loop iterations per "
+                             "kernel; use smaller trip counts to run it",
+                             loops.iterations == INT64_MAX ? std::string("more than 2^63")
+                                                           : std::to_string(loops.iterations),
+                             kMaxSimulatedIterations));
   // Every storage once, in declaration order (as Memory allocates them).
   std::vector<Storage> storages;
   std::set<int> seen;
@@ -236,19 +272,19 @@ std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
           auto c = asConstInt(d);
           dims.push_back(c ? std::to_string(*c) : printExpr(d));
         }
-        shape = fmt::format(" of shape ({}{}) {}", fmt::join(dims, ", "), dims.size() == 1 ? "," : "",
-                            dtypeName(b->dtype));
+        shape = fmt::format(" of shape ({}{}) {}", fmt::join(dims, ", "),
+                            dims.size() == 1 ? "," : "", dtypeName(b->dtype));
         break;
       }
-    return issue(s->loc,
-                 bytes > kMaxSimulatedBytes
-                     ? fmt::format("'{}'{} needs {} bytes, beyond the simulator, which holds at "
-                                   "most {} bytes (1 GiB) per kernel; use a smaller shape to run it",
-                                   s->name, shape, bytes, kMaxSimulatedBytes)
-                     : fmt::format("'{}'{} brings the kernel to {} bytes, beyond the simulator, "
-                                   "which holds at most {} bytes (1 GiB) per kernel; use smaller "
-                                   "shapes to run it",
-                                   s->name, shape, total, kMaxSimulatedBytes));
+    return issue(
+        s->loc, bytes > kMaxSimulatedBytes
+                    ? fmt::format("'{}'{} needs {} bytes, beyond the simulator, which holds at "
+                                  "most {} bytes (1 GiB) per kernel; use a smaller shape to run it",
+                                  s->name, shape, bytes, kMaxSimulatedBytes)
+                    : fmt::format("'{}'{} brings the kernel to {} bytes, beyond the simulator, "
+                                  "which holds at most {} bytes (1 GiB) per kernel; use smaller "
+                                  "shapes to run it",
+                                  s->name, shape, total, kMaxSimulatedBytes));
   }
   return std::nullopt;
 }

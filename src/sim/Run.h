@@ -64,9 +64,11 @@ void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed,
 // buffers (each is held twice more, as shadow bytes and by the other run).
 inline constexpr int64_t kMaxSimulatedBlocks = int64_t(1) << 16;
 inline constexpr int64_t kMaxSimulatedBytes = int64_t(1) << 30;
+// Iterations of any one loop over all blocks and its enclosing loops.
+inline constexpr int64_t kMaxSimulatedIterations = int64_t(1) << 24;
 
 // The first simulator limit `kernel` exceeds, as a run-time issue located at
-// the grid or at the declaration of the buffer that crosses the memory limit;
+// the grid, the loop, or the declaration of the buffer that crosses the memory limit;
 // nullopt when it fits. Sizes of dynamic shapes count only once known (see
 // runKernel).
 std::optional<SimIssue> checkSimulationLimits(const ir::Kernel& kernel);

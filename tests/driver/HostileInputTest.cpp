@@ -153,8 +153,8 @@ TEST(Hostile, HugeOnChipBufferIsACapacityError) {
 TEST(Hostile, HugeOnChipExtentIsNotWrapped) {
   for (int bits : {31, 32, 40}) {
     TempFile f(kernel("            a = T.alloc_ub((1 << " + std::to_string(bits) +
-                          ",), \"float32\")\n"
-                          "            T.copy(A, a[0:64])"),
+                      ",), \"float32\")\n"
+                      "            T.copy(A, a[0:64])"),
                "huge_ub" + std::to_string(bits) + ".py");
     // 4-byte elements: 2^(bits + 2) bytes, located at the allocation (line 8, col 17).
     expectClean(cli({"compile", f.str()}), driver::kExitCompileError,
@@ -167,8 +167,9 @@ TEST(Hostile, HugeOnChipExtentIsNotWrapped) {
                     "            b = T.view(a, (1 << 32,))\n"
                     "            T.copy(A, a)"),
              "huge_view.py");
-  expectClean(cli({"compile", v.str()}), driver::kExitCompileError,
-              v.str() + ":9:17: error: view of 17179869184 bytes is larger than the 256 bytes of 'a'");
+  expectClean(
+      cli({"compile", v.str()}), driver::kExitCompileError,
+      v.str() + ":9:17: error: view of 17179869184 bytes is larger than the 256 bytes of 'a'");
 }
 
 // Unlimited on-chip memory lets a huge buffer compile; `run` refuses it at
@@ -177,9 +178,9 @@ TEST(Hostile, HugeOnChipExtentIsNotWrapped) {
 TEST(Hostile, HugeUnlimitedOnChipBufferIsAClearRunError) {
   for (int bits : {31, 40}) {
     TempFile f(kernel("            a = T.alloc_ub((1 << " + std::to_string(bits) +
-                          ",), \"float32\")\n"
-                          "            T.annotate_unlimit_memory(\"shared\")\n"
-                          "            T.copy(A, a[0:64])"),
+                      ",), \"float32\")\n"
+                      "            T.annotate_unlimit_memory(\"shared\")\n"
+                      "            T.copy(A, a[0:64])"),
                "huge_unlimited" + std::to_string(bits) + ".py");
     EXPECT_EQ(cli({"compile", f.str()}).code, driver::kExitOk);
     expectClean(cli({"run", f.str()}), driver::kExitRunFailed,
@@ -240,10 +241,10 @@ TEST(Hostile, InputFilesOfTheWrongShapeDtypeOrFormat) {
               "no parameter 'Z'");
 }
 
-// `run` holds at most 1 GiB of simulated memory and 65536 blocks per kernel
-// (docs/simulator.md "Limits"), checked before anything is allocated. A
-// 2^40-element global tensor once ended in "internal error: std::bad_alloc"
-// and a 2^40-block grid simulated for hours. `compile` has no such limits.
+// `run` holds at most 1 GiB of simulated memory, 65536 blocks and 2^24
+// iterations of any loop per kernel (docs/simulator.md "Limits"), checked before anything is
+// allocated. A 2^40-element global tensor once ended in "internal error: std::bad_alloc" and a
+// 2^40-block grid simulated for hours. `compile` has no such limits.
 TEST(Hostile, HugeGlobalTensorIsAClearRunError) {
   TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
                     "            T.copy(A[0:64], a)",
@@ -283,18 +284,43 @@ TEST(Hostile, HugeGridIsAClearRunError) {
   }
 }
 
+// A loop of 2^40 iterations once simulated for hours; the limit counts a
+// loop's iterations over the grid and its enclosing loops.
+TEST(Hostile, HugeLoopIsAClearRunError) {
+  for (const std::string trips : {"1 << 40", "(1 << 22) + 1"}) {
+    TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
+                      "            for j in T.serial(2):\n"
+                      "                for i in T.Pipelined(" +
+                          trips +
+                          ", num_stages=2):\n"
+                          "                    T.copy(A, a)",
+                      "64", "2"),
+               "huge_loop.py");
+    EXPECT_EQ(cli({"compile", f.str()}).code, driver::kExitOk);
+    // 2 blocks x 2 outer iterations x trips, located at the inner loop (line 10, col 17).
+    int64_t total = 4 * (trips == "1 << 40" ? int64_t(1) << 40 : (int64_t(1) << 22) + 1);
+    expectClean(cli({"run", f.str()}), driver::kExitRunFailed,
+                f.str() + ":10:17: error: cannot simulate: this loop runs " +
+                    std::to_string(total) +
+                    " times over the grid and the enclosing loops, beyond the simulator, which "
+                    "runs at most 16777216 loop iterations per kernel; use smaller trip counts to "
+                    "run it\n");
+  }
+}
+
 // Dynamic shapes are sized from the --input files; a second tensor whose shape
 // squares that size is refused before it is allocated (a usage error: the
 // sizes come from the command line).
 TEST(Hostile, HugeDynamicShapeFromAnInputIsAUsageError) {
-  TempFile f("import tilelang.language as T\n\n\ndef k():\n    m = T.dynamic(\"m\")\n\n"
-             "    @T.prim_func\n"
-             "    def main(A: T.Tensor((m,), \"float32\"), B: T.Tensor((m, m, m), \"float32\")):\n"
-             "        with T.Kernel(1, is_npu=True) as bx:\n"
-             "            a = T.alloc_ub((64,), \"float32\")\n"
-             "            T.copy(A[0:64], a)\n"
-             "    return main\n",
-             "dyn.py");
+  TempFile f(
+      "import tilelang.language as T\n\n\ndef k():\n    m = T.dynamic(\"m\")\n\n"
+      "    @T.prim_func\n"
+      "    def main(A: T.Tensor((m,), \"float32\"), B: T.Tensor((m, m, m), \"float32\")):\n"
+      "        with T.Kernel(1, is_npu=True) as bx:\n"
+      "            a = T.alloc_ub((64,), \"float32\")\n"
+      "            T.copy(A[0:64], a)\n"
+      "    return main\n",
+      "dyn.py");
   TempFile in(npy("<f4", "(4096,)", 4096 * 4), "dyn.npy");
   expectClean(cli({"run", f.str(), "--input", "A=" + in.str()}), driver::kExitUsage,
               "'B' of shape (4096, 4096, 4096) needs 274877906944 bytes with the dynamic sizes of "
