@@ -2,8 +2,9 @@
 # Command 2 of the README, and what CI runs (.ci/run): build tilesched and run
 #  1. the whole test suite (CTest, build dir ./build);
 #  2. the sanitizer suite: the tests labelled $TILESCHED_SANITIZE_LABELS
-#     (default: all of them) built with AddressSanitizer + UBSan into
-#     ./build-asan (tests/README.md "Sanitizers in CI" says what and why);
+#     (a ctest -L regex, default "unit|regress": every GoogleTest case and the
+#     random regression kernels; "." for all) built with AddressSanitizer +
+#     UBSan into ./build-asan (tests/README.md "Sanitizers in CI": what, why);
 #  3. the libFuzzer smoke (scripts/fuzz.sh, 15 s per target) when
 #     TILESCHED_FUZZ_SMOKE=1 and clang++ is installed (build dir ./build-fuzz).
 # Stops at the first failing step and prints the time of each.
@@ -37,7 +38,7 @@ echo "== test suite: $(($(date +%s) - start)) s"
 [ "${TILESCHED_QUICK:-0}" = 1 ] && exit 0
 
 step=$(date +%s)
-labels=${TILESCHED_SANITIZE_LABELS:-}
+labels=${TILESCHED_SANITIZE_LABELS:-unit|regress}
 sanitized ${labels:+-L "$labels"}
 echo "== sanitizer suite${labels:+ (labels $labels)}: $(($(date +%s) - step)) s"
 
