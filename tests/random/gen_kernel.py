@@ -788,7 +788,7 @@ class Gen:
         if self.cube and "c_l0c" in d and self.chance(0.5):
             body.append(Stmt("fix_gm", ["T.copy(c_l0c, Cg[bx, 0, :, :])"], reads=["c_l0c"]))
         self.annotate()
-        if self.profile != "ci" and self.chance(0.25):
+        if self.chance(0.25):
             self.bind_memory()
         assert check_valid(k), "generator produced an invalid kernel"
         return k
