@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI step meant to run after the normal suite (.ci/run, the lead's call):
+# The whole sanitizer suite and the fuzz smoke on their own (./test.sh, what
+# CI runs, already runs the sanitizer subset of tests/README.md):
 #  1. the whole test suite under AddressSanitizer + UBSan (build dir
 #     ./build-asan, `TILESCHED_SANITIZE=1 ./test.sh`);
 #  2. the libFuzzer smoke (scripts/fuzz.sh, 15 s per target) when clang is

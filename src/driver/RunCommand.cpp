@@ -879,6 +879,22 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
   }
 
+  // Kernels beyond what the simulator holds stop here, before any memory is
+  // allocated, with the grid or buffer that is too large.
+  DiagnosticEngine limitDiags(file);
+  for (const auto& oc : outcomes)
+    for (const ir::Kernel* k : {oc.kernel, &oc.lowered})
+      if (auto limit = sim::checkSimulationLimits(*k)) {
+        limitDiags.error(limit->loc, "cannot simulate: " + limit->message);
+        break;
+      }
+  if (limitDiags.hasErrors()) {
+    err << limitDiags.renderAll();
+    err << limitDiags.numErrors() << (limitDiags.numErrors() == 1 ? " error" : " errors")
+        << " generated.\n";
+    return kExitRunFailed;
+  }
+
   // Simulate and check every kernel. The launches of one prim_func run in
   // order: each starts from the global memory its predecessor left (the
   // reference chain and the simulated chain separately), after every block of

@@ -42,6 +42,12 @@ constexpr size_t kMaxUnroll = 4096;
 // Loop iterations a compile-time helper function may run in all.
 constexpr size_t kMaxHelperIterations = size_t(1) << 20;
 
+// A buffer extent as an IR constant: int32 when it fits, int64 beyond (an
+// int32 immediate would wrap 2^31 to -2^31 and 2^40 to 0).
+Expr extentImm(int64_t extent) {
+  return intImm(extent, extent > std::numeric_limits<int32_t>::max() ? DType::Int64 : DType::Int32);
+}
+
 // Python's int.bit_length().
 int64_t bitLength(int64_t v) {
   uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
@@ -1991,6 +1997,7 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
              "multi-dimensional grids are not supported; use a 1-D grid 'T.Kernel(n) as bx'");
       grid = grid.elts[0];
     }
+    k.gridLoc = argLoc(call, 0);
     k.grid = toConstInt(grid, argLoc(call, 0), "grid size");
     if (k.grid < 1)
       fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
@@ -2387,7 +2394,7 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
     fail(call.loc, fmt::format("T.{} needs a shape: T.{}((M, N), dtype)", fn, fn));
   auto dims = toConstShape(shape, where(0, "shape"), "an on-chip buffer shape");
   std::vector<Expr> s;
-  for (auto d : dims) s.push_back(intImm(d));
+  for (auto d : dims) s.push_back(extentImm(d));
   return Value::buf(makeBuffer(name, it->second, toDType(dtype, where(1, "dtype")), s, call.loc));
 }
 
@@ -2457,7 +2464,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
         fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'",
                                        bytes, base->storage->bytes, base->name));
       std::vector<Expr> shapeExprs;
-      for (auto d : dims) shapeExprs.push_back(intImm(d));
+      for (auto d : dims) shapeExprs.push_back(extentImm(d));
       env.bind(target.id,
                Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, s.value->loc,
                                      base->storage)),

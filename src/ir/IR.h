@@ -364,6 +364,7 @@ struct Kernel {
   std::string factory;  // enclosing factory function, empty at module level
   SourceLoc loc;        // the `def` of the prim_func
   SourceLoc kernelLoc;  // the `with T.Kernel(...)`
+  SourceLoc gridLoc;    // its grid argument
   int64_t grid = 1;
   Var blockIdx;
   std::vector<std::pair<std::string, std::string>> kernelKwargs;  // threads, is_npu, ...

@@ -5,11 +5,15 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "ir/Functor.h"
 #include "ir/IROperator.h"
+#include "ir/Printer.h"
 #include "sim/Machine.h"
 
 namespace tilesched::sim {
@@ -53,39 +57,6 @@ std::string valueText(const uint8_t* p, DType t) {
 
 // Binds scalar parameters and dynamic sizes from --input, sizes and fills the
 // global tensors of `kernel` in `memory`.
-// A run holds every global tensor twice (reference and simulation), each byte
-// with a shadow byte: past this many bytes of tensors it would exhaust the
-// host's memory (upstream examples use 2^30-element tensors) instead of
-// saying so.
-constexpr int64_t kMaxGlobalBytes = int64_t(1) << 30;
-
-// The bytes of the global tensors whose shapes `shapeOf` gives (nullopt: not
-// known yet); false with `error` set when they exceed kMaxGlobalBytes.
-template <typename ShapeOf>
-bool globalsFit(const Kernel& kernel, ShapeOf shapeOf, std::string& error) {
-  int64_t total = 0;
-  std::string largest;
-  int64_t largestBytes = 0;
-  for (const auto& p : kernel.params) {
-    if (!p.buffer) continue;
-    std::optional<std::vector<int64_t>> shape = shapeOf(p.buffer);
-    if (!shape) continue;
-    int64_t bytes = dtypeBytes(p.buffer->dtype);
-    bool overflow = false;
-    for (int64_t d : *shape) overflow |= __builtin_mul_overflow(bytes, d, &bytes);
-    overflow |= __builtin_add_overflow(total, bytes, &total);
-    if (overflow) total = std::numeric_limits<int64_t>::max();
-    if (bytes > largestBytes) largestBytes = bytes, largest = p.name;
-    if (overflow) break;
-  }
-  if (total <= kMaxGlobalBytes) return true;
-  error = fmt::format(
-      "the global tensors of '{}' hold {} bytes ('{}' alone {}); the simulator runs kernels with "
-      "at most {} bytes (1 GiB) of global tensors: give smaller sizes with -D NAME=VALUE",
-      kernel.name, total, largest, largestBytes, kMaxGlobalBytes);
-  return false;
-}
-
 bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
                     std::vector<std::pair<std::string, Scalar>>& bindings, std::string& error) {
   std::map<std::string, NpyArray> files;
@@ -164,10 +135,27 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
   }
   machine.resolveShapes();
-  auto resolved = [&](const Buffer& b) -> std::optional<std::vector<int64_t>> {
-    return machine.shapeOf(b);
-  };
-  if (!globalsFit(kernel, resolved, error)) return false;  // T.dynamic sizes now known
+  // Dynamic shapes are known now: refuse sizes beyond the simulator's memory
+  // before allocating them.
+  int64_t total = 0;
+  for (int i = 0; i < memory.numStorages(); ++i) total += memory.size(i);
+  for (const auto& p : kernel.params) {
+    if (!p.buffer) continue;
+    int idx = memory.index(p.buffer->storage);
+    int64_t bytes = dtypeBytes(p.buffer->dtype);
+    bool overflow = false;
+    for (int64_t d : machine.shapeOf(p.buffer))
+      overflow |= d < 0 || __builtin_mul_overflow(bytes, d, &bytes);
+    if (!overflow && memory.size(idx) != bytes) total += bytes - memory.size(idx);
+    if (overflow || total > kMaxSimulatedBytes) {
+      error = fmt::format(
+          "'{}' of shape ({}) needs {} bytes with the dynamic sizes of the --input files; the "
+          "simulator holds at most {} bytes (1 GiB) per kernel",
+          p.name, fmt::join(machine.shapeOf(p.buffer), ", "),
+          overflow ? std::string("more than 2^63") : std::to_string(bytes), kMaxSimulatedBytes);
+      return false;
+    }
+  }
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
@@ -197,6 +185,31 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
   return true;
 }
 
+// The first loop whose iterations, over all blocks and enclosing loops,
+// exceed kMaxSimulatedIterations. Loops of non-constant extent count once.
+class IterationCounter : public IRVisitor {
+ public:
+  explicit IterationCounter(int64_t grid) : times_(grid) {}
+  const ForStmt* tooMany = nullptr;
+  int64_t iterations = 0;
+
+  void visitFor(const ForStmt& s) override {
+    if (tooMany) return;
+    int64_t trips = std::max<int64_t>(asConstInt(s.extent).value_or(1), 0);
+    int64_t outer = times_;
+    if (__builtin_mul_overflow(outer, trips, &times_) || times_ > kMaxSimulatedIterations) {
+      tooMany = &s;
+      iterations = times_ > kMaxSimulatedIterations ? times_ : INT64_MAX;
+      return;
+    }
+    visitStmt(s.body);
+    times_ = outer;
+  }
+
+ private:
+  int64_t times_;
+};
+
 }  // namespace
 
 void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
@@ -218,16 +231,78 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
   }
 }
 
+std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
+  auto issue = [](SourceLoc loc, std::string message) {
+    SimIssue i;
+    i.kind = SimIssue::Runtime;
+    i.loc = loc;
+    i.message = std::move(message);
+    return std::optional<SimIssue>(std::move(i));
+  };
+  if (kernel.grid > kMaxSimulatedBlocks)
+    return issue(kernel.gridLoc.valid() ? kernel.gridLoc : kernel.kernelLoc,
+                 fmt::format("a grid of {} blocks is beyond the simulator, which runs at most {} "
+                             "blocks per kernel; use a smaller grid to run it",
+                             kernel.grid, kMaxSimulatedBlocks));
+  IterationCounter loops(kernel.grid);
+  if (kernel.body) loops.visitStmt(kernel.body);
+  if (loops.tooMany)
+    return issue(loops.tooMany->loc,
+                 fmt::format("this loop runs {} times over the grid and the enclosing loops, "
+                             "beyond the simulator, which runs at most {} loop iterations per "
+                             "kernel; use smaller trip counts to run it",
+                             loops.iterations == INT64_MAX ? std::string("more than 2^63")
+                                                           : std::to_string(loops.iterations),
+                             kMaxSimulatedIterations));
+  // Every storage once, in declaration order (as Memory allocates them).
+  std::vector<Storage> storages;
+  std::set<int> seen;
+  for (const auto& s : kernel.storages)
+    if (seen.insert(s->id).second) storages.push_back(s);
+  for (const auto& b : kernel.buffers)
+    if (seen.insert(b->storage->id).second) storages.push_back(b->storage);
+  int64_t total = 0;
+  for (const auto& s : storages) {
+    int64_t bytes = std::max<int64_t>(s->bytes, 0);  // at most 2^40 elements of 8 bytes
+    total += bytes;
+    if (total <= kMaxSimulatedBytes) continue;
+    std::string shape;
+    for (const auto& b : kernel.buffers)
+      if (b->storage == s && !b->isAlias) {
+        std::vector<std::string> dims;
+        for (const auto& d : b->shape) {
+          auto c = asConstInt(d);
+          dims.push_back(c ? std::to_string(*c) : printExpr(d));
+        }
+        shape = fmt::format(" of shape ({}{}) {}", fmt::join(dims, ", "),
+                            dims.size() == 1 ? "," : "", dtypeName(b->dtype));
+        break;
+      }
+    return issue(
+        s->loc, bytes > kMaxSimulatedBytes
+                    ? fmt::format("'{}'{} needs {} bytes, beyond the simulator, which holds at "
+                                  "most {} bytes (1 GiB) per kernel; use a smaller shape to run it",
+                                  s->name, shape, bytes, kMaxSimulatedBytes)
+                    : fmt::format("'{}'{} brings the kernel to {} bytes, beyond the simulator, "
+                                  "which holds at most {} bytes (1 GiB) per kernel; use smaller "
+                                  "shapes to run it",
+                                  s->name, shape, total, kMaxSimulatedBytes));
+  }
+  return std::nullopt;
+}
+
 std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
                                    std::string& error) {
+  for (const Kernel* k : {&reference, &lowered})
+    if (auto limit = checkSimulationLimits(*k)) {
+      error = limit->message;
+      return std::nullopt;
+    }
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
   // 1. Inputs, identical for both runs.
-  if (!globalsFit(
-          reference, [](const Buffer& b) { return constShape(b); }, error))
-    return std::nullopt;  // before allocating the static ones
   Memory refMem(reference);
   std::vector<std::pair<std::string, Scalar>> bindings;
   if (!prepareGlobals(reference, refMem, options, bindings, error)) return std::nullopt;

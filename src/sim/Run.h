@@ -71,8 +71,25 @@ struct KernelRun {
 void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed,
                    const std::string& name);
 
+// What the simulator runs (docs/simulator.md "Limits"); `compile` has no such
+// limits. Memory counts every byte of a kernel's global tensors and on-chip
+// buffers (each is held twice more, as shadow bytes and by the other run).
+inline constexpr int64_t kMaxSimulatedBlocks = int64_t(1) << 16;
+inline constexpr int64_t kMaxSimulatedBytes = int64_t(1) << 30;
+// Iterations of any one loop over all blocks and its enclosing loops.
+inline constexpr int64_t kMaxSimulatedIterations = int64_t(1) << 24;
+
+// The first simulator limit `kernel` exceeds, as a run-time issue located at
+// the grid, the loop, or the declaration of the buffer that crosses the memory limit;
+// nullopt when it fits. Sizes of dynamic shapes count only once known (see
+// runKernel).
+std::optional<SimIssue> checkSimulationLimits(const ir::Kernel& kernel);
+
 // Returns nullopt with `error` set for problems of the options (unreadable or
-// mismatching --input files): those are usage errors, not kernel errors.
+// mismatching --input files): those are usage errors, not kernel errors. A
+// kernel beyond checkSimulationLimits, or whose --input files give dynamic
+// shapes beyond kMaxSimulatedBytes, is also refused here, before anything is
+// allocated.
 std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered,
                                    const Target& target, const RunOptions& options,
                                    std::string& error);

@@ -145,7 +145,10 @@ TEST(ScheduleCli, SolverTimeoutOption) {
   CliRun r =
       cli({"compile", example("gemm_l0"), "--emit", "report-json", "--solver-timeout-ms", "1"});
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const auto& l : json::parse(r.out).at("kernels").at(0).at("loops"))
+  // The parsed report must outlive the loop: a range-for over `.at()` of the
+  // temporary that json::parse returns reads freed memory (ASan found it).
+  json report = json::parse(r.out);
+  for (const auto& l : report.at("kernels").at(0).at("loops"))
     EXPECT_GE(l.at("ii").get<int64_t>(), l.at("ii_lower_bound").get<int64_t>());
   r = cli({"compile", example("vec_add"), "--solver-timeout-ms", "soon"});
   EXPECT_EQ(r.code, 2);

@@ -34,6 +34,8 @@ L0AB_CAP = 65536
 L0C_CAP = 262144
 
 DTYPE_BYTES = {"float32": 4, "float16": 2}
+# targets/ascend950.json's alignment per scope (a storage takes a multiple of it)
+ALIGN = {"shared": 32, "shared.l1": 32, "shared.l0a": 512, "shared.l0b": 512, "shared.l0c": 64}
 
 
 # ----------------------------------------------------------------------------
@@ -220,6 +222,10 @@ class Kernel:
         self.profile = "full"
         self.simt = False
         self.coverage = {}
+        # scope -> capacity in bytes of a target derived from ascend950 for this
+        # kernel (`# target-capacity:` line; run_random.py writes the JSON and
+        # passes --target), or empty for the default target
+        self.capacity = {}
 
     # -- rendering
 
@@ -266,6 +272,10 @@ class Kernel:
         out.append(f"# Random kernel, seed {self.seed}, profile {self.profile} (tests/random/gen_kernel.py).")
         out.append(f"#   tilesched run THIS_FILE --schedule none|double|serial")
         out.append(f"# expect_double: {self.expect_double}")
+        if self.capacity:
+            import json
+
+            out.append("# target-capacity: " + json.dumps(self.capacity, sort_keys=True))
         out.append("import tilelang.language as T")
         out.append("")
         out.append("")
@@ -778,8 +788,31 @@ class Gen:
         if self.cube and "c_l0c" in d and self.chance(0.5):
             body.append(Stmt("fix_gm", ["T.copy(c_l0c, Cg[bx, 0, :, :])"], reads=["c_l0c"]))
         self.annotate()
+        if self.chance(0.25):
+            self.bind_memory()
         assert check_valid(k), "generator produced an invalid kernel"
         return k
+
+    def bind_memory(self):
+        """A target of its own where memory binds: each scope the kernel uses gets
+        the bytes of one version of its storages plus a random slack of 0 to 1.5
+        times that, so `none` always fits, `double` may not (expect_double
+        either) and `auto` must choose versions that fit."""
+        k = self.k
+        used = k.used()
+        need = {}
+        for b in k.bufs.values():
+            if b.view_of or b.name not in used:
+                continue
+            a = ALIGN[b.scope]
+            need[b.scope] = need.get(b.scope, 0) + (b.bytes + a - 1) // a * a
+        for scope, n in sorted(need.items()):
+            a = ALIGN[scope]
+            slack = self.rng.choice([0, 0, 0.25, 0.5, 1.0, 1.5])
+            k.capacity[scope] = n + int(n * slack) // a * a
+            self.count(f"target.capacity_slack={slack}")
+        k.expect_double = "either"
+        self.count("target.derived")
 
 
 def generate(seed, profile="full"):

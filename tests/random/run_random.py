@@ -80,6 +80,28 @@ class Outcome:
         return self.kind in ("pass", "expected-error")
 
 
+def derived_target(path, out):
+    """The kernel's `# target-capacity: {scope: bytes}` line as a target file:
+    targets/ascend950.json with those capacities (also under SIMT VF), written
+    to `out`; None when the kernel has no such line."""
+    with open(path) as f:
+        m = re.search(r"^# target-capacity: (\{.*\})$", f.read(), re.M)
+    if not m:
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "targets", "ascend950.json")) as f:
+        t = json.load(f)
+    caps = json.loads(m.group(1))
+    t["name"] = "derived"
+    t["capacity"].update(caps)
+    for scope in list(t.get("capacity_with_simt_vf", {})):
+        if scope in caps:
+            t["capacity_with_simt_vf"][scope] = min(t["capacity_with_simt_vf"][scope], caps[scope])
+    with open(out, "w") as f:
+        json.dump(t, f, indent=1)
+    return out
+
+
 def run_mode(tilesched, path, mode, workdir, expect_double, timeout):
     tag = os.path.join(workdir, os.path.basename(path)[:-3] + "." + mode)
     rep = tag + ".json"
@@ -89,6 +111,9 @@ def run_mode(tilesched, path, mode, workdir, expect_double, timeout):
         if os.path.exists(f):
             os.remove(f)
     cmd = [tilesched, "run", path, "--schedule", mode, "--report", rep, "--output-dir", outdir]
+    target = derived_target(path, tag + ".target.json")
+    if target:
+        cmd += ["--target", target]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
