@@ -122,6 +122,9 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
     row.mode = mode;
     row.compiled = true;
     row.pass = true;
+    // The launches of one prim_func run in order on one global memory: each
+    // starts from what the previous launch left (docs/simulator.md, "Launches").
+    std::optional<sim::KernelRun> previous;
     for (size_t ki = 0; ki < program->kernels.size() && row.compiled; ++ki) {
       const auto& k = program->kernels[ki];
       DiagnosticEngine modeDiags(file);
@@ -137,6 +140,10 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
       std::string error;
       sim::RunOptions ro = options.run;
       ro.recordTrace = false;
+      if (k.launch > 0 && previous) {
+        ro.carriedReference = &previous->referenceGlobals;
+        ro.carriedSimulated = &previous->simulatedGlobals;
+      }
       auto run = sim::runKernel(k, *lowered, target, ro, error);
       if (!run) {
         row.pass = false;
@@ -159,6 +166,7 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
       row.fillDrainBound += fillDrainLowerBound(r, fillDrain[ki]);
       row.flagStall += r.flagStall;
       for (size_t p = 0; p < kNumPipes; ++p) row.busy[p] += r.busy[p];
+      previous = std::move(run);
     }
     if (row.cycles > 0) {
       row.efficiency = static_cast<double>(row.lowerBound) / static_cast<double>(row.cycles);

@@ -233,6 +233,10 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     } else {
       out.push_back(Slot{std::make_shared<AssignStmt>(v, cond, br->loc), nullptr, -1});
     }
+    // The scalar read of the condition must also complete before any later
+    // pipe overwrites what it read (a WAR the unit graph does not see: the
+    // condition is no unit), taken branch or not.
+    if (loadsMemory(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
     flatten(br->thenBody, varRef(v), list, out);
     if (br->elseBody) {
       Var w = plan_.freshVar("cond", DType::Bool);

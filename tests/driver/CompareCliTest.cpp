@@ -170,6 +170,43 @@ TEST(CompareCli, PlainRunReportsTheFillDrainBound) {
     EXPECT_LE(b.at("fill_drain_bound").get<int64_t>(), b.at("cycles").get<int64_t>());
 }
 
+// Launches run in order in --compare too: launch 1 reads what launch 0 wrote
+// to B, and takes its branch (8 halvings) only then, so --compare's auto row
+// must report the cycles of `run --schedule auto`, launches chained.
+TEST(CompareCli, LaunchesAreChainedAsInRun) {
+  std::string kernel = tempPath("chain.py");
+  {
+    std::ofstream f(kernel);
+    f << "import tilelang.language as T\n\n\n"
+         "@T.prim_func\n"
+         "def main(A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"float32\")):\n"
+         "    with T.Kernel(1):\n"
+         "        u = T.alloc_shared((256,), \"float32\")\n"
+         "        for i in T.Parallel(256):\n"
+         "            u[i] = 7.0\n"
+         "        T.copy(u, B)\n"
+         "    with T.Kernel(1):\n"
+         "        v = T.alloc_shared((256,), \"float32\")\n"
+         "        T.copy(B, v)\n"
+         "        if v[0] == 7.0:\n"
+         "            for r in T.serial(8):\n"
+         "                for i in T.Parallel(256):\n"
+         "                    v[i] = v[i] * 0.5\n"
+         "        T.copy(v, A)\n";
+  }
+  std::string runReport = tempPath("chain_run.json"), cmpReport = tempPath("chain_cmp.json");
+  CliRun run = cli({"run", kernel, "--schedule", "auto", "--report", runReport});
+  ASSERT_EQ(run.code, 0) << run.out << run.err;
+  CliRun cmp = cli({"run", kernel, "--compare", "--report", cmpReport});
+  ASSERT_EQ(cmp.code, 0) << cmp.out << cmp.err;
+  int64_t runCycles = readJson(runReport).at("simulation").at("cycles").get<int64_t>();
+  json cmpJson = readJson(cmpReport);
+  const json& modes = cmpJson.at("comparison").at("modes");
+  fs::remove(kernel), fs::remove(runReport), fs::remove(cmpReport);
+  ASSERT_EQ(modes.at(0).at("schedule"), "auto");
+  EXPECT_EQ(modes.at(0).at("cycles").get<int64_t>(), runCycles);
+}
+
 // The bound must hold for every schedule of every example: no run beats it.
 TEST(CompareCli, FillDrainBoundHoldsForEveryExampleAndMode) {
   std::string error;
