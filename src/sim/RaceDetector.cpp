@@ -50,28 +50,28 @@ bool RaceDetector::ordered(const AccessOwner& a, const AccessOwner& b) {
 
 void RaceDetector::report(const Record& r, const AccessOwner& who, bool whoWrites, int storage,
                           ByteRange overlap) {
-  ++total_;
   // Report in issue order: `first` is the instruction the scalar unit issued first.
   bool swap = who.instr < r.who.instr;
-  const AccessOwner& first = swap ? who : r.who;
-  const AccessOwner& second = swap ? r.who : who;
-  auto key = std::make_tuple(static_cast<const void*>(first.stmt),
-                             static_cast<const void*>(second.stmt), storage);
-  auto it = seen_.find(key);
-  if (it != seen_.end()) {
-    ++races_[it->second].occurrences;
-    return;
-  }
-  seen_[key] = races_.size();
   Race race;
   race.storage = storage;
   race.lo = overlap.lo;
   race.hi = overlap.hi;
-  race.first = first;
-  race.second = second;
+  race.first = swap ? who : r.who;
+  race.second = swap ? r.who : who;
   race.firstWrites = swap ? whoWrites : r.write;
   race.secondWrites = swap ? r.write : whoWrites;
-  races_.push_back(race);
+  found_.add(race);
+}
+
+void RaceList::add(const Race& race) {
+  ++total_;
+  auto key = std::make_tuple(static_cast<const void*>(race.first.stmt),
+                             static_cast<const void*>(race.second.stmt), race.storage);
+  auto [it, inserted] = index_.try_emplace(key, races_.size());
+  if (inserted)
+    races_.push_back(race);
+  else
+    ++races_[it->second].occurrences;
 }
 
 void RaceDetector::cover(Segments& segs, int64_t lo, int64_t hi) {
@@ -278,15 +278,6 @@ void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set, ir:
 void GlobalRaceChecker::report(const AccessOwner& earlier, size_t earlierKind,
                                const AccessOwner& later, size_t laterKind, int storage,
                                ByteRange overlap) {
-  ++total_;
-  auto key = std::make_tuple(static_cast<const void*>(earlier.stmt),
-                             static_cast<const void*>(later.stmt), storage);
-  auto it = keys_.find(key);
-  if (it != keys_.end()) {
-    ++races_[it->second].occurrences;
-    return;
-  }
-  keys_[key] = races_.size();
   Race race;
   race.storage = storage;
   race.lo = overlap.lo;
@@ -298,7 +289,7 @@ void GlobalRaceChecker::report(const AccessOwner& earlier, size_t earlierKind,
   race.firstAtomic = earlierKind >= Atomic;
   race.secondAtomic = laterKind >= Atomic;
   race.betweenBlocks = true;
-  races_.push_back(race);
+  found_.add(race);
 }
 
 void GlobalRaceChecker::endBlock() {

@@ -72,6 +72,21 @@ struct Race {
   std::string element;
 };
 
+// The races found so far, one per (first statement, second statement,
+// storage) with an occurrence count: a loop repeating a race reports it once.
+class RaceList {
+ public:
+  // Adds `race`, or counts one more occurrence of an equal one.
+  void add(const Race& race);
+  const std::vector<Race>& races() const { return races_; }
+  int64_t totalOccurrences() const { return total_; }
+
+ private:
+  std::vector<Race> races_;
+  std::map<std::tuple<const void*, const void*, int>, size_t> index_;
+  int64_t total_ = 0;
+};
+
 class RaceDetector {
  public:
   // Checks the accesses of one instruction against the history, reports
@@ -82,8 +97,8 @@ class RaceDetector {
     history_.clear();
     records_.clear();
   }
-  const std::vector<Race>& races() const { return races_; }
-  int64_t totalOccurrences() const { return total_; }
+  const std::vector<Race>& races() const { return found_.races(); }
+  int64_t totalOccurrences() const { return found_.totalOccurrences(); }
 
  private:
   struct Record {
@@ -106,9 +121,7 @@ class RaceDetector {
 
   std::map<int, Segments> history_;
   std::vector<Record> records_;  // every record of the current block, by id
-  std::vector<Race> races_;
-  std::map<std::tuple<const void*, const void*, int>, size_t> seen_;
-  int64_t total_ = 0;
+  RaceList found_;
 };
 
 // Races between blocks on global memory (issue 11). Blocks of one launch run
@@ -138,8 +151,8 @@ class GlobalRaceChecker {
   void access(const AccessOwner& who, const AccessSet& set, ir::AtomicOp atomic);
   // Checks the current block against every earlier block and starts a new one.
   void endBlock();
-  const std::vector<Race>& races() const { return races_; }
-  int64_t totalOccurrences() const { return total_; }
+  const std::vector<Race>& races() const { return found_.races(); }
+  int64_t totalOccurrences() const { return found_.totalOccurrences(); }
 
   // Read, Write, then one kind per atomic op (Atomic + AtomicOp - 1).
   enum Kind { Read = 0, Write = 1, Atomic = 2 };
@@ -177,9 +190,7 @@ class GlobalRaceChecker {
   std::vector<bool> isGlobal_;
   Summary block_;  // the block running now
   Summary seen_;   // union of the finished blocks
-  std::vector<Race> races_;
-  std::map<std::tuple<const void*, const void*, int>, size_t> keys_;
-  int64_t total_ = 0;
+  RaceList found_;
 };
 
 // Ranges helpers (sorted, disjoint inputs).
