@@ -1,4 +1,5 @@
-// Shared by the driver tests: run the CLI in-process and name a bundled example.
+// Shared by the tests that drive the CLI in-process (tests/driver, tests/sim):
+// run it and name a bundled example.
 #pragma once
 
 #include <sstream>

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "CliTestUtil.h"
+#include "common/CliTestUtil.h"
 #include "driver/Compare.h"
 
 namespace tilesched {

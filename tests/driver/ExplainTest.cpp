@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "CliTestUtil.h"
+#include "common/CliTestUtil.h"
 
 namespace tilesched {
 namespace {

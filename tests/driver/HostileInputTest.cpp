@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "CliTestUtil.h"
+#include "common/CliTestUtil.h"
 #include "Version.h"
 #include "driver/Driver.h"
 

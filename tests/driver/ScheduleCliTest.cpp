@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "CliTestUtil.h"
+#include "common/CliTestUtil.h"
 #include "Version.h"
 #include "driver/Driver.h"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "SimTestUtil.h"
-#include "driver/Driver.h"
+#include "common/CliTestUtil.h"
 #include "ir/Printer.h"
 
 namespace tilesched::sim::test {
@@ -25,23 +25,12 @@ std::vector<const Race*> blockRaces(const KernelRun& run) {
 }
 
 // `tilesched run FILE ARGS...` on `text` written to a temporary file.
-struct Cli {
-  int code = 0;
-  std::string out, err;
-};
-Cli runCli(const std::string& text, const std::string& stem, std::vector<std::string> args) {
+testing_cli::CliRun runCli(const std::string& text, const std::string& stem,
+                           std::vector<std::string> args) {
   auto path = std::filesystem::path(::testing::TempDir()) / (stem + ".py");
   std::ofstream(path) << text;
-  std::vector<std::string> all = {"tilesched", "run", path.string()};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& a : all) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Cli r;
-  r.code = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  args.insert(args.begin(), {"run", path.string()});
+  return testing_cli::cli(std::move(args));
 }
 
 // Lines: 6 alloc, 7 load, 8 store.

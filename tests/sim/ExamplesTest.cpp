@@ -11,25 +11,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/Driver.h"
+#include "common/CliTestUtil.h"
 
 namespace tilesched {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int status;
-  std::string out, err;
-};
-
-CliResult runCli(std::vector<std::string> args) {
-  std::vector<const char*> argv{"tilesched"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int status = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using testing_cli::cli;
 
 std::string readAll(const fs::path& p) {
   std::ifstream in(p);
@@ -49,11 +38,11 @@ class Example : public ::testing::TestWithParam<std::string> {};
 TEST_P(Example, RunsSeriallyWithMatchingOutputsAndNoRaces) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
   fs::path dir = tempDir(GetParam());
-  auto r = runCli({"run", file.string(), "--schedule", "serial", "--report",
-                   (dir / "report.json").string(), "--trace", (dir / "trace.json").string(),
-                   "--timeline", (dir / "timeline.svg").string(), "--output-dir",
-                   (dir / "out").string()});
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto r =
+      cli({"run", file.string(), "--schedule", "serial", "--report", (dir / "report.json").string(),
+           "--trace", (dir / "trace.json").string(), "--timeline", (dir / "timeline.svg").string(),
+           "--output-dir", (dir / "out").string()});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
 
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
@@ -103,8 +92,8 @@ int64_t simulatedCycles(const fs::path& report) {
 TEST_P(AutoExample, RunsScheduledWithMatchingOutputsNoRacesAndBeatsNone) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
   fs::path dir = tempDir("auto_" + GetParam());
-  auto r = runCli({"run", file.string(), "--report", (dir / "auto.json").string()});
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto r = cli({"run", file.string(), "--report", (dir / "auto.json").string()});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
   auto report = nlohmann::json::parse(readAll(dir / "auto.json"));
   const auto& sim = report.at("simulation");
@@ -133,9 +122,9 @@ TEST_P(AutoExample, RunsScheduledWithMatchingOutputsNoRacesAndBeatsNone) {
               b.at("versions"))
         << b;
   }
-  auto none = runCli(
-      {"run", file.string(), "--schedule", "none", "--report", (dir / "none.json").string()});
-  ASSERT_EQ(none.status, 0) << none.out << none.err;
+  auto none =
+      cli({"run", file.string(), "--schedule", "none", "--report", (dir / "none.json").string()});
+  ASSERT_EQ(none.code, 0) << none.out << none.err;
   EXPECT_LE(simulatedCycles(dir / "auto.json"), simulatedCycles(dir / "none.json"));
 }
 
@@ -149,9 +138,9 @@ TEST(AutoSchedule, VecAddReachesTheBottleneckBoundAt32TilesPerCore) {
   // MTE2 pipe (the bottleneck) busy at least 85% of the simulated cycles.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("vec_add_32_tiles");
-  auto r = runCli({"run", file.string(), "-D", "N=131072", "-D", "block_N=32768", "--report",
-                   (dir / "auto.json").string()});
-  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto r = cli({"run", file.string(), "-D", "N=131072", "-D", "block_N=32768", "--report",
+                (dir / "auto.json").string()});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
   auto sim = nlohmann::json::parse(readAll(dir / "auto.json")).at("simulation");
   EXPECT_EQ(sim.at("bottleneck"), "MTE2");
   EXPECT_GE(sim.at("efficiency").get<double>(), 0.85) << sim.dump();
@@ -163,8 +152,8 @@ TEST(ExampleErrors, UnlimitMemoryAutoPicksVersionsBeyondRealUB) {
   // models the real 248 KiB of UB and reports the over-capacity allocation.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
   fs::path dir = tempDir("unlimit_auto");
-  auto r = runCli({"run", file.string(), "--report", (dir / "report.json").string()});
-  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  auto r = cli({"run", file.string(), "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
   const auto& shared = report.at("kernels").at(0).at("memory").at("shared");
@@ -178,9 +167,9 @@ TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
   // KiB); with N = 32768 the two row tiles need 256 KiB > 248 KiB.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "unlimit_memory.py";
   fs::path dir = tempDir("unlimit_capacity");
-  auto r = runCli({"run", file.string(), "-D", "N=32768", "--schedule", "serial", "--report",
-                   (dir / "report.json").string()});
-  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  auto r = cli({"run", file.string(), "-D", "N=32768", "--schedule", "serial", "--report",
+                (dir / "report.json").string()});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("capacity exceeded"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'y_ub'"), std::string::npos) << r.err;
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
@@ -190,8 +179,8 @@ TEST(ExampleErrors, UnlimitMemoryReportsCapacityOnceTilesExceedUB) {
 
 TEST(ExampleErrors, UnknownSchedulesAreUsageErrors) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto r = runCli({"run", file.string(), "--schedule", "triple"});
-  EXPECT_EQ(r.status, 2);
+  auto r = cli({"run", file.string(), "--schedule", "triple"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unknown --schedule 'triple'; use auto, none, double, serial or as-written"),
             std::string::npos)
       << r.err;
@@ -206,14 +195,14 @@ TEST_P(LoweredExample, NoneAndDoublePassWithReportFields) {
   for (const char* mode : {"none", "double"}) {
     SCOPED_TRACE(mode);
     fs::path dir = tempDir(GetParam() + "_" + mode);
-    auto r = runCli(
-        {"run", file.string(), "--schedule", mode, "--report", (dir / "report.json").string()});
+    auto r =
+        cli({"run", file.string(), "--schedule", mode, "--report", (dir / "report.json").string()});
     if (GetParam() == "unlimit_memory" && std::string(mode) == "double") {
-      EXPECT_EQ(r.status, 1) << r.out << r.err;
+      EXPECT_EQ(r.code, 1) << r.out << r.err;
       EXPECT_NE(r.err.find("more than the 253952 bytes of ascend950"), std::string::npos) << r.err;
       continue;
     }
-    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("sync: "), std::string::npos) << r.out;
     auto report = nlohmann::json::parse(readAll(dir / "report.json"));
     EXPECT_EQ(report.at("simulation").at("schedule"), mode);
@@ -243,8 +232,8 @@ INSTANTIATE_TEST_SUITE_P(AllExamples, LoweredExample,
 
 TEST(LoweredExample, EmitLoweredPrintsTheGoldenVecAdd) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto r = runCli({"run", file.string(), "--schedule", "double", "--emit", "lowered"});
-  EXPECT_EQ(r.status, 0) << r.err;
+  auto r = cli({"run", file.string(), "--schedule", "double", "--emit", "lowered"});
+  EXPECT_EQ(r.code, 0) << r.err;
   std::string golden = readAll(fs::path(TILESCHED_EXAMPLES_DIR) / ".." / "tests" / "transform" /
                                "golden" / "vec_add.double.lowered");
   // The first line names the file as it was given on the command line.
@@ -255,8 +244,8 @@ TEST(LoweredExample, EmitLoweredPrintsTheGoldenVecAdd) {
 
 TEST(ExampleErrors, SeedChangesInputsButNotTheVerdict) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "softmax.py";
-  auto r = runCli({"run", file.string(), "--seed", "7", "--cores", "2"});
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto r = cli({"run", file.string(), "--seed", "7", "--cores", "2"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("4 blocks on 2 cores (2 waves)"), std::string::npos) << r.out;
 }
 
@@ -264,12 +253,12 @@ TEST(ExampleErrors, InputFilesRoundTrip) {
   // Outputs written by one run are valid inputs of another.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("inputs");
-  auto first = runCli({"run", file.string(), "--output-dir", dir.string()});
-  ASSERT_EQ(first.status, 0) << first.err;
-  auto second = runCli({"run", file.string(), "--input", "A=" + (dir / "C.npy").string()});
-  EXPECT_EQ(second.status, 0) << second.err;
-  auto bad = runCli({"run", file.string(), "--input", "Q=" + (dir / "C.npy").string()});
-  EXPECT_EQ(bad.status, 2);
+  auto first = cli({"run", file.string(), "--output-dir", dir.string()});
+  ASSERT_EQ(first.code, 0) << first.err;
+  auto second = cli({"run", file.string(), "--input", "A=" + (dir / "C.npy").string()});
+  EXPECT_EQ(second.code, 0) << second.err;
+  auto bad = cli({"run", file.string(), "--input", "Q=" + (dir / "C.npy").string()});
+  EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("no parameter 'Q'"), std::string::npos) << bad.err;
 }
 
@@ -281,9 +270,9 @@ TEST(RunOutput, ReportHasEveryNumberOfTheSummary) {
   // per-block pipe statistics.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("report_numbers");
-  auto r = runCli(
+  auto r = cli(
       {"run", file.string(), "--schedule", "serial", "--report", (dir / "report.json").string()});
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("lower bound 656 (MTE2)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("barrier stall"), std::string::npos) << r.out;
   auto sim = nlohmann::json::parse(readAll(dir / "report.json")).at("simulation");
@@ -306,9 +295,9 @@ TEST(RunOutput, CompileErrorsStillWriteTheReport) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("report_on_error");
   fs::remove(dir / "report.json");
-  auto r = runCli(
+  auto r = cli(
       {"run", file.string(), "-D", "dtype=float17", "--report", (dir / "report.json").string()});
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.code, 1) << r.err;
   ASSERT_TRUE(fs::exists(dir / "report.json"));
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
   EXPECT_TRUE(report.at("simulation").is_null());
@@ -321,26 +310,26 @@ TEST(RunOutput, BadOutputPathsFailBeforeTheRun) {
   // Not after a long simulation, and never turning a FAIL (3) into a 2.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   for (const char* flag : {"--trace", "--timeline", "--report"}) {
-    auto r = runCli({"run", file.string(), flag, "/nonexistent-dir/x.out"});
-    EXPECT_EQ(r.status, 2) << flag;
+    auto r = cli({"run", file.string(), flag, "/nonexistent-dir/x.out"});
+    EXPECT_EQ(r.code, 2) << flag;
     EXPECT_EQ(r.out, "") << flag;  // nothing simulated
     EXPECT_NE(r.err.find("/nonexistent-dir/x.out"), std::string::npos) << r.err;
   }
   fs::path blocker = tempDir("outdir_blocker") / "file";
   std::ofstream(blocker) << "x";
-  auto r = runCli({"run", file.string(), "--output-dir", (blocker / "sub").string()});
-  EXPECT_EQ(r.status, 2);
+  auto r = cli({"run", file.string(), "--output-dir", (blocker / "sub").string()});
+  EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("--output-dir"), std::string::npos) << r.err;
 }
 
 TEST(RunOutput, OptionErrorsNameTheOption) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto seed = runCli({"run", file.string(), "--seed", "-1"});
-  EXPECT_EQ(seed.status, 2);
+  auto seed = cli({"run", file.string(), "--seed", "-1"});
+  EXPECT_EQ(seed.code, 2);
   EXPECT_NE(seed.err.find("0 or more"), std::string::npos) << seed.err;
-  auto input = runCli({"run", file.string(), "--input", "A=/nonexistent-dir/a.npy"});
-  EXPECT_EQ(input.status, 2);
+  auto input = cli({"run", file.string(), "--input", "A=/nonexistent-dir/a.npy"});
+  EXPECT_EQ(input.code, 2);
   EXPECT_NE(input.err.find("--input A=/nonexistent-dir/a.npy: cannot read"), std::string::npos)
       << input.err;
 }
@@ -348,9 +337,9 @@ TEST(RunOutput, OptionErrorsNameTheOption) {
 TEST(RunOutput, TimelineShowsStallsAsStripsAndOnlyUsedKinds) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
   fs::path dir = tempDir("timeline_look");
-  auto r = runCli(
-      {"run", file.string(), "--schedule", "serial", "--timeline", (dir / "t.svg").string()});
-  ASSERT_EQ(r.status, 0) << r.err;
+  auto r =
+      cli({"run", file.string(), "--schedule", "serial", "--timeline", (dir / "t.svg").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
   std::string svg = readAll(dir / "t.svg");
   // vec_add has no cube work: no "cube gemm" in the legend.
   EXPECT_EQ(svg.find("cube gemm"), std::string::npos);
@@ -373,8 +362,8 @@ namespace {
 
 TEST(RunPasses, PrintAfterShowsTheIRAfterThatPass) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto r = runCli({"run", file.string(), "--print-after", "materialize-versions"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  auto r = cli({"run", file.string(), "--print-after", "materialize-versions"});
+  ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("# ---- IR after materialize-versions ----"), std::string::npos) << r.out;
   // Versions are materialised (leading dimension, s % 2 indices), flags not yet.
   size_t at = r.out.find("IR after materialize-versions");
@@ -387,8 +376,8 @@ TEST(RunPasses, PrintAfterShowsTheIRAfterThatPass) {
 
 TEST(RunPasses, PrintAfterAllMarksPassesThatChangeNoIR) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto r = runCli({"run", file.string(), "--print-after", "all"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  auto r = cli({"run", file.string(), "--print-after", "all"});
+  ASSERT_EQ(r.code, 0) << r.err;
   size_t analyze = r.out.find("# ---- IR after analyze ----\n# (unchanged)");
   size_t sync = r.out.find("# ---- IR after insert-synchronization ----");
   EXPECT_NE(analyze, std::string::npos) << r.out;
@@ -399,14 +388,14 @@ TEST(RunPasses, PrintAfterAllMarksPassesThatChangeNoIR) {
 
 TEST(RunPasses, TimePassesListsEveryPassAndUnknownPassesAreUsageErrors) {
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
-  auto r = runCli({"run", file.string(), "--time-passes"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  auto r = cli({"run", file.string(), "--time-passes"});
+  ASSERT_EQ(r.code, 0) << r.err;
   for (const char* pass :
        {"elaborate", "analyze", "schedule", "version-modes", "materialize-versions",
         "insert-synchronization", "verify-lowered-sync", "simulate", "total"})
     EXPECT_NE(r.out.find(std::string("    ") + pass), std::string::npos) << pass << r.out;
-  auto bad = runCli({"run", file.string(), "--print-after", "bogus"});
-  EXPECT_EQ(bad.status, 2);
+  auto bad = cli({"run", file.string(), "--print-after", "bogus"});
+  EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("unknown pass 'bogus' for --print-after"), std::string::npos) << bad.err;
 }
 

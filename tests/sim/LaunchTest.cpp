@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/Driver.h"
+#include "common/CliTestUtil.h"
 #include "sim/Npy.h"
 
 namespace tilesched {
@@ -20,18 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int status;
-  std::string out, err;
-};
-
-CliResult runCli(std::vector<std::string> args) {
-  std::vector<const char*> argv{"tilesched"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int status = driver::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using testing_cli::cli;
 
 std::string readAll(const fs::path& p) {
   std::ifstream in(p);
@@ -89,12 +78,12 @@ TEST_P(LaunchSequence, LaterLaunchesSeeEarlierWritesInEveryMode) {
   writeFloats(dir / "A.npy", a);
   writeFloats(dir / "B0.npy", poison);
   writeFloats(dir / "C0.npy", poison);
-  auto r = runCli({"run", kernelFile("launch_sequence").string(), "--schedule", mode, "--input",
-                   "A=" + (dir / "A.npy").string(), "--input", "B=" + (dir / "B0.npy").string(),
-                   "--input", "C=" + (dir / "C0.npy").string(), "--output-dir",
-                   (dir / "out").string(), "--report", (dir / "report.json").string(), "--timeline",
-                   (dir / "t.svg").string(), "--trace", (dir / "trace.json").string()});
-  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto r = cli({"run", kernelFile("launch_sequence").string(), "--schedule", mode, "--input",
+                "A=" + (dir / "A.npy").string(), "--input", "B=" + (dir / "B0.npy").string(),
+                "--input", "C=" + (dir / "C0.npy").string(), "--output-dir", (dir / "out").string(),
+                "--report", (dir / "report.json").string(), "--timeline", (dir / "t.svg").string(),
+                "--trace", (dir / "trace.json").string()});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
 
   // Values: closed forms, element by element.
   auto b = readFloats(dir / "out" / "B.npy");
@@ -178,9 +167,9 @@ INSTANTIATE_TEST_SUITE_P(Modes, LaunchSequence,
 // the race reports of all launches.
 TEST(LaunchSequenceAsWritten, RacesAreReportedPerLaunchAndSummed) {
   fs::path dir = tempDir("as_written");
-  auto r = runCli({"run", kernelFile("launch_sequence").string(), "--schedule", "as-written",
-                   "--report", (dir / "report.json").string()});
-  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  auto r = cli({"run", kernelFile("launch_sequence").string(), "--schedule", "as-written",
+                "--report", (dir / "report.json").string()});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
   auto report = nlohmann::json::parse(readAll(dir / "report.json"));
   const auto& kernels = report.at("kernels");
   ASSERT_EQ(kernels.size(), 3u);
@@ -210,9 +199,9 @@ TEST_P(KernelSimtVF, CombinedWithOpensAVFRegionInEveryMode) {
   std::vector<float> x(n);
   for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i % 23 - 11);
   writeFloats(dir / "X.npy", x);
-  auto r = runCli({"run", kernelFile("kernel_simt_vf").string(), "--schedule", mode, "--input",
-                   "X=" + (dir / "X.npy").string(), "--output-dir", (dir / "out").string()});
-  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto r = cli({"run", kernelFile("kernel_simt_vf").string(), "--schedule", mode, "--input",
+                "X=" + (dir / "X.npy").string(), "--output-dir", (dir / "out").string()});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
   auto y = readFloats(dir / "out" / "Y.npy");
   auto z = readFloats(dir / "out" / "Z.npy");
   ASSERT_EQ(y.size(), static_cast<size_t>(n));
