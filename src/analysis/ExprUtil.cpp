@@ -48,22 +48,6 @@ Expr substitute(const Expr& e, const Var& var, const Expr& value) {
   return substituteVars(e, [&](const Var& v) -> Expr { return v == var ? value : nullptr; });
 }
 
-bool mentionsVar(const Expr& e, const Var& var) {
-  if (!e) return false;
-  if (e->kind == ExprKind::VarRef && e->var == var) return true;
-  for (const auto& o : e->operands)
-    if (mentionsVar(o, var)) return true;
-  return false;
-}
-
-bool containsLoad(const Expr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::Load) return true;
-  for (const auto& o : e->operands)
-    if (containsLoad(o)) return true;
-  return false;
-}
-
 void collectVars(const Expr& e, std::set<int>& ids) {
   if (!e) return;
   if (e->kind == ExprKind::VarRef) ids.insert(e->var->id);

@@ -20,8 +20,6 @@ ir::Expr substitute(const ir::Expr& e, const ir::Var& var, const ir::Expr& value
 // General form: `fn` returns the replacement of a VarRef or null to keep it.
 ir::Expr substituteVars(const ir::Expr& e, const std::function<ir::Expr(const ir::Var&)>& fn);
 
-bool mentionsVar(const ir::Expr& e, const ir::Var& var);
-bool containsLoad(const ir::Expr& e);
 void collectVars(const ir::Expr& e, std::set<int>& ids);
 
 // Definitions of the scalar variables assigned exactly once in a kernel

@@ -12,30 +12,14 @@ namespace {
 // Replacing a name by its value may nest; deeper chains are not worth following.
 constexpr int kMaxDepth = 16;
 
-bool reads(const Expr& e, int varId) {
-  if (!e) return false;
-  if (e->kind == ExprKind::VarRef && e->var && e->var->id == varId) return true;
-  for (const auto& o : e->operands)
-    if (reads(o, varId)) return true;
-  return false;
-}
-
-bool readsMemory(const Expr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::Load) return true;
-  for (const auto& o : e->operands)
-    if (readsMemory(o)) return true;
-  return false;
-}
-
 }  // namespace
 
 void ScalarBindings::record(const Var& var, const Expr& value) {
   // Every remembered value that reads `var` meant its old value.
   for (auto it = values_.begin(); it != values_.end();)
-    it = reads(it->second, var->id) ? values_.erase(it) : std::next(it);
+    it = mentionsVar(it->second, var) ? values_.erase(it) : std::next(it);
   values_.erase(var->id);
-  if (value && !readsMemory(value) && !reads(value, var->id)) values_[var->id] = value;
+  if (value && !containsLoad(value) && !mentionsVar(value, var)) values_[var->id] = value;
 }
 
 Expr ScalarBindings::expand(const Expr& e, int depth) const {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "frontend/ElaboratorImpl.h"
+#include "ir/IROperator.h"
 
 namespace tilesched::frontend {
 
@@ -40,14 +41,6 @@ bool fitsInside(const Region& src, const Region& dst) {
   for (size_t i = 0; i < s.size(); ++i)
     if (s[s.size() - 1 - i] > d[d.size() - 1 - i]) return false;
   return true;
-}
-
-bool readsMemory(const Expr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::Load) return true;
-  for (const auto& o : e->operands)
-    if (readsMemory(o)) return true;
-  return false;
 }
 
 bool isHeadAddress(const Value& v) {
@@ -245,7 +238,7 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
       Value v = eval(*kw.value, env);
       op->padValue = cast(dst.buffer->dtype, toExpr(v, kw.value->loc, dst.buffer->dtype));
       // The dependence analyses see a copy's regions only, not its operands.
-      if (readsMemory(op->padValue))
+      if (containsLoad(op->padValue))
         fail(kw.value->loc,
              "pad_value= must not read a buffer; load the value into a scalar "
              "first (v = buf[i]) and pass the scalar");

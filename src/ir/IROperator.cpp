@@ -201,6 +201,22 @@ bool isConstInt(const Expr& e, int64_t v) {
   return c && *c == v;
 }
 
+bool mentionsVar(const Expr& e, const Var& var) {
+  if (!e) return false;
+  if (e->kind == ExprKind::VarRef && e->var == var) return true;
+  for (const auto& o : e->operands)
+    if (mentionsVar(o, var)) return true;
+  return false;
+}
+
+bool containsLoad(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  for (const auto& o : e->operands)
+    if (containsLoad(o)) return true;
+  return false;
+}
+
 bool exprEqual(const Expr& a, const Expr& b) {
   if (a == b) return true;
   if (!a || !b) return false;

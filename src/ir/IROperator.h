@@ -41,6 +41,9 @@ int64_t floorMod(int64_t a, int64_t b);
 
 // Structural equality (vars by identity, buffers by identity).
 bool exprEqual(const Expr& a, const Expr& b);
+// Whether `e` reads `var` / reads memory (contains a Load) anywhere.
+bool mentionsVar(const Expr& e, const Var& var);
+bool containsLoad(const Expr& e);
 
 // Constant shape of a buffer; nullopt when any dimension is symbolic.
 std::optional<std::vector<int64_t>> constShape(const Buffer& b);

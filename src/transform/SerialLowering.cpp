@@ -3,20 +3,13 @@
 #include "transform/SerialLowering.h"
 
 #include "ir/Functor.h"
+#include "ir/IROperator.h"
 
 namespace tilesched::transform {
 
 using namespace ir;
 
 namespace {
-
-bool loadsMemory(const Expr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::Load) return true;
-  for (const auto& o : e->operands)
-    if (loadsMemory(o)) return true;
-  return false;
-}
 
 Stmt barrierAll(SourceLoc loc) { return std::make_shared<BarrierStmt>(true, Pipe::S, loc); }
 
@@ -33,7 +26,7 @@ bool needsBarrierAfter(const Stmt& s) {
       return true;
     case StmtKind::Assign:
       // A pure register assignment touches no memory: nothing to order.
-      return loadsMemory(as<AssignStmt>(s)->value);
+      return containsLoad(as<AssignStmt>(s)->value);
     default:
       return false;
   }
@@ -75,7 +68,7 @@ class Serialize : public IRMutator {
   // follows even when the loop runs zero times.
   Stmt mutateFor(const ForStmt& s, const Stmt& self) override {
     Stmt body = mutateStmt(s.body);
-    bool reads = loadsMemory(s.min) || loadsMemory(s.extent);
+    bool reads = containsLoad(s.min) || containsLoad(s.extent);
     if (reads) body = prependBarrier(body, s.loc);
     if (body == s.body) return self;
     auto f = std::make_shared<ForStmt>(s);
@@ -89,7 +82,7 @@ class Serialize : public IRMutator {
   Stmt mutateIf(const IfStmt& s, const Stmt& self) override {
     Stmt t = mutateStmt(s.thenBody);
     Stmt e = s.elseBody ? mutateStmt(s.elseBody) : nullptr;
-    bool reads = loadsMemory(s.cond);
+    bool reads = containsLoad(s.cond);
     if (reads) {
       t = prependBarrier(t, s.loc);
       if (e) e = prependBarrier(e, s.loc);

@@ -139,14 +139,6 @@ struct Slot {
   bool unmatched = false;  // a leaf with no unit: fenced by barrier_all
 };
 
-bool loadsMemory(const Expr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::Load) return true;
-  for (const auto& o : e->operands)
-    if (loadsMemory(o)) return true;
-  return false;
-}
-
 Stmt seq(std::vector<Stmt> stmts, SourceLoc loc = {}) {
   if (stmts.size() == 1) return stmts.front();
   return std::make_shared<SeqStmt>(std::move(stmts), loc);
@@ -220,7 +212,7 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     return;
   }
   if (const auto* br = as<IfStmt>(s)) {
-    if (loadsMemory(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
+    if (containsLoad(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
     Var v = plan_.freshVar("cond", DType::Bool);
     Expr cond = br->cond;
     if (cond->dtype != DType::Bool) cond = binary(BinOp::NE, cond, intImm(0, cond->dtype));
@@ -236,7 +228,7 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     // The scalar read of the condition must also complete before any later
     // pipe overwrites what it read (a WAR the unit graph does not see: the
     // condition is no unit), taken branch or not.
-    if (loadsMemory(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
+    if (containsLoad(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
     flatten(br->thenBody, varRef(v), list, out);
     if (br->elseBody) {
       Var w = plan_.freshVar("cond", DType::Bool);
