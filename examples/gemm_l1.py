@@ -14,14 +14,14 @@
 # of the gemm is synchronised on MTE1.
 #
 #   tilesched run examples/gemm_l1.py
-#   tilesched run examples/gemm_l1.py -D block_K=64
+#   tilesched run examples/gemm_l1.py -D block_K=64 -D num_stages=3
 
 import tilelang
 import tilelang.language as T
 import torch
 
 
-def gemm_l1(M=128, N=128, K=128, block_M=64, block_N=64, block_K=32, dtype="float16", accum_dtype="float32"):
+def gemm_l1(M=128, N=128, K=128, block_M=64, block_N=64, block_K=32, dtype="float16", accum_dtype="float32", num_stages=2):
     assert M % block_M == 0 and N % block_N == 0 and K % block_K == 0, "shapes must be tile multiples"
     m_tiles = M // block_M
     n_tiles = N // block_N
@@ -41,7 +41,7 @@ def gemm_l1(M=128, N=128, K=128, block_M=64, block_N=64, block_K=32, dtype="floa
             b_l1 = T.alloc_l1((block_K, block_N), dtype)
             c_l0c = T.alloc_l0c((block_M, block_N), accum_dtype)
 
-            for k in T.Pipelined(k_tiles, num_stages=2):
+            for k in T.Pipelined(k_tiles, num_stages=num_stages):
                 T.copy(A[bm * block_M : (bm + 1) * block_M, k * block_K : (k + 1) * block_K], a_l1)
                 T.copy(B[k * block_K : (k + 1) * block_K, bn * block_N : (bn + 1) * block_N], b_l1)
                 T.gemm(a_l1, b_l1, c_l0c, clear_accum=(k == 0))
