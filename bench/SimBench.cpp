@@ -171,12 +171,17 @@ std::string manyBlocksKernel(int64_t n) {
          "            T.copy(a, O[bx * 512 + k * 64 : bx * 512 + k * 64 + 64])\n";
 }
 
-void BM_ManyBlocks(benchmark::State& state) {
-  auto file = std::make_shared<SourceFile>("many_blocks.py", manyBlocksKernel(state.range(0)));
+// A generated kernel text, compiled and lowered serially.
+ir::Kernel serialKernel(const std::string& name, std::string text) {
+  auto file = std::make_shared<SourceFile>(name, std::move(text));
   DiagnosticEngine diags(file);
   auto p = frontend::compileSource(file, {}, diags);
   if (!p) throw std::runtime_error(diags.renderAll());
-  ir::Kernel lowered = transform::lowerSerial(p->kernels.front());
+  return transform::lowerSerial(p->kernels.front());
+}
+
+void BM_ManyBlocks(benchmark::State& state) {
+  ir::Kernel lowered = serialKernel("many_blocks.py", manyBlocksKernel(state.range(0)));
   for (auto _ : state) {
     sim::Memory mem(lowered);
     sim::SimOptions o;
@@ -190,11 +195,7 @@ void BM_ManyBlocks(benchmark::State& state) {
 }
 
 void BM_ScalarLoop(benchmark::State& state) {
-  auto file = std::make_shared<SourceFile>("scalar_loop.py", scalarLoopKernel(state.range(0)));
-  DiagnosticEngine diags(file);
-  auto p = frontend::compileSource(file, {}, diags);
-  if (!p) throw std::runtime_error(diags.renderAll());
-  ir::Kernel lowered = transform::lowerSerial(p->kernels.front());
+  ir::Kernel lowered = serialKernel("scalar_loop.py", scalarLoopKernel(state.range(0)));
   for (auto _ : state) {
     sim::Memory mem(lowered);
     sim::SimOptions o;
