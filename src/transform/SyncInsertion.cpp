@@ -212,7 +212,12 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     return;
   }
   if (const auto* br = as<IfStmt>(s)) {
-    if (containsLoad(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
+    // A condition that reads memory is fenced on both sides: its scalar read
+    // must see every earlier write, and must complete before any later pipe
+    // overwrites what it read (a WAR the unit graph does not see: the
+    // condition is no unit), taken branch or not.
+    bool readsMemory = containsLoad(br->cond);
+    if (readsMemory) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
     Var v = plan_.freshVar("cond", DType::Bool);
     Expr cond = br->cond;
     if (cond->dtype != DType::Bool) cond = binary(BinOp::NE, cond, intImm(0, cond->dtype));
@@ -225,10 +230,7 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     } else {
       out.push_back(Slot{std::make_shared<AssignStmt>(v, cond, br->loc), nullptr, -1});
     }
-    // The scalar read of the condition must also complete before any later
-    // pipe overwrites what it read (a WAR the unit graph does not see: the
-    // condition is no unit), taken branch or not.
-    if (containsLoad(br->cond)) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
+    if (readsMemory) out.push_back(Slot{barrierAll(br->loc), nullptr, -1});
     flatten(br->thenBody, varRef(v), list, out);
     if (br->elseBody) {
       Var w = plan_.freshVar("cond", DType::Bool);
