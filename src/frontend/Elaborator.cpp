@@ -1274,6 +1274,28 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
   fail(e.loc, "unsupported expression");
 }
 
+// `d.get(k[, default])`, `d.keys()`, `d.values()`, `d.items()` on a dict built in
+// factory code (e.g. a table of measured latencies per shape).
+Value Elaborator::callDictMethod(const Value& dict, const std::string& method,
+                                 const py::Expr& call, Env& env) {
+  checkKeywords(call, method, {});
+  if (method == "get") {
+    if (call.elts.empty() || call.elts.size() > 2)
+      fail(call.loc, "get takes a key and an optional default: d.get(key, default)");
+    Value key = eval(*call.elts[0], env);
+    for (const auto& [k, v] : dict.items)
+      if (valuesEqual(k, key)) return v;
+    return call.elts.size() == 2 ? eval(*call.elts[1], env) : Value::none();
+  }
+  if (!call.elts.empty()) fail(call.loc, fmt::format("{}() takes no arguments", method));
+  std::vector<Value> out;
+  for (const auto& [k, v] : dict.items)
+    out.push_back(method == "keys"     ? k
+                  : method == "values" ? v
+                                       : Value::tuple({k, v}));
+  return Value::list(std::move(out));
+}
+
 Value Elaborator::evalCall(const py::Expr& call, Env& env) {
   if (call.lhs->kind == py::ExprKind::Attribute && call.lhs->id == "astype") {
     // `x.astype(dtype)` on a scalar value: T.cast(x, dtype).
@@ -1286,6 +1308,13 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
         fail(call.loc, "astype takes one argument, the dtype: x.astype(\"float32\")");
       DType t = toDType(eval(*call.elts[0], env), argLoc(call, 0));
       return Value::irExpr(cast(t, x.isNumber() ? toExpr(x, call.loc, t) : toExpr(x, call.loc)));
+    }
+  }
+  if (call.lhs->kind == py::ExprKind::Attribute) {
+    const std::string& method = call.lhs->id;
+    if (method == "get" || method == "keys" || method == "values" || method == "items") {
+      Value base = eval(*call.lhs->lhs, env);
+      if (base.kind == K::Dict) return callDictMethod(base, method, call, env);
     }
   }
   Value fn = eval(*call.lhs, env);
@@ -1775,7 +1804,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "annotate_manual_multi_buffer",
                                                     "annotate_unlimit_memory",
                                                     "set_atomic",
-                                                    "set_atomic_none"};
+                                                    "set_atomic_none",
+                                                    "finalize_reducer"};
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
   fail(call.loc,
@@ -2377,13 +2407,35 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
     }
     return bv;
   }
-  auto it = kScopes.find(fn);
+  // T.alloc_reducer(shape, dtype, op=, replication=): a fragment that every
+  // thread of a T.SimtVF region accumulates into and T.finalize_reducer
+  // combines. The simulator runs the threads' work in one sequential order
+  // (docs/simulator.md), so the one fragment already holds the combined value
+  // and finalize_reducer has nothing left to do (docs/language.md).
+  bool reducer = fn == "alloc_reducer";
+  auto it = kScopes.find(reducer ? std::string("alloc_fragment") : fn);
   if (it == kScopes.end())
     fail(call.loc,
          fmt::format("unknown allocation T.{}; use alloc_shared, alloc_ub, alloc_l1, alloc_l0a, "
-                     "alloc_l0b, alloc_l0c, alloc_fragment, alloc_local or alloc_var",
+                     "alloc_l0b, alloc_l0c, alloc_fragment, alloc_local, alloc_reducer or "
+                     "alloc_var",
                      fn));
-  checkKeywords(call, "T." + fn, {"dtype", "scope", "shape"});
+  if (reducer) {
+    checkKeywords(call, "T." + fn, {"dtype", "op", "replication", "shape"});
+    auto word = [&](const char* kw, const std::set<std::string>& allowed, const char* dflt) {
+      const py::Keyword* k = keyword(call, kw);
+      if (!k) return std::string(dflt);
+      Value v = eval(*k->value, env);
+      if (v.kind != K::Str || !allowed.count(v.s))
+        fail(k->value->loc, fmt::format("T.alloc_reducer {}= must be one of \"{}\", got {}", kw,
+                                        fmt::join(allowed, "\", \""), describe(v)));
+      return v.s;
+    };
+    word("op", {"max", "min", "sum"}, "sum");
+    word("replication", {"all", "none"}, "none");
+  } else {
+    checkKeywords(call, "T." + fn, {"dtype", "scope", "shape"});
+  }
   if (args.size() > 2)
     fail(call.loc, fmt::format("T.{} takes (shape, dtype) ({} given)", fn, args.size()));
   Value shape = !args.empty() ? args[0] : Value::none();
@@ -2395,7 +2447,9 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
   auto dims = toConstShape(shape, where(0, "shape"), "an on-chip buffer shape");
   std::vector<Expr> s;
   for (auto d : dims) s.push_back(extentImm(d));
-  return Value::buf(makeBuffer(name, it->second, toDType(dtype, where(1, "dtype")), s, call.loc));
+  Buffer b = makeBuffer(name, it->second, toDType(dtype, where(1, "dtype")), s, call.loc);
+  if (reducer) reducers_.insert(b->storage.get());
+  return Value::buf(b);
 }
 
 void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
@@ -2892,10 +2946,13 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
     kernel_->hasSimtVF = true;
   }
   if (const py::Keyword* l = keyword(call, "latency")) {
-    region->latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
-    if (*region->latency < 1)
+    // latency=0 asks for the estimate, as when the keyword is absent: upstream
+    // files pass `{measured shapes}.get(d, 0)` so unmeasured shapes are estimated.
+    int64_t latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
+    if (latency < 0)
       fail(l->value->loc,
-           fmt::format("latency must be at least 1 cycle, got {}", *region->latency));
+           fmt::format("latency must be a number of cycles (0 for the estimate), got {}", latency));
+    if (latency > 0) region->latency = latency;
   }
   if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
   std::vector<Stmt> out;

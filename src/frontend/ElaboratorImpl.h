@@ -69,6 +69,8 @@ class Elaborator {
   // ---- expressions (Elaborator.cpp)
   Value eval(const py::Expr& e, Env& env);
   Value evalCall(const py::Expr& call, Env& env);
+  Value callDictMethod(const Value& dict, const std::string& method, const py::Expr& call,
+                       Env& env);
   Value callDialect(const std::string& name, const py::Expr& call, Env& env);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
@@ -195,6 +197,7 @@ class Elaborator {
   // ---- T.assume (Assume.cpp)
   static bool isAssumeStatement(const py::Stmt& s);
   void elabAssume(const py::Expr& call, Env& env);
+  void elabFinalizeReducer(const py::Expr& call, Env& env);
   // T.gemm(..., unit_flag_ctrl=u): checked (an integer 0..3, or a run-time
   // integer such as T.Select(k == n - 1, 3, 2)), then ignored (Assume.cpp).
   void checkUnitFlag(const py::Keyword& k, Env& env);
@@ -226,6 +229,7 @@ class Elaborator {
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
+  std::set<const ir::StorageNode*> reducers_;  // storages made by T.alloc_reducer
   ir::Stmt pendingInit_;
   std::vector<NameScope> scopes_;  // innermost last
   // The armed T.set_atomic mode (lexical: a loop, branch or VF body must

@@ -143,7 +143,22 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
   if (name == "assume") return elabAssume(call, env), true;
+  if (name == "finalize_reducer") return elabFinalizeReducer(call, env), true;
   return false;
+}
+
+// T.finalize_reducer(r) combines the threads' partial values of a reducer. The
+// threads' contributions already went into the one fragment, in order, so only
+// the argument is checked (docs/language.md, "Reducers").
+void Elaborator::elabFinalizeReducer(const py::Expr& call, Env& env) {
+  checkKeywords(call, "T.finalize_reducer", {});
+  auto args = positional(call, env);
+  if (args.size() != 1)
+    fail(call.loc, fmt::format("T.finalize_reducer takes one reducer ({} given)", args.size()));
+  if (args[0].kind != K::Buffer || !reducers_.count(args[0].buffer->storage.get()))
+    fail(argLoc(call, 0), fmt::format("T.finalize_reducer needs a buffer made by T.alloc_reducer, "
+                                      "got {}",
+                                      describe(args[0])));
 }
 
 void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {

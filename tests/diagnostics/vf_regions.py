@@ -20,7 +20,7 @@ def main(A: T.Tensor((1024,), "float32")):
             pass
         with T.SimtVF(threads=0):  # expected-error col 31 {{threads must be positive}}
             pass
-        with T.SimdVF(latency=0):  # expected-error col 31 {{latency must be at least 1 cycle, got 0}}
+        with T.SimdVF(latency=-1):  # expected-error col 31 {{latency must be a number of cycles (0 for the estimate), got -1}}
             pass
         with T.SimdVF(threads=4):  # expected-error col 23 {{unknown keyword argument 'threads' to T.SimdVF; accepted: latency}}
             pass

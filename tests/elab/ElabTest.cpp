@@ -245,7 +245,9 @@ TEST(Elab, VFRegionsWithLatency) {
               "with T.SimdVF(latency=8):\n"
               "    T.reduce_sum(a, s)\n"
               "with T.SimdVF():\n"
-              "    T.fill(a, 0.0)\n"));
+              "    T.fill(a, 0.0)\n"
+              "with T.SimdVF(latency=0):\n"
+              "    T.fill(a, 1.0)\n"));
   const Kernel& k = c.kernel();
   EXPECT_TRUE(k.hasSimtVF);
   auto body = flatten(k.body);
@@ -259,6 +261,8 @@ TEST(Elab, VFRegionsWithLatency) {
   EXPECT_FALSE(simd->simt);
   EXPECT_EQ(simd->latency, 8);
   EXPECT_FALSE(as<VFRegionStmt>(body.at(2))->latency.has_value());
+  // latency=0 is upstream's "not measured": the region is estimated.
+  EXPECT_FALSE(as<VFRegionStmt>(body.at(3))->latency.has_value());
 }
 
 TEST(Elab, ParallelNest) {
