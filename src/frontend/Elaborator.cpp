@@ -1805,7 +1805,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "annotate_unlimit_memory",
                                                     "set_atomic",
                                                     "set_atomic_none",
-                                                    "finalize_reducer"};
+                                                    "finalize_reducer",
+                                                    "ascend_set_copy_pad_value"};
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
   fail(call.loc,
@@ -2104,11 +2105,17 @@ void Elaborator::elabScopedBlock(const py::StmtList& body, Env& env, BlockCtx& c
   scopes_.push_back(std::move(scope));
   size_t depth = scopes_.size();
   AtomicMode atomicBefore = atomic_;
+  PadRegister padBefore = padRegister_;
   try {
     elabBlock(body, env, ctx);
   } catch (...) {
     scopes_.resize(depth - 1);
     throw;
+  }
+  if (padRegister_.value != padBefore.value) {
+    SourceLoc setAt = padRegister_.loc;
+    padRegister_ = padBefore;
+    padRegister_.droppedAt = setAt;
   }
   // The atomic store mode is lexical: a body that changed it must restore it,
   // else the stores after the loop or branch would depend on its trip count.

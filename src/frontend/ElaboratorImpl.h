@@ -191,6 +191,8 @@ class Elaborator {
   // T.set_atomic(op="add", dtype="float32") / T.set_atomic_none(): arms or
   // clears the atomic store mode that later T.copy stores to global memory get.
   void elabSetAtomic(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx);
+  void padRowsTo32Bytes(ir::Region& dst);
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);
@@ -240,6 +242,17 @@ class Elaborator {
     SourceLoc loc;
   };
   AtomicMode atomic_;
+  // The copy pad register set by T.ascend_set_copy_pad_value(v, dtype=) and
+  // read by T.copy(..., data_select=True). Lexical like the atomic mode: a loop,
+  // branch or VF body that sets it keeps the value to itself (`droppedAt`
+  // remembers such a set, for the message of a later copy).
+  struct PadRegister {
+    ir::Expr value;  // null: never set in this body or around it
+    ir::DType dtype = ir::DType::Float32;
+    SourceLoc loc;
+    std::optional<SourceLoc> droppedAt;
+  };
+  PadRegister padRegister_;
   std::vector<std::pair<std::string, SourceLoc>>
       macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store,
                     // emitted after the allocation

@@ -139,6 +139,7 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
     return elabAscendFlag(name, call, env, ctx), true;
   if (name == "set_atomic" || name == "set_atomic_none")
     return elabSetAtomic(name, call, env, ctx), true;
+  if (name == "ascend_set_copy_pad_value") return elabSetCopyPadValue(call, env, ctx), true;
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
@@ -163,7 +164,8 @@ void Elaborator::elabFinalizeReducer(const py::Expr& call, Env& env) {
 
 void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.copy", call.loc, ctx);
-  checkKeywords(call, "T.copy", {"l2_cache_ctrl", "unit_flag_ctrl", "pad_value", "transpose"});
+  checkKeywords(call, "T.copy",
+                {"l2_cache_ctrl", "unit_flag_ctrl", "pad_value", "data_select", "transpose"});
   auto args = positional(call, env);
   if (args.size() != 2)
     fail(call.loc, fmt::format("T.copy takes a source and a destination ({} given)", args.size()));
@@ -202,11 +204,43 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     dst = toRegion(args[1], dstLoc, "T.copy destination");
   }
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
+  // data_select=True pads like pad_value= with the value of the pad register.
+  Expr padValue;
   const py::Keyword* padKw = keyword(call, "pad_value");
+  if (const py::Keyword* sel = keyword(call, "data_select")) {
+    Value on = eval(*sel->value, env);
+    if (!on.isConstant())
+      fail(sel->value->loc, "data_select= must be a compile-time True or False");
+    if (truthy(on, sel->value->loc)) {
+      if (padKw)
+        fail(sel->loc, "pad_value= and data_select=True exclude each other: pad_value= sets the "
+                       "pad value for this copy, data_select=True reuses the one set by "
+                       "T.ascend_set_copy_pad_value");
+      if (!padRegister_.value)
+        fail(sel->loc,
+             padRegister_.droppedAt
+                 ? fmt::format("data_select=True pads with the value of "
+                               "T.ascend_set_copy_pad_value, but the one at line {} is inside a "
+                               "loop, branch or VF body that ends before this copy; set it in "
+                               "the same body as the copy, or around it",
+                               padRegister_.droppedAt->line)
+                 : std::string("data_select=True pads with the value of "
+                               "T.ascend_set_copy_pad_value(v, dtype=...), which is not called "
+                               "before this copy; call it first, or give pad_value=v"));
+      if (padRegister_.dtype != dst.buffer->dtype)
+        fail(sel->loc, fmt::format("the pad register holds a {} value (T.ascend_set_copy_pad_value "
+                                   "at line {}) but '{}' is {}",
+                                   dtypeName(padRegister_.dtype), padRegister_.loc.line,
+                                   dst.buffer->name, dtypeName(dst.buffer->dtype)));
+      padValue = padRegister_.value;
+      padKw = sel;
+    }
+  }
   if (padKw && s != MemScope::Global)
-    fail(padKw->loc, fmt::format("pad_value= is only supported for copies from global memory "
+    fail(padKw->loc, fmt::format("{}= is only supported for copies from global memory "
                                  "(global→shared, global→shared.l1), not from {}",
-                                 memScopeName(s)));
+                                 padKw->name, memScopeName(s)));
+  if (padKw && d == MemScope::UB) padRowsTo32Bytes(dst);
   if (src.numElements() != dst.numElements() && !(padKw && fitsInside(src, dst))) {
     std::string hint;
     if (padKw)
@@ -259,10 +293,58 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
              "first (v = buf[i]) and pass the scalar");
       continue;
     }
+    if (kw.name == "data_select") {
+      op->padValue = padValue;
+      continue;
+    }
     Value v = eval(*kw.value, env);
     op->kwargs.push_back({kw.name, kwargText(v)});
   }
   ctx.out->push_back(op);
+}
+
+// A padded global→UB copy (pad_value= or data_select=True) writes whole
+// 32-byte blocks per row: TileLang-Ascend pads the tail of each destination row
+// up to the next 32-byte boundary with the pad value (DataCopyPad), so
+// `T.copy(A[:, 0:30], a_ub[:, :30], pad_value=-1)` on float32 also sets
+// a_ub[:, 30:32]. The destination region is widened to say so, which the
+// analyses and the simulator then see as written. Upstream asks for the UB
+// buffer to be over-allocated to the padded row; where it is not, the padding
+// stops at the end of the row (docs/simulator.md), and a region whose start
+// is not a compile-time constant is left as written.
+void Elaborator::padRowsTo32Bytes(Region& dst) {
+  if (dst.ranges.empty()) return;
+  int64_t bytes = dtypeBytes(dst.buffer->dtype);
+  if (bytes <= 0 || 32 % bytes != 0) return;
+  Range& row = dst.ranges.back();
+  int64_t perBlock = 32 / bytes;
+  int64_t padded = (row.extent + perBlock - 1) / perBlock * perBlock;
+  auto size = asConstInt(dst.buffer->shape.back());
+  auto start = asConstInt(row.min);
+  if (padded == row.extent || !size || !start) return;
+  row.extent = std::max(row.extent, std::min(padded, *size - *start));
+}
+
+// T.ascend_set_copy_pad_value(v, dtype="float32"): sets the pad register that
+// later T.copy(..., data_select=True) copies fill with. No statement is left:
+// the value is put on each such copy, as pad_value= would be.
+void Elaborator::elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx) {
+  requireNotElementwise("T.ascend_set_copy_pad_value", call.loc, ctx);
+  checkKeywords(call, "T.ascend_set_copy_pad_value", {"dtype", "value"});
+  auto args = positional(call, env);
+  Value v = !args.empty() ? args[0] : Value::none();
+  Value dt = args.size() > 1 ? args[1] : Value::none();
+  if (const py::Keyword* k = keyword(call, "value")) v = eval(*k->value, env);
+  if (const py::Keyword* k = keyword(call, "dtype")) dt = eval(*k->value, env);
+  if (args.size() > 2 || v.kind == K::None || dt.kind == K::None)
+    fail(call.loc, "T.ascend_set_copy_pad_value takes a value and a dtype: "
+                   "T.ascend_set_copy_pad_value(-1.0, dtype=\"float32\")");
+  DType t = toDType(dt, call.loc);
+  Expr e = cast(t, toExpr(v, call.loc, t));
+  if (containsLoad(e))
+    fail(call.loc, "the pad value must not read a buffer; load the value into a scalar first "
+                   "(v = buf[i]) and pass the scalar");
+  padRegister_ = PadRegister{e, t, call.loc, std::nullopt};
 }
 
 // TileLang-Ascend's store-mode atomics (AscendC SetAtomicAdd/Max/Min<T>):

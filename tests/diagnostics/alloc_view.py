@@ -35,4 +35,4 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
         v = v + 1
         v += 2
         bx.x = 3  # expected-error col 9 {{only names and buffer elements can be assigned in a kernel}}
-        z1 = T.alloc_weird((4,), "float32")  # expected-error col 14 {{unknown allocation T.alloc_weird; use alloc_shared, alloc_ub, alloc_l1, alloc_l0a, alloc_l0b, alloc_l0c, alloc_fragment, alloc_local or alloc_var}}
+        z1 = T.alloc_weird((4,), "float32")  # expected-error col 14 {{unknown allocation T.alloc_weird; use alloc_shared, alloc_ub, alloc_l1, alloc_l0a, alloc_l0b, alloc_l0c, alloc_fragment, alloc_local, alloc_reducer or alloc_var}}

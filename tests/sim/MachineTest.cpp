@@ -274,6 +274,32 @@ TEST(Machine, CopyPadValueLinesUpFromTheRightAndConverts) {
   EXPECT_EQ(h.get("O"), (std::vector<double>{1, 2, 3, p, p, p, p, p}));
 }
 
+// A padded global->UB copy fills each destination row up to its next 32-byte
+// boundary (TileLang-Ascend's DataCopyPad): 30 float32 columns pad 30 and 31.
+TEST(Machine, PaddedCopyFillsTheRowTailTo32Bytes) {
+  Harness h(kernelText("A: T.Tensor((2, 6), \"float32\"), O: T.Tensor((2, 8), \"float32\")",
+                       "a = T.alloc_shared((2, 8), \"float32\")\n"
+                       "T.copy(A, a[:, 0:6], pad_value=-1.0)\n"
+                       "T.copy(a, O)"));
+  h.set("A", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  ASSERT_EQ(h.runReference(), "");
+  EXPECT_EQ(h.get("O"), (std::vector<double>{1, 2, 3, 4, 5, 6, -1, -1,  //
+                                             7, 8, 9, 10, 11, 12, -1, -1}));
+}
+
+// data_select=True pads with the register T.ascend_set_copy_pad_value set;
+// the padding stops at the end of a row shorter than 32 bytes.
+TEST(Machine, DataSelectPadsWithTheRegisterAndStopsAtTheRowEnd) {
+  Harness h(kernelText("A: T.Tensor((2, 3), \"float16\"), O: T.Tensor((2, 5), \"float16\")",
+                       "a = T.alloc_shared((2, 5), \"float16\")\n"
+                       "T.ascend_set_copy_pad_value(7.0, dtype=\"float16\")\n"
+                       "T.copy(A, a[:, 0:3], data_select=True)\n"
+                       "T.copy(a, O)"));
+  h.set("A", {1, 2, 3, 4, 5, 6});
+  ASSERT_EQ(h.runReference(), "");
+  EXPECT_EQ(h.get("O"), (std::vector<double>{1, 2, 3, 7, 7, 4, 5, 6, 7, 7}));
+}
+
 TEST(Machine, OutOfBoundsNamesBufferIndexAndLine) {
   Harness h(kernelText("A: T.Tensor((8,), \"float32\"), B: T.Tensor((8,), \"float32\")",
                        "a = T.alloc_shared((8,), \"float32\")\n"
