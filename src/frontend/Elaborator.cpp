@@ -74,7 +74,8 @@ std::string dottedName(const py::Expr& e) {
   return "";
 }
 
-const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dual_copy", "simd"};
+const char* kUnsupportedDialect[] = {"Stage",     "Task", "assume_no_conflict",
+                                     "dual_copy", "simd", "vmi"};
 
 }  // namespace
 
@@ -408,9 +409,16 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
   sub(e.lhs.get());
   sub(e.rhs.get());
   sub(e.step.get());
-  if (found || e.kind != py::ExprKind::Call || e.lhs->kind != py::ExprKind::Name) return;
-  const Value* fn = env.lookup(e.lhs->id);
+  if (found || e.kind != py::ExprKind::Call) return;
+  // `factory.get_tir(args)` (a @tilelang.jit factory's prim_func) is a call
+  // of the factory with those arguments.
+  const py::Expr* callee = e.lhs.get();
+  bool getTir = callee->kind == py::ExprKind::Attribute && callee->id == "get_tir" && callee->lhs;
+  if (getTir) callee = callee->lhs.get();
+  if (callee->kind != py::ExprKind::Name) return;
+  const Value* fn = env.lookup(callee->id);
   if (!fn || fn->kind != K::Function || !fn->def) return;
+  if (getTir && fn->def != &factory) return;
   if (fn->def == &factory) {
     auto values = constantArguments(factory, e, env);
     if (!values) return;
@@ -426,13 +434,13 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
     return;
   }
   // A module function the code calls (`main()`): its body runs now.
-  const py::Stmt* callee = fn->def;
-  if (depth >= 4 || visited.count(callee) || isPrimFunc(*callee) || isMacro(*callee)) return;
-  visited.insert(callee);
+  const py::Stmt* body = fn->def;
+  if (depth >= 4 || visited.count(body) || isPrimFunc(*body) || isMacro(*body)) return;
+  visited.insert(body);
   auto local = std::make_shared<Env>();
   local->parent = moduleEnv_;
   size_t ai = 0;
-  for (const auto& p : callee->params) {
+  for (const auto& p : body->params) {
     if (p.varArgs || p.varKwargs) continue;
     Value v = Value::undefined("parameter has no value", p.loc);
     try {
@@ -447,7 +455,7 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
     }
     local->bind(p.name, v);
   }
-  scanForCall(callee->body, *local, factory, found, visited, depth + 1, false);
+  scanForCall(body->body, *local, factory, found, visited, depth + 1, false);
 }
 
 void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
@@ -606,8 +614,12 @@ void Elaborator::bindImport(const py::Stmt& s, Env& env) {
       env.bind(bound, bound == "tilelang" ? Value::module("tilelang") : Value::opaque(bound));
       continue;
     }
+    size_t lastDot = module.rfind('.');
     if (isDialectModule(module))
       env.bind(bound, Value::module("T"));
+    else if (lastDot != std::string::npos && isDialectModule(module.substr(0, lastDot)))
+      // `from tilelang.language import simd as S`: S.vadd is T.simd.vadd.
+      env.bind(bound, Value::dialect(module.substr(lastDot + 1)));
     else if (module == "tilelang")
       env.bind(bound, Value::module("tilelang"));
     else
@@ -853,6 +865,11 @@ int64_t Elaborator::toConstInt(const Value& v, SourceLoc loc, const std::string&
     if (auto c = asConstInt(v.expr)) return *c;
   if (v.kind == K::Undefined)
     fail(loc, fmt::format("{} could not be evaluated at compile time: {}", what, v.s));
+  if (v.kind == K::Opaque && !isDeferredDynamic(v))
+    fail(loc, fmt::format("{} must be a compile-time integer, got the host value {}, which "
+                          "tilesched cannot compute (it runs no host code such as device "
+                          "queries); use a constant, or a factory parameter given with -D",
+                          what, describe(v)));
   fail(loc, fmt::format("{} must be a compile-time integer, got {}", what,
                         v.kind == K::Expr || isDeferredDynamic(v) ? describe(v) : typeName(v)));
 }
@@ -1149,11 +1166,15 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       if (base.kind == K::Module) {
         if (base.s == "tilelang" && e.id == "language") return Value::module("T");
         if (base.s == "tilelang") return Value::opaque("tilelang." + e.id);
-        if (auto t = parseDType(e.id); t && e.id != "int" && e.id != "float")
-          return Value::dtype(*t);
+        // T.float is TileLang's name for float32 (Python float → "float32");
+        // T.int stays unknown (TVM gives it no dtype meaning of its own).
+        if (auto t = parseDType(e.id); t && e.id != "int") return Value::dtype(*t);
         return Value::dialect(e.id);
       }
-      if (base.kind == K::DialectFn && base.s == "simd") return Value::dialect("simd." + e.id);
+      // T.simd.vadd, T.vmi.create_mask, ...: a dotted dialect name, so the
+      // message at the call names the construct.
+      if (base.kind == K::DialectFn && base.s.rfind("builtins.", 0) != 0)
+        return Value::dialect(base.s + "." + e.id);
       if (base.kind == K::Buffer) {
         if (e.id == "shape") {
           std::vector<Value> dims;
@@ -1276,8 +1297,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
 
 // `d.get(k[, default])`, `d.keys()`, `d.values()`, `d.items()` on a dict built in
 // factory code (e.g. a table of measured latencies per shape).
-Value Elaborator::callDictMethod(const Value& dict, const std::string& method,
-                                 const py::Expr& call, Env& env) {
+Value Elaborator::callDictMethod(const Value& dict, const std::string& method, const py::Expr& call,
+                                 Env& env) {
   checkKeywords(call, method, {});
   if (method == "get") {
     if (call.elts.empty() || call.elts.size() > 2)
@@ -1290,9 +1311,7 @@ Value Elaborator::callDictMethod(const Value& dict, const std::string& method,
   if (!call.elts.empty()) fail(call.loc, fmt::format("{}() takes no arguments", method));
   std::vector<Value> out;
   for (const auto& [k, v] : dict.items)
-    out.push_back(method == "keys"     ? k
-                  : method == "values" ? v
-                                       : Value::tuple({k, v}));
+    out.push_back(method == "keys" ? k : method == "values" ? v : Value::tuple({k, v}));
   return Value::list(std::move(out));
 }
 
@@ -2015,6 +2034,18 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
     const py::Expr& call = *item.context;
     if (call.kind != py::ExprKind::Call)
       fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
+    // Only T.Kernel launches a kernel; MixedKernel & co. must not pass as one.
+    Value launcher = eval(*call.lhs, env);
+    if (launcher.kind != K::DialectFn || launcher.s != "Kernel") {
+      std::string name = dottedName(*call.lhs);
+      if (launcher.kind == K::DialectFn && launcher.s == "MixedKernel")
+        fail(call.lhs->loc,
+             "T.MixedKernel (a mixed AIC/AIV kernel with cube and vector parts) "
+             "is not supported yet; tilesched compiles 'with T.Kernel(n) as bx:'");
+      fail(call.lhs->loc, fmt::format("'with {}(...)' does not launch a kernel; the launch is "
+                                      "'with T.Kernel(n) as bx:'",
+                                      name.empty() ? std::string("...") : name));
+    }
     checkKeywords(call, "T.Kernel", {"threads", "is_npu", "prelude"});
     if (call.elts.size() != 1)
       fail(call.loc,
@@ -2466,13 +2497,24 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   }
   if (s.targets.size() != 1) fail(s.loc, "chained assignment is not supported in a kernel");
   const py::Expr& target = *s.targets[0];
+  // `x = T.view(...) if flag else T.reshape(...)` with a compile-time flag is
+  // the chosen branch's allocation or view.
+  const py::Expr* value = s.value.get();
+  while (s.kind != py::StmtKind::AugAssign && value->kind == py::ExprKind::IfExp &&
+         target.kind == py::ExprKind::Name) {
+    Value test = eval(*value->rhs, env);
+    if (!test.isConstant()) break;
+    const py::Expr* chosen = truthy(test, value->rhs->loc) ? value->lhs.get() : value->step.get();
+    if (chosen->kind != py::ExprKind::Call && chosen->kind != py::ExprKind::IfExp) break;
+    value = chosen;
+  }
   // Allocations and views are named by their target.
-  if (s.kind != py::StmtKind::AugAssign && s.value->kind == py::ExprKind::Call &&
+  if (s.kind != py::StmtKind::AugAssign && value->kind == py::ExprKind::Call &&
       target.kind == py::ExprKind::Name) {
-    Value fn = eval(*s.value->lhs, env);
+    Value fn = eval(*value->lhs, env);
     if (fn.kind == K::DialectFn && (fn.s.rfind("alloc_", 0) == 0)) {
       pendingInit_.reset();
-      Value b = allocate(fn.s, *s.value, env, target.id);
+      Value b = allocate(fn.s, *value, env, target.id);
       env.bind(target.id, b, s.loc);
       if (pendingInit_) ctx.out->push_back(pendingInit_);
       pendingInit_.reset();
@@ -2482,7 +2524,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       // T.reshape(buf, shape) is T.view(buf, shape) that keeps the element count.
       bool reshape = fn.s == "reshape";
       const std::string what = "T." + fn.s;
-      const py::Expr& call = *s.value;
+      const py::Expr& call = *value;
       if (reshape)
         checkKeywords(call, what, {"shape"});
       else
@@ -2498,14 +2540,14 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
                          args.empty() ? "" : ", got " + describe(args[0])));
       Buffer base = args[0].buffer;
       if (base->storage->scope == MemScope::Global)
-        fail(s.value->loc, what + " of a global tensor is not supported");
+        fail(value->loc, what + " of a global tensor is not supported");
       Value shape = args.size() > 1 ? args[1] : Value::none();
       Value dtype = args.size() > 2 ? args[2] : Value::none();
-      if (const py::Keyword* k = keyword(*s.value, "shape")) shape = eval(*k->value, env);
-      if (const py::Keyword* k = keyword(*s.value, "dtype")) dtype = eval(*k->value, env);
+      if (const py::Keyword* k = keyword(*value, "shape")) shape = eval(*k->value, env);
+      if (const py::Keyword* k = keyword(*value, "dtype")) dtype = eval(*k->value, env);
       if (shape.kind == K::None)
-        fail(s.value->loc, fmt::format("{} needs a shape: {}(buf, shape{})", what, what,
-                                       reshape ? "" : ", dtype"));
+        fail(value->loc, fmt::format("{} needs a shape: {}(buf, shape{})", what, what,
+                                     reshape ? "" : ", dtype"));
       auto where = [&](size_t pos, const char* kw) {
         if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
         return argLoc(call, pos);
@@ -2522,12 +2564,12 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
                            base->name, have, product(dims)));
       }
       if (bytes > base->storage->bytes)
-        fail(s.value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'",
-                                       bytes, base->storage->bytes, base->name));
+        fail(value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
+                                     base->storage->bytes, base->name));
       std::vector<Expr> shapeExprs;
       for (auto d : dims) shapeExprs.push_back(extentImm(d));
       env.bind(target.id,
-               Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, s.value->loc,
+               Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, value->loc,
                                      base->storage)),
                s.loc);
       return;

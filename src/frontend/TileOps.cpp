@@ -213,9 +213,10 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
       fail(sel->value->loc, "data_select= must be a compile-time True or False");
     if (truthy(on, sel->value->loc)) {
       if (padKw)
-        fail(sel->loc, "pad_value= and data_select=True exclude each other: pad_value= sets the "
-                       "pad value for this copy, data_select=True reuses the one set by "
-                       "T.ascend_set_copy_pad_value");
+        fail(sel->loc,
+             "pad_value= and data_select=True exclude each other: pad_value= sets the "
+             "pad value for this copy, data_select=True reuses the one set by "
+             "T.ascend_set_copy_pad_value");
       if (!padRegister_.value)
         fail(sel->loc,
              padRegister_.droppedAt
@@ -337,13 +338,15 @@ void Elaborator::elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& c
   if (const py::Keyword* k = keyword(call, "value")) v = eval(*k->value, env);
   if (const py::Keyword* k = keyword(call, "dtype")) dt = eval(*k->value, env);
   if (args.size() > 2 || v.kind == K::None || dt.kind == K::None)
-    fail(call.loc, "T.ascend_set_copy_pad_value takes a value and a dtype: "
-                   "T.ascend_set_copy_pad_value(-1.0, dtype=\"float32\")");
+    fail(call.loc,
+         "T.ascend_set_copy_pad_value takes a value and a dtype: "
+         "T.ascend_set_copy_pad_value(-1.0, dtype=\"float32\")");
   DType t = toDType(dt, call.loc);
   Expr e = cast(t, toExpr(v, call.loc, t));
   if (containsLoad(e))
-    fail(call.loc, "the pad value must not read a buffer; load the value into a scalar first "
-                   "(v = buf[i]) and pass the scalar");
+    fail(call.loc,
+         "the pad value must not read a buffer; load the value into a scalar first "
+         "(v = buf[i]) and pass the scalar");
   padRegister_ = PadRegister{e, t, call.loc, std::nullopt};
 }
 

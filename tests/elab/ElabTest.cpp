@@ -265,6 +265,26 @@ TEST(Elab, VFRegionsWithLatency) {
   EXPECT_FALSE(as<VFRegionStmt>(body.at(3))->latency.has_value());
 }
 
+// Upstream spellings: T.float is float32; a view chosen by a compile-time
+// conditional expression is that view.
+TEST(Elab, FloatAliasAndConditionalView) {
+  auto c =
+      ok(wrap("a = T.alloc_shared((8,), T.float)\n"
+              "v = T.view(a, (2, 4)) if N > 8 else T.reshape(a, (8,))\n"
+              "w = T.view(a, (2, 4)) if N < 8 else T.reshape(a, (4, 2))\n"
+              "v[1, 3] = 1.0\n"
+              "w[3, 1] = 2.0\n"));
+  const Kernel& k = c.kernel();
+  ASSERT_GE(k.buffers.size(), 3u);
+  EXPECT_EQ(k.buffers.at(k.buffers.size() - 3)->dtype, DType::Float32);
+  auto body = flatten(k.body);
+  ASSERT_GE(body.size(), 2u);
+  EXPECT_EQ(printStmt(body.at(body.size() - 2)), "v[1, 3] = 1.0\n");
+  EXPECT_EQ(printStmt(body.at(body.size() - 1)), "w[3, 1] = 2.0\n");
+  EXPECT_EQ(k.buffers.back()->shape.size(), 2u);
+  EXPECT_EQ(printExpr(k.buffers.back()->shape[0]), "4");
+}
+
 TEST(Elab, ParallelNest) {
   auto c =
       ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
