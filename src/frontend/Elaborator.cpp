@@ -301,7 +301,8 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
   std::sort(defined.begin(), defined.end(), [](const auto& a, const auto& b) {
     return a.second.def->loc.line < b.second.def->loc.line;
   });
-  for (const auto& [name, v] : defined) {
+  for (const auto& entry : defined) {
+    const Value& v = entry.second;  // a plain reference: lambdas below capture it
     if (isPrimFunc(*v.def)) {
       if (!wanted && options_.func != v.def->name) continue;
       buildPrimFunc(*v.def, v.closure, factoryName);
