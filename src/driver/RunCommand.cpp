@@ -605,18 +605,12 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
       l["fallback"] = ls.fallback;
     }
   }
-  // Memory as lowered: every version of every storage, after alignment
-  // (manual rings are one allocation already holding their slots).
-  for (auto& [scope, entry] : kernel["memory"].items()) {
-    int64_t used = 0;
-    for (const auto& st : source.storages) {
-      if (memScopeName(st->scope) != scope) continue;
-      const transform::StorageLowering* sl = lk.plan.find(st);
-      bool manual = sl && sl->source == schedule::VersionSource::Manual;
-      used += schedule::alignedVersionBytes(st, target) * (sl && !manual ? sl->versions : 1);
-    }
-    entry["used"] = used;
-  }
+  // Memory as lowered: every version of every storage, after alignment.
+  setMemoryUsed(kernel, source, target, [&](const ir::Storage& st) -> std::optional<VersionCount> {
+    const transform::StorageLowering* sl = lk.plan.find(st);
+    if (!sl) return std::nullopt;
+    return VersionCount{sl->versions, sl->source};
+  });
   json ids = json::object();
   for (const auto& [ev, n] : lk.sync.eventIds) ids[ev] = n;
   kernel["sync"] = {{"set_flag", lk.sync.setFlag},
