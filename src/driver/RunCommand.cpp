@@ -121,9 +121,6 @@ struct KernelOutcome {
   sim::KernelRun run;
   std::optional<transform::LoweredKernel> lowering;  // none | double | auto
   analysis::FillDrain fillDrain;                     // of the source kernel's task graph
-  // Cycle at which this launch starts: the end of the previous launch of the
-  // same prim_func (launches run in order), 0 for a first launch.
-  int64_t startCycle = 0;
 };
 
 json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
@@ -155,7 +152,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["runtime_errors"] = r.count(sim::SimIssue::Runtime) + (k.run.referenceError ? 1 : 0);
   j["grid"] = k.kernel->grid;
   j["launch"] = k.kernel->launch;
-  j["start_cycle"] = k.startCycle;
+  j["start_cycle"] = k.run.startCycle;
   j["cores"] = r.cores;
   j["waves"] = r.waves;
   j["flag_stall"] = r.flagStall;
@@ -520,7 +517,7 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
     if (k.numLaunches > 1)
       out << fmt::format(
           "  launch {} of {} of '{}': starts at cycle {}{}\n", k.launch, k.numLaunches,
-          k.primFuncName(), oc.startCycle,
+          k.primFuncName(), oc.run.startCycle,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
     Pipe bottleneck = bottleneckPipe(r);
@@ -569,7 +566,7 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
                        oc.run.ok() ? "PASS" : "FAIL");
     if (k.numLaunches > 1 && k.launch + 1 == k.numLaunches)
       out << fmt::format("  '{}': {} launches in order, {} cycles in total\n", k.primFuncName(),
-                         k.numLaunches, oc.startCycle + r.cycles);
+                         k.numLaunches, oc.run.startCycle + r.cycles);
   }
 }
 
@@ -624,7 +621,7 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
                        const std::vector<KernelOutcome>& outcomes) {
   std::vector<sim::TraceInput> traces;
   for (const auto& oc : outcomes)
-    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.startCycle});
+    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.run.startCycle});
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
     if (!f) return fmt::format("cannot write trace '{}'", o.tracePath);
@@ -638,7 +635,7 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
     int64_t cycles = first.run.sim.cycles;
     std::string launches;
     for (size_t i = 1; i < outcomes.size() && outcomes[i].kernel->launch > 0; ++i)
-      cycles = outcomes[i].startCycle + outcomes[i].run.sim.cycles;
+      cycles = outcomes[i].run.startCycle + outcomes[i].run.sim.cycles;
     if (first.kernel->numLaunches > 1)
       launches = fmt::format("{} launches, ", first.kernel->numLaunches);
     sim::writeTimelineSvg(
@@ -889,27 +886,15 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     return kExitRunFailed;
   }
 
-  // Simulate and check every kernel. The launches of one prim_func run in
-  // order: each starts from the global memory its predecessor left (the
-  // reference chain and the simulated chain separately), after every block of
-  // the predecessor has finished, so no access of one launch races with one
-  // of another.
+  // Simulate and check every kernel, the launches of a prim_func in order.
+  std::vector<sim::Launch> launches;
+  for (const auto& oc : outcomes) launches.push_back({oc.kernel, &oc.lowered});
+  std::string error;
+  auto runs = sim::runLaunches(launches, *target, ro, error);
+  if (!runs) return usage(err, error);
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    auto& oc = outcomes[i];
-    std::string error;
-    start = std::chrono::steady_clock::now();
-    sim::RunOptions launchOptions = ro;
-    if (oc.kernel->launch > 0) {
-      TS_INTERNAL(i > 0 && outcomes[i - 1].kernel->launch + 1 == oc.kernel->launch,
-                  "the launches of a prim_func must be consecutive kernels");
-      launchOptions.carriedReference = &outcomes[i - 1].run.referenceGlobals;
-      launchOptions.carriedSimulated = &outcomes[i - 1].run.simulatedGlobals;
-      oc.startCycle = outcomes[i - 1].startCycle + outcomes[i - 1].run.sim.cycles;
-    }
-    auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, launchOptions, error);
-    if (!run) return usage(err, error);
-    oc.run = std::move(*run);
-    log.after("simulate", msSince(start), nullptr);
+    outcomes[i].run = std::move(runs->launches[i]);
+    log.after("simulate", outcomes[i].run.wallMs, nullptr);
   }
   DiagnosticEngine runDiags(file);
   runDiagnostics(outcomes, runDiags);
