@@ -141,9 +141,9 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
       launches.push_back({&program->kernels[ki], &lowered[ki]});
     sim::RunOptions ro = options.run;
     ro.recordTrace = false;
-    std::string error;
-    auto runs = row.compiled ? sim::runLaunches(launches, target, ro, error) : std::nullopt;
-    if (row.compiled && !runs) row.error = error;
+    sim::RunRefusal refusal;
+    auto runs = row.compiled ? sim::runLaunches(launches, target, ro, refusal) : std::nullopt;
+    if (row.compiled && !runs) row.error = refusal.message();
     row.pass = runs.has_value();
     for (size_t ki = 0; runs && ki < runs->launches.size(); ++ki) {
       const sim::KernelRun& run = runs->launches[ki];

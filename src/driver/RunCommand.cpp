@@ -870,28 +870,22 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
   }
 
-  // Kernels beyond what the simulator holds stop here, before any memory is
-  // allocated, with the grid or buffer that is too large.
-  DiagnosticEngine limitDiags(file);
-  for (const auto& oc : outcomes)
-    for (const ir::Kernel* k : {oc.kernel, &oc.lowered})
-      if (auto limit = sim::checkSimulationLimits(*k)) {
-        limitDiags.error(limit->loc, "cannot simulate: " + limit->message);
-        break;
-      }
-  if (limitDiags.hasErrors()) {
+  // Simulate and check every kernel, the launches of a prim_func in order.
+  std::vector<sim::Launch> launches;
+  for (const auto& oc : outcomes) launches.push_back({oc.kernel, &oc.lowered});
+  sim::RunRefusal refusal;
+  auto runs = sim::runLaunches(launches, *target, ro, refusal);
+  if (!runs && !refusal.beyondLimits) return usage(err, refusal.message());
+  if (!runs) {
+    // Kernels beyond what the simulator holds stop before any memory is
+    // allocated, at the grid, loop or buffer that is too large.
+    DiagnosticEngine limitDiags(file);
+    for (const auto& d : refusal.errors) limitDiags.error(d.loc, "cannot simulate: " + d.message);
     err << limitDiags.renderAll();
     err << limitDiags.numErrors() << (limitDiags.numErrors() == 1 ? " error" : " errors")
         << " generated.\n";
     return kExitRunFailed;
   }
-
-  // Simulate and check every kernel, the launches of a prim_func in order.
-  std::vector<sim::Launch> launches;
-  for (const auto& oc : outcomes) launches.push_back({oc.kernel, &oc.lowered});
-  std::string error;
-  auto runs = sim::runLaunches(launches, *target, ro, error);
-  if (!runs) return usage(err, error);
   for (size_t i = 0; i < outcomes.size(); ++i) {
     outcomes[i].run = std::move(runs->launches[i]);
     log.after("simulate", outcomes[i].run.wallMs, nullptr);

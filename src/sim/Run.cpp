@@ -232,13 +232,9 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
   }
 }
 
-std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
+std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel) {
   auto issue = [](SourceLoc loc, std::string message) {
-    SimIssue i;
-    i.kind = SimIssue::Runtime;
-    i.loc = loc;
-    i.message = std::move(message);
-    return std::optional<SimIssue>(std::move(i));
+    return std::optional<Diagnostic>(Diagnostic{Severity::Error, loc, std::move(message), {}});
   };
   if (kernel.grid > kMaxSimulatedBlocks)
     return issue(kernel.gridLoc.valid() ? kernel.gridLoc : kernel.kernelLoc,
@@ -294,16 +290,12 @@ std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
 
 namespace {
 
-// runKernel; a later launch of a prim_func starts from the global tensors of
+// runKernel of a launch within the simulator's limits (the caller checked
+// them); a later launch of a prim_func starts from the global tensors of
 // `previous`, the launch before it.
 std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
                                    const KernelRun* previous, std::string& error) {
-  for (const Kernel* k : {&reference, &lowered})
-    if (auto limit = checkSimulationLimits(*k)) {
-      error = limit->message;
-      return std::nullopt;
-    }
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
@@ -436,16 +428,38 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
   return run;
 }
 
+// The first limit either kernel of `launch` exceeds.
+std::optional<Diagnostic> launchBeyondLimits(const Launch& launch) {
+  for (const Kernel* k : {launch.reference, launch.lowered})
+    if (auto limit = checkSimulationLimits(*k)) return limit;
+  return std::nullopt;
+}
+
+RunRefusal usageRefusal(std::string message) {
+  return {false, {Diagnostic{Severity::Error, SourceLoc{}, std::move(message), {}}}};
+}
+
 }  // namespace
 
 std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
-                                   std::string& error) {
-  return runLaunch(reference, lowered, target, options, nullptr, error);
+                                   RunRefusal& refusal) {
+  if (auto limit = launchBeyondLimits({&reference, &lowered})) {
+    refusal = {true, {std::move(*limit)}};
+    return std::nullopt;
+  }
+  std::string error;
+  auto run = runLaunch(reference, lowered, target, options, nullptr, error);
+  if (!run) refusal = usageRefusal(std::move(error));
+  return run;
 }
 
 std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const Target& target,
-                                      const RunOptions& options, std::string& error) {
+                                      const RunOptions& options, RunRefusal& refusal) {
+  refusal = {true, {}};
+  for (const Launch& launch : launches)
+    if (auto limit = launchBeyondLimits(launch)) refusal.errors.push_back(std::move(*limit));
+  if (!refusal.errors.empty()) return std::nullopt;
   ProgramRun program;
   for (size_t i = 0; i < launches.size(); ++i) {
     const Kernel& reference = *launches[i].reference;
@@ -456,8 +470,12 @@ std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const
       previous = &program.launches.back();
     }
     auto start = std::chrono::steady_clock::now();
+    std::string error;
     auto run = runLaunch(reference, *launches[i].lowered, target, options, previous, error);
-    if (!run) return std::nullopt;
+    if (!run) {
+      refusal = usageRefusal(std::move(error));
+      return std::nullopt;
+    }
     run->wallMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (previous) run->startCycle = previous->startCycle + previous->sim.cycles;

@@ -76,20 +76,30 @@ inline constexpr int64_t kMaxSimulatedBytes = int64_t(1) << 30;
 // Iterations of any one loop over all blocks and its enclosing loops.
 inline constexpr int64_t kMaxSimulatedIterations = int64_t(1) << 24;
 
-// The first simulator limit `kernel` exceeds, as a run-time issue located at
-// the grid, the loop, or the declaration of the buffer that crosses the memory limit;
-// nullopt when it fits. Sizes of dynamic shapes count only once known (see
-// runKernel).
-std::optional<SimIssue> checkSimulationLimits(const ir::Kernel& kernel);
+// The first simulator limit `kernel` exceeds, as an error located at the
+// grid, the loop, or the declaration of the buffer that crosses the memory
+// limit; nullopt when it fits. Sizes of dynamic shapes count only once known
+// (see runKernel).
+std::optional<Diagnostic> checkSimulationLimits(const ir::Kernel& kernel);
 
-// Returns nullopt with `error` set for problems of the options (unreadable or
-// mismatching --input files): those are usage errors, not kernel errors. A
-// kernel beyond checkSimulationLimits, or whose --input files give dynamic
-// shapes beyond kMaxSimulatedBytes, is also refused here, before anything is
-// allocated.
+// Why runKernel or runLaunches ran nothing.
+struct RunRefusal {
+  // True: kernels beyond checkSimulationLimits, one located error per launch
+  // (a kernel error: `run` exits 3). False: one error without a location, a
+  // problem of the options (unreadable or mismatching --input files, --input
+  // files whose dynamic shapes exceed kMaxSimulatedBytes): a usage error.
+  bool beyondLimits = false;
+  std::vector<Diagnostic> errors;
+
+  const std::string& message() const { return errors.front().message; }  // the first error's
+};
+
+// Runs the reference and the simulation of one kernel from fresh global
+// memory; nullopt and `refusal` when it does not run. Nothing is allocated
+// before the limits and the --input files are checked.
 std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered,
                                    const Target& target, const RunOptions& options,
-                                   std::string& error);
+                                   RunRefusal& refusal);
 
 // One kernel of a program to run: the original kernel (the reference) and its lowering.
 struct Launch {
@@ -109,9 +119,10 @@ struct ProgramRun {
 // generated or --input data only for launch 0; scalar parameters and dynamic
 // sizes are bound as usual) at the cycle its predecessor ended, once every
 // block of it has finished, so no access of one launch races with one of
-// another. Returns nullopt with `error` set, as runKernel does, at the first
-// launch that does not run.
+// another. Every launch is checked against the simulator's limits before any
+// runs: nullopt with every launch beyond them in `refusal`; otherwise nullopt
+// and `refusal` at the first launch that does not run, as runKernel.
 std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const Target& target,
-                                      const RunOptions& options, std::string& error);
+                                      const RunOptions& options, RunRefusal& refusal);
 
 }  // namespace tilesched::sim
