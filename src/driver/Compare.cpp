@@ -112,8 +112,11 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
   c.diagnostics = diags.renderAll();
   if (!program || diags.hasErrors() || program->kernels.empty()) return c;
   c.compiled = true;
+  // One name per prim_func, however many launches it has.
   for (const auto& k : program->kernels)
-    c.kernel += (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.name : k.factory);
+    if (k.launch == 0)
+      c.kernel +=
+          (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.primFuncName() : k.factory);
   std::vector<analysis::FillDrain> fillDrain;
   for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a, target));
 
