@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/PassLog.h"
 #include "frontend/Elaborator.h"
 #include "schedule/Scheduler.h"
 #include "transform/Lowering.h"
@@ -18,11 +19,6 @@ namespace tilesched::driver {
 using nlohmann::json;
 
 namespace {
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 std::string firstError(const DiagnosticEngine& diags) {
   for (const auto& d : diags.all())

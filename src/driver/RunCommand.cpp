@@ -20,6 +20,7 @@
 #include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "driver/ExplainCommand.h"
+#include "driver/PassLog.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
@@ -252,7 +253,6 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
 bool isCompare(const RunCommandOptions& o) { return o.compare || o.schedule == "all"; }
 
-// Checks the options that need no kernel; returns a usage message or "".
 // The named passes of `run`, in order (`--print-after`, `--time-passes`).
 constexpr const char* kRunPasses[] = {"elaborate",
                                       "analyze",
@@ -263,37 +263,7 @@ constexpr const char* kRunPasses[] = {"elaborate",
                                       "verify-lowered-sync",
                                       "simulate"};
 
-// --print-after and --time-passes: prints the IR after the chosen passes
-// ("(unchanged)" when a pass changed no IR) and collects every pass's time.
-struct PassLog {
-  const RunCommandOptions& options;
-  std::ostream& out;
-  std::vector<std::pair<std::string, double>> times;
-
-  void after(std::string_view pass, double ms, const ir::Kernel* changed) {
-    times.push_back({std::string(pass), ms});
-    if (options.printAfter != "all" && options.printAfter != pass) return;
-    out << "# ---- IR after " << pass << " ----\n";
-    if (changed)
-      out << ir::printKernel(*changed, options.file);
-    else
-      out << "# (unchanged)\n";
-  }
-  void printTimes() const {
-    if (!options.timePasses) return;
-    double total = 0;
-    for (const auto& [name, ms] : times) total += ms;
-    out << "  pass timings (ms):\n";
-    for (const auto& [name, ms] : times) out << fmt::format("    {:<24} {:>10.2f}\n", name, ms);
-    out << fmt::format("    {:<24} {:>10.2f}\n", "total", total);
-  }
-};
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
+// Checks the options that need no kernel; returns a usage message or "".
 std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
@@ -315,13 +285,7 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
   }
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
-  if (!o.printAfter.empty() && o.printAfter != "all") {
-    bool known = false;
-    for (const char* p : kRunPasses) known |= o.printAfter == p;
-    if (!known)
-      return fmt::format("unknown pass '{}' for --print-after; use all or one of: {}", o.printAfter,
-                         fmt::join(kRunPasses, ", "));
-  }
+  if (std::string msg = checkPrintAfter(o.printAfter, kRunPasses); !msg.empty()) return msg;
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
@@ -834,7 +798,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
 
   // Compile → analyse → schedule → lower.
   DiagnosticEngine diags(file);
-  PassLog log{o, out, {}};
+  PassLog log(out, o.file, o.printAfter, o.timePasses);
   auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
   if (program)
