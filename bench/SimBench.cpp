@@ -100,8 +100,8 @@ void BM_Run(benchmark::State& state, const std::string& name) {
   for (auto _ : state) {
     sim::RunOptions o;
     o.recordTrace = false;
-    std::string error;
-    auto r = sim::runKernel(l.program.kernels.front(), l.lowered, target(), o, error);
+    sim::RunRefusal refusal;
+    auto r = sim::runKernel(l.program.kernels.front(), l.lowered, target(), o, refusal);
     benchmark::DoNotOptimize(r->outputsMatch);
   }
 }

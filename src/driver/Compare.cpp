@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/PassLog.h"
 #include "frontend/Elaborator.h"
 #include "schedule/Scheduler.h"
 #include "transform/Lowering.h"
@@ -18,11 +19,6 @@ namespace tilesched::driver {
 using nlohmann::json;
 
 namespace {
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 std::string firstError(const DiagnosticEngine& diags) {
   for (const auto& d : diags.all())
@@ -112,62 +108,61 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
   c.diagnostics = diags.renderAll();
   if (!program || diags.hasErrors() || program->kernels.empty()) return c;
   c.compiled = true;
+  // One name per prim_func, however many launches it has.
   for (const auto& k : program->kernels)
-    c.kernel += (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.name : k.factory);
+    if (k.launch == 0)
+      c.kernel +=
+          (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.primFuncName() : k.factory);
   std::vector<analysis::FillDrain> fillDrain;
   for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a, target));
 
   for (const char* mode : kCompareModes) {
     CompareRow row;
     row.mode = mode;
-    row.compiled = true;
-    row.pass = true;
-    // The launches of one prim_func run in order on one global memory: each
-    // starts from what the previous launch left (docs/simulator.md, "Launches").
-    std::optional<sim::KernelRun> previous;
-    for (size_t ki = 0; ki < program->kernels.size() && row.compiled; ++ki) {
-      const auto& k = program->kernels[ki];
+    // Every kernel is lowered before any runs (as in `run`): a mode that does
+    // not compile runs nothing.
+    std::vector<ir::Kernel> lowered;
+    for (size_t ki = 0; ki < program->kernels.size(); ++ki) {
       DiagnosticEngine modeDiags(file);
       start = std::chrono::steady_clock::now();
-      auto lowered =
-          lowerFor(mode, k, analyses[ki], target, options.solverTimeoutMs, modeDiags, row);
+      auto kernel = lowerFor(mode, program->kernels[ki], analyses[ki], target,
+                             options.solverTimeoutMs, modeDiags, row);
       row.compileMs += msSince(start);
-      if (!lowered) {
-        row.compiled = row.pass = false;
+      if (!kernel) {
         row.error = firstError(modeDiags);
         break;
       }
-      std::string error;
-      sim::RunOptions ro = options.run;
-      ro.recordTrace = false;
-      if (k.launch > 0 && previous) {
-        ro.carriedReference = &previous->referenceGlobals;
-        ro.carriedSimulated = &previous->simulatedGlobals;
-      }
-      auto run = sim::runKernel(k, *lowered, target, ro, error);
-      if (!run) {
-        row.pass = false;
-        row.error = error;
-        break;
-      }
-      const sim::SimResult& r = run->sim;
-      row.pass = row.pass && run->ok();
-      if (!run->ok() && row.error.empty()) {
+      lowered.push_back(std::move(*kernel));
+    }
+    row.compiled = lowered.size() == program->kernels.size();
+    std::vector<sim::Launch> launches;
+    for (size_t ki = 0; row.compiled && ki < lowered.size(); ++ki)
+      launches.push_back({&program->kernels[ki], &lowered[ki]});
+    sim::RunOptions ro = options.run;
+    ro.recordTrace = false;
+    sim::RunRefusal refusal;
+    auto runs = row.compiled ? sim::runLaunches(launches, target, ro, refusal) : std::nullopt;
+    if (row.compiled && !runs) row.error = refusal.message();
+    row.pass = runs.has_value();
+    for (size_t ki = 0; runs && ki < runs->launches.size(); ++ki) {
+      const sim::KernelRun& run = runs->launches[ki];
+      const sim::SimResult& r = run.sim;
+      row.pass = row.pass && run.ok();
+      if (!run.ok() && row.error.empty()) {
         static const char* kKinds[] = {"flag error", "deadlock", "capacity exceeded",
                                        "run-time error"};
-        row.error = !r.issues.empty()     ? fmt::format("{}: {}", kKinds[r.issues.front().kind],
-                                                        r.issues.front().message)
-                    : !r.races.empty()    ? fmt::format("{} race(s)", r.races.size())
-                    : run->referenceError ? "reference run: " + run->referenceError->message
-                                          : "outputs differ from the reference";
+        row.error = !r.issues.empty()    ? fmt::format("{}: {}", kKinds[r.issues.front().kind],
+                                                       r.issues.front().message)
+                    : !r.races.empty()   ? fmt::format("{} race(s)", r.races.size())
+                    : run.referenceError ? "reference run: " + run.referenceError->message
+                                         : "outputs differ from the reference";
       }
-      row.cycles += r.cycles;
       row.lowerBound += r.lowerBound;
       row.fillDrainBound += fillDrainLowerBound(r, fillDrain[ki]);
       row.flagStall += r.flagStall;
       for (size_t p = 0; p < kNumPipes; ++p) row.busy[p] += r.busy[p];
-      previous = std::move(run);
     }
+    if (runs) row.cycles = runs->cycles;
     if (row.cycles > 0) {
       row.efficiency = static_cast<double>(row.lowerBound) / static_cast<double>(row.cycles);
       row.fillDrainEfficiency =

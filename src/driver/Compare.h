@@ -65,7 +65,7 @@ struct CompareRow {
 
 struct Comparison {
   std::string file;
-  std::string kernel;            // factory or kernel name(s)
+  std::string kernel;            // factory or prim_func name(s), one per prim_func
   bool compiled = false;         // the front end and the analyses succeeded
   std::string diagnostics;       // rendered front-end / analysis diagnostics
   double frontendMs = 0;         // parse, elaborate, analyse (shared by all modes)

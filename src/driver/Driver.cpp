@@ -1,6 +1,7 @@
 #include "driver/Driver.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 
 #include "Version.h"
 #include "driver/ExplainCommand.h"
+#include "driver/PassLog.h"
 #include "driver/Report.h"
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
@@ -34,7 +36,11 @@ struct CompileOptions {
   unsigned solverTimeoutMs = 2000;
   std::string dumpProblemsDir;
   bool stats = false;
+  std::string printAfter;  // --print-after PASS|all
 };
+
+// The named passes of `compile`, in order (`--print-after`).
+constexpr const char* kCompilePasses[] = {"elaborate", "analyze", "schedule"};
 
 bool readFile(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
@@ -63,6 +69,12 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
                                        "report-json",
                                        opts.emit));
   }
+  if (std::string msg = checkPrintAfter(opts.printAfter, kCompilePasses); !msg.empty())
+    return usageError(err, msg);
+  if (!opts.printAfter.empty() && opts.emit == "report-json")
+    return usageError(err,
+                      "--print-after prints IR on stdout, which --emit report-json keeps for the "
+                      "report; write the report with --report FILE instead");
   frontend::FrontendOptions fe;
   fe.func = opts.func;
   for (const auto& d : opts.defines) {
@@ -87,21 +99,32 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
 
   auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
   DiagnosticEngine diags(file);
+  PassLog log(out, opts.file, opts.printAfter, /*timePasses=*/false);
+  auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
+  if (program)
+    for (const auto& k : program->kernels) log.after("elaborate", msSince(start), &k);
   // The analyses report eligibility warnings, so they run before rendering.
   std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
-  // AutoSchedule: every loop and the kernel root, then the version write-back.
+  if (program) {
+    start = std::chrono::steady_clock::now();
+    analyses = analysis::analyzeProgram(*program, *target, diags);
+    log.after("analyze", msSince(start), nullptr);
+  }
+  // AutoSchedule: every loop and the kernel root, then the version write-back
+  // (the IR after `schedule` shows the written-back map).
   std::vector<schedule::KernelSchedule> schedules;
   if (program && !diags.hasErrors()) {
     schedule::ScheduleOptions so;
     so.solverTimeoutMs = opts.solverTimeoutMs;
     so.dumpDirectory = opts.dumpProblemsDir;
     for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i) {
+      start = std::chrono::steady_clock::now();
       schedules.push_back(
           schedule::scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
-      if (!schedules.back().lists.empty())
-        schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
+      bool scheduled = !schedules.back().lists.empty();
+      if (scheduled) schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
+      log.after("schedule", msSince(start), scheduled ? &program->kernels[i] : nullptr);
     }
   }
   // Errors of the analyses (e.g. nested ownership claims) or of the scheduler
@@ -174,6 +197,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       "time budget of the scheduler's solve of each loop, in milliseconds (default 2000)");
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
+  compile->add_option("--print-after", opts.printAfter,
+                      "print the IR after a pass (elaborate, analyze, schedule) or after all");
   compile->add_flag("--stats", opts.stats,
                     "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
                     "ms) to stderr");

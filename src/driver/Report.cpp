@@ -176,14 +176,22 @@ void annotateScheduleReport(json& entry, const Kernel& k, const schedule::Kernel
   json written = json::object();
   for (const auto& [st, n] : k.annotations.selectedVersions) written[st->name] = n;
   entry["annotations"]["buffer_versions"] = written;
+  setMemoryUsed(entry, k, target, [&](const Storage& st) -> std::optional<VersionCount> {
+    const schedule::StorageDecision* d = sched.find(st);
+    if (!d) return std::nullopt;
+    return VersionCount{d->versions, d->source};
+  });
+}
+
+void setMemoryUsed(json& entry, const Kernel& k, const Target& target,
+                   const std::function<std::optional<VersionCount>(const Storage&)>& decision) {
   for (MemScope scope : kCapacityScopes) {
     int64_t used = 0;
     for (const auto& st : k.storages) {
       if (st->scope != scope) continue;
-      const schedule::StorageDecision* d = sched.find(st);
-      int64_t one = schedule::alignedVersionBytes(st, target);
+      std::optional<VersionCount> d = decision(st);
       bool manual = d && d->source == schedule::VersionSource::Manual;
-      used += manual ? one : one * (d ? d->versions : 1);
+      used += schedule::alignedVersionBytes(st, target) * (d && !manual ? d->versions : 1);
     }
     entry["memory"][std::string(memScopeName(scope))]["used"] = used;
   }

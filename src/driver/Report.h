@@ -3,7 +3,9 @@
 // until those stages exist; no field ever changes meaning.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analysis/TaskGraph.h"
 #include "ir/IR.h"
@@ -34,5 +36,18 @@ nlohmann::json compileReport(const ir::Program* program, const std::string& file
 // kernel root's makespan.
 void annotateScheduleReport(nlohmann::json& kernelEntry, const ir::Kernel& kernel,
                             const schedule::KernelSchedule& schedule, const Target& target);
+
+// A storage's version decision as the report counts it: `versions` physical
+// copies, or one allocation already holding its ring when `source` is Manual.
+struct VersionCount {
+  int64_t versions = 1;
+  schedule::VersionSource source = schedule::VersionSource::Ineligible;
+};
+
+// Sets `memory.<scope>.used` of a kernel entry for every capacity scope: the
+// aligned bytes of one version of each storage times its copies (manual rings
+// once; a storage `decision` gives nullopt for counts once).
+void setMemoryUsed(nlohmann::json& kernelEntry, const ir::Kernel& kernel, const Target& target,
+                   const std::function<std::optional<VersionCount>(const ir::Storage&)>& decision);
 
 }  // namespace tilesched::driver

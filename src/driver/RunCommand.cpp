@@ -20,6 +20,7 @@
 #include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "driver/ExplainCommand.h"
+#include "driver/PassLog.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
@@ -121,9 +122,6 @@ struct KernelOutcome {
   sim::KernelRun run;
   std::optional<transform::LoweredKernel> lowering;  // none | double | auto
   analysis::FillDrain fillDrain;                     // of the source kernel's task graph
-  // Cycle at which this launch starts: the end of the previous launch of the
-  // same prim_func (launches run in order), 0 for a first launch.
-  int64_t startCycle = 0;
 };
 
 json simulationJson(const KernelOutcome& k, const std::string& schedule, const std::string& file,
@@ -155,7 +153,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["runtime_errors"] = r.count(sim::SimIssue::Runtime) + (k.run.referenceError ? 1 : 0);
   j["grid"] = k.kernel->grid;
   j["launch"] = k.kernel->launch;
-  j["start_cycle"] = k.startCycle;
+  j["start_cycle"] = k.run.startCycle;
   j["cores"] = r.cores;
   j["waves"] = r.waves;
   j["flag_stall"] = r.flagStall;
@@ -255,7 +253,6 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
 bool isCompare(const RunCommandOptions& o) { return o.compare || o.schedule == "all"; }
 
-// Checks the options that need no kernel; returns a usage message or "".
 // The named passes of `run`, in order (`--print-after`, `--time-passes`).
 constexpr const char* kRunPasses[] = {"elaborate",
                                       "analyze",
@@ -266,37 +263,7 @@ constexpr const char* kRunPasses[] = {"elaborate",
                                       "verify-lowered-sync",
                                       "simulate"};
 
-// --print-after and --time-passes: prints the IR after the chosen passes
-// ("(unchanged)" when a pass changed no IR) and collects every pass's time.
-struct PassLog {
-  const RunCommandOptions& options;
-  std::ostream& out;
-  std::vector<std::pair<std::string, double>> times;
-
-  void after(std::string_view pass, double ms, const ir::Kernel* changed) {
-    times.push_back({std::string(pass), ms});
-    if (options.printAfter != "all" && options.printAfter != pass) return;
-    out << "# ---- IR after " << pass << " ----\n";
-    if (changed)
-      out << ir::printKernel(*changed, options.file);
-    else
-      out << "# (unchanged)\n";
-  }
-  void printTimes() const {
-    if (!options.timePasses) return;
-    double total = 0;
-    for (const auto& [name, ms] : times) total += ms;
-    out << "  pass timings (ms):\n";
-    for (const auto& [name, ms] : times) out << fmt::format("    {:<24} {:>10.2f}\n", name, ms);
-    out << fmt::format("    {:<24} {:>10.2f}\n", "total", total);
-  }
-};
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
+// Checks the options that need no kernel; returns a usage message or "".
 std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
@@ -318,13 +285,7 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
   }
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
-  if (!o.printAfter.empty() && o.printAfter != "all") {
-    bool known = false;
-    for (const char* p : kRunPasses) known |= o.printAfter == p;
-    if (!known)
-      return fmt::format("unknown pass '{}' for --print-after; use all or one of: {}", o.printAfter,
-                         fmt::join(kRunPasses, ", "));
-  }
+  if (std::string msg = checkPrintAfter(o.printAfter, kRunPasses); !msg.empty()) return msg;
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.
@@ -520,7 +481,7 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
     if (k.numLaunches > 1)
       out << fmt::format(
           "  launch {} of {} of '{}': starts at cycle {}{}\n", k.launch, k.numLaunches,
-          k.primFuncName(), oc.startCycle,
+          k.primFuncName(), oc.run.startCycle,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
     Pipe bottleneck = bottleneckPipe(r);
@@ -569,7 +530,7 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
                        oc.run.ok() ? "PASS" : "FAIL");
     if (k.numLaunches > 1 && k.launch + 1 == k.numLaunches)
       out << fmt::format("  '{}': {} launches in order, {} cycles in total\n", k.primFuncName(),
-                         k.numLaunches, oc.startCycle + r.cycles);
+                         k.numLaunches, oc.run.startCycle + r.cycles);
   }
 }
 
@@ -605,18 +566,12 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
       l["fallback"] = ls.fallback;
     }
   }
-  // Memory as lowered: every version of every storage, after alignment
-  // (manual rings are one allocation already holding their slots).
-  for (auto& [scope, entry] : kernel["memory"].items()) {
-    int64_t used = 0;
-    for (const auto& st : source.storages) {
-      if (memScopeName(st->scope) != scope) continue;
-      const transform::StorageLowering* sl = lk.plan.find(st);
-      bool manual = sl && sl->source == schedule::VersionSource::Manual;
-      used += schedule::alignedVersionBytes(st, target) * (sl && !manual ? sl->versions : 1);
-    }
-    entry["used"] = used;
-  }
+  // Memory as lowered: every version of every storage, after alignment.
+  setMemoryUsed(kernel, source, target, [&](const ir::Storage& st) -> std::optional<VersionCount> {
+    const transform::StorageLowering* sl = lk.plan.find(st);
+    if (!sl) return std::nullopt;
+    return VersionCount{sl->versions, sl->source};
+  });
   json ids = json::object();
   for (const auto& [ev, n] : lk.sync.eventIds) ids[ev] = n;
   kernel["sync"] = {{"set_flag", lk.sync.setFlag},
@@ -630,7 +585,7 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
                        const std::vector<KernelOutcome>& outcomes) {
   std::vector<sim::TraceInput> traces;
   for (const auto& oc : outcomes)
-    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.startCycle});
+    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.run.startCycle});
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
     if (!f) return fmt::format("cannot write trace '{}'", o.tracePath);
@@ -644,7 +599,7 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
     int64_t cycles = first.run.sim.cycles;
     std::string launches;
     for (size_t i = 1; i < outcomes.size() && outcomes[i].kernel->launch > 0; ++i)
-      cycles = outcomes[i].startCycle + outcomes[i].run.sim.cycles;
+      cycles = outcomes[i].run.startCycle + outcomes[i].run.sim.cycles;
     if (first.kernel->numLaunches > 1)
       launches = fmt::format("{} launches, ", first.kernel->numLaunches);
     sim::writeTimelineSvg(
@@ -843,7 +798,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
 
   // Compile → analyse → schedule → lower.
   DiagnosticEngine diags(file);
-  PassLog log{o, out, {}};
+  PassLog log(out, o.file, o.printAfter, o.timePasses);
   auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
   if (program)
@@ -879,43 +834,25 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
     if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
   }
 
-  // Kernels beyond what the simulator holds stop here, before any memory is
-  // allocated, with the grid or buffer that is too large.
-  DiagnosticEngine limitDiags(file);
-  for (const auto& oc : outcomes)
-    for (const ir::Kernel* k : {oc.kernel, &oc.lowered})
-      if (auto limit = sim::checkSimulationLimits(*k)) {
-        limitDiags.error(limit->loc, "cannot simulate: " + limit->message);
-        break;
-      }
-  if (limitDiags.hasErrors()) {
+  // Simulate and check every kernel, the launches of a prim_func in order.
+  std::vector<sim::Launch> launches;
+  for (const auto& oc : outcomes) launches.push_back({oc.kernel, &oc.lowered});
+  sim::RunRefusal refusal;
+  auto runs = sim::runLaunches(launches, *target, ro, refusal);
+  if (!runs && !refusal.beyondLimits) return usage(err, refusal.message());
+  if (!runs) {
+    // Kernels beyond what the simulator holds stop before any memory is
+    // allocated, at the grid, loop or buffer that is too large.
+    DiagnosticEngine limitDiags(file);
+    for (const auto& d : refusal.errors) limitDiags.error(d.loc, "cannot simulate: " + d.message);
     err << limitDiags.renderAll();
     err << limitDiags.numErrors() << (limitDiags.numErrors() == 1 ? " error" : " errors")
         << " generated.\n";
     return kExitRunFailed;
   }
-
-  // Simulate and check every kernel. The launches of one prim_func run in
-  // order: each starts from the global memory its predecessor left (the
-  // reference chain and the simulated chain separately), after every block of
-  // the predecessor has finished, so no access of one launch races with one
-  // of another.
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    auto& oc = outcomes[i];
-    std::string error;
-    start = std::chrono::steady_clock::now();
-    sim::RunOptions launchOptions = ro;
-    if (oc.kernel->launch > 0) {
-      TS_INTERNAL(i > 0 && outcomes[i - 1].kernel->launch + 1 == oc.kernel->launch,
-                  "the launches of a prim_func must be consecutive kernels");
-      launchOptions.carriedReference = &outcomes[i - 1].run.referenceGlobals;
-      launchOptions.carriedSimulated = &outcomes[i - 1].run.simulatedGlobals;
-      oc.startCycle = outcomes[i - 1].startCycle + outcomes[i - 1].run.sim.cycles;
-    }
-    auto run = sim::runKernel(*oc.kernel, oc.lowered, *target, launchOptions, error);
-    if (!run) return usage(err, error);
-    oc.run = std::move(*run);
-    log.after("simulate", msSince(start), nullptr);
+    outcomes[i].run = std::move(runs->launches[i]);
+    log.after("simulate", outcomes[i].run.wallMs, nullptr);
   }
   DiagnosticEngine runDiags(file);
   runDiagnostics(outcomes, runDiags);

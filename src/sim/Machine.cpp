@@ -636,6 +636,27 @@ void Machine::forEachRow(const ResolvedRegion& r, F&& fn) {
   }
 }
 
+template <class F>
+void Machine::readRowWise(const ResolvedRegion& r, F&& fn) {
+  const auto& bi = info(r.buffer);
+  const uint8_t* mem = memory_.data(bi.storage);
+  DType dt = r.buffer->dtype;
+  const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
+  forEachRow(r, [&](int64_t off, int64_t len) {
+    if (access) access->add(bi.storage, off, off + len * bi.elemBytes, false);
+    for (int64_t k = 0; k < len; ++k) {
+      const uint8_t* p = mem + off + k * bi.elemBytes;
+      if (!half) {
+        fn(loadElement(p, dt));
+        continue;
+      }
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      fn(Scalar::ofFloat(half[h]));
+    }
+  });
+}
+
 bool Machine::regionDefined(const ResolvedRegion& r) {
   const auto& bi = info(r.buffer);
   if (memory_.storage(bi.storage)->scope == MemScope::Global) return true;  // always defined
@@ -847,29 +868,14 @@ GemmOperands Machine::readGemmOperands(const GemmStmt& g, const ResolvedRegion& 
   const auto& bi = info(b.buffer);
   std::vector<uint8_t> ap, bp;  // poison, when tracked
   // Operands without poison: read row by row (same values and accesses).
-  auto readRows = [&](const ResolvedRegion& r, const BufferInfo& bi, std::vector<double>& out) {
+  auto readRows = [&](const ResolvedRegion& r, std::vector<double>& out) {
     if (!fastPaths || (trackPoison && !regionDefined(r))) return false;
-    const uint8_t* mem = memory_.data(bi.storage);
-    DType dt = r.buffer->dtype;
     out.reserve(static_cast<size_t>(r.numElements()));
-    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
-    forEachRow(r, [&](int64_t off, int64_t len) {
-      if (access) access->add(bi.storage, off, off + len * bi.elemBytes, false);
-      for (int64_t k = 0; k < len; ++k) {
-        const uint8_t* p = mem + off + k * bi.elemBytes;
-        if (half) {
-          uint16_t h;
-          std::memcpy(&h, p, 2);
-          out.push_back(half[h]);
-        } else {
-          out.push_back(loadElement(p, dt).asDouble());
-        }
-      }
-    });
+    readRowWise(r, [&](const Scalar& v) { out.push_back(v.asDouble()); });
     return true;
   };
-  bool fastA = readRows(a, ai, am);
-  bool fastB = readRows(b, bi, bm);
+  bool fastA = readRows(a, am);
+  bool fastB = readRows(b, bm);
   if (trackPoison && fastA) ap.assign(am.size(), 0);
   if (trackPoison && fastB) bp.assign(bm.size(), 0);
   if (!fastA)
@@ -1100,22 +1106,7 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
       fastPaths && s.storage != d.storage && (!trackPoison || regionDefined(src)) && outer > 0;
   if (fastSource) {
     values.reserve(static_cast<size_t>(src.numElements()));
-    const uint8_t* mem = memory_.data(s.storage);
-    DType dt = src.buffer->dtype;
-    const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
-    forEachRow(src, [&](int64_t off, int64_t len) {
-      if (access) access->add(s.storage, off, off + len * s.elemBytes, false);
-      for (int64_t k = 0; k < len; ++k) {
-        const uint8_t* p = mem + off + k * s.elemBytes;
-        if (half) {
-          uint16_t h;
-          std::memcpy(&h, p, 2);
-          values.push_back(Scalar::ofFloat(half[h]));
-        } else {
-          values.push_back(loadElement(p, dt));
-        }
-      }
-    });
+    readRowWise(src, [&](const Scalar& v) { values.push_back(v); });
   }
   // Row-major strides of the source region, to walk `dim` for each output.
   std::vector<int64_t> rstride(rank, 1);

@@ -230,6 +230,11 @@ class Machine {
   // Calls fn(byteOffset, elements) for every row (innermost extent) of `r`.
   template <class F>
   void forEachRow(const ResolvedRegion& r, F&& fn);
+  // Calls fn(Scalar) for every element of `r` in row-major order, recording
+  // one read access per row (fp16 decoded through a table). The values of the
+  // element-at-a-time loads when `r` holds no poison, which the caller checks.
+  template <class F>
+  void readRowWise(const ResolvedRegion& r, F&& fn);
   bool regionDefined(const ResolvedRegion& r);
   // Tile-at-a-time paths: same results, accesses and shadow bytes as the
   // element-at-a-time ones; they return false (having changed nothing) when

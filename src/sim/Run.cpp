@@ -1,6 +1,7 @@
 // Reference run, simulation and comparison (see Run.h).
 #include "sim/Run.h"
 
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -231,13 +232,9 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
   }
 }
 
-std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
+std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel) {
   auto issue = [](SourceLoc loc, std::string message) {
-    SimIssue i;
-    i.kind = SimIssue::Runtime;
-    i.loc = loc;
-    i.message = std::move(message);
-    return std::optional<SimIssue>(std::move(i));
+    return std::optional<Diagnostic>(Diagnostic{Severity::Error, loc, std::move(message), {}});
   };
   if (kernel.grid > kMaxSimulatedBlocks)
     return issue(kernel.gridLoc.valid() ? kernel.gridLoc : kernel.kernelLoc,
@@ -291,14 +288,14 @@ std::optional<SimIssue> checkSimulationLimits(const Kernel& kernel) {
   return std::nullopt;
 }
 
-std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
+namespace {
+
+// runKernel of a launch within the simulator's limits (the caller checked
+// them); a later launch of a prim_func starts from the global tensors of
+// `previous`, the launch before it.
+std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
-                                   std::string& error) {
-  for (const Kernel* k : {&reference, &lowered})
-    if (auto limit = checkSimulationLimits(*k)) {
-      error = limit->message;
-      return std::nullopt;
-    }
+                                   const KernelRun* previous, std::string& error) {
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
 
@@ -325,11 +322,10 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
   }
   // A later launch: each chain continues from its own previous result.
   auto carry = [&](const Kernel& k, Memory& mem,
-                   const std::map<std::string, std::vector<uint8_t>>* carried) {
-    if (!carried) return true;
+                   const std::map<std::string, std::vector<uint8_t>>& carried) {
     for (const auto& p : k.params) {
-      auto it = p.buffer ? carried->find(p.name) : carried->end();
-      if (it == carried->end()) continue;
+      auto it = p.buffer ? carried.find(p.name) : carried.end();
+      if (it == carried.end()) continue;
       int idx = mem.index(p.buffer->storage);
       if (static_cast<int64_t>(it->second.size()) != mem.size(idx)) {
         error = fmt::format(
@@ -342,8 +338,8 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
     }
     return true;
   };
-  if (!carry(reference, refMem, options.carriedReference) ||
-      !carry(lowered, simMem, options.carriedSimulated))
+  if (previous && (!carry(reference, refMem, previous->referenceGlobals) ||
+                   !carry(lowered, simMem, previous->simulatedGlobals)))
     return std::nullopt;
 
   // 2. Reference: every block in order, on the original kernel.
@@ -430,6 +426,63 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
     run.tensors.push_back(std::move(check));
   }
   return run;
+}
+
+// The first limit either kernel of `launch` exceeds.
+std::optional<Diagnostic> launchBeyondLimits(const Launch& launch) {
+  for (const Kernel* k : {launch.reference, launch.lowered})
+    if (auto limit = checkSimulationLimits(*k)) return limit;
+  return std::nullopt;
+}
+
+RunRefusal usageRefusal(std::string message) {
+  return {false, {Diagnostic{Severity::Error, SourceLoc{}, std::move(message), {}}}};
+}
+
+}  // namespace
+
+std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
+                                   const Target& target, const RunOptions& options,
+                                   RunRefusal& refusal) {
+  if (auto limit = launchBeyondLimits({&reference, &lowered})) {
+    refusal = {true, {std::move(*limit)}};
+    return std::nullopt;
+  }
+  std::string error;
+  auto run = runLaunch(reference, lowered, target, options, nullptr, error);
+  if (!run) refusal = usageRefusal(std::move(error));
+  return run;
+}
+
+std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const Target& target,
+                                      const RunOptions& options, RunRefusal& refusal) {
+  refusal = {true, {}};
+  for (const Launch& launch : launches)
+    if (auto limit = launchBeyondLimits(launch)) refusal.errors.push_back(std::move(*limit));
+  if (!refusal.errors.empty()) return std::nullopt;
+  ProgramRun program;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const Kernel& reference = *launches[i].reference;
+    const KernelRun* previous = nullptr;
+    if (reference.launch > 0) {
+      TS_INTERNAL(i > 0 && launches[i - 1].reference->launch + 1 == reference.launch,
+                  "the launches of a prim_func must be consecutive kernels");
+      previous = &program.launches.back();
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::string error;
+    auto run = runLaunch(reference, *launches[i].lowered, target, options, previous, error);
+    if (!run) {
+      refusal = usageRefusal(std::move(error));
+      return std::nullopt;
+    }
+    run->wallMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (previous) run->startCycle = previous->startCycle + previous->sim.cycles;
+    program.cycles += run->sim.cycles;
+    program.launches.push_back(std::move(*run));
+  }
+  return program;
 }
 
 }  // namespace tilesched::sim

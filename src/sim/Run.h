@@ -5,9 +5,9 @@
 // Assumes: `lowered` was derived from `reference` and keeps its parameters
 // (matched by name); both are verified kernels.
 // Guarantees: both runs start from byte-identical global memory (or, for a
-// later launch, from the previous launch's reference and simulated results);
-// the result
-// says which tensors differ and where; nothing is thrown for kernel errors.
+// later launch of runLaunches, from the previous launch's reference and
+// simulated results); the result says which tensors differ and where;
+// nothing is thrown for kernel errors.
 #pragma once
 
 #include <cstdint>
@@ -29,13 +29,6 @@ struct RunOptions {
   // --input NAME=VALUE: a .npy file for a tensor, a number for a scalar parameter.
   std::map<std::string, std::string> inputs;
   bool recordTrace = true;
-  // Global tensors left by the previous launch of the same prim_func (launches
-  // run in order on shared global memory, ir::Kernel::launch): bytes by
-  // parameter name, of the reference chain and of the simulated chain. A
-  // tensor listed here starts from these bytes instead of the generated or
-  // --input data; scalar parameters and dynamic sizes are bound as usual.
-  const std::map<std::string, std::vector<uint8_t>>* carriedReference = nullptr;
-  const std::map<std::string, std::vector<uint8_t>>* carriedSimulated = nullptr;
 };
 
 struct TensorCheck {
@@ -56,8 +49,12 @@ struct KernelRun {
   // Final global tensors of the simulated run that this launch wrote, for --output-dir.
   std::vector<std::pair<std::string, NpyArray>> finalTensors;
   // Every global tensor after the run, by name: what the next launch of the
-  // prim_func starts from (RunOptions::carried*).
+  // prim_func starts from (runLaunches).
   std::map<std::string, std::vector<uint8_t>> referenceGlobals, simulatedGlobals;
+  // Cycle at which this launch starts: the end of the previous launch of the
+  // same prim_func (runLaunches), 0 for a first launch.
+  int64_t startCycle = 0;
+  double wallMs = 0;  // reference run, simulation and comparison (--time-passes)
 
   // Nothing wrong: outputs match, no race, no flag, capacity or run-time error.
   bool ok() const {
@@ -79,19 +76,53 @@ inline constexpr int64_t kMaxSimulatedBytes = int64_t(1) << 30;
 // Iterations of any one loop over all blocks and its enclosing loops.
 inline constexpr int64_t kMaxSimulatedIterations = int64_t(1) << 24;
 
-// The first simulator limit `kernel` exceeds, as a run-time issue located at
-// the grid, the loop, or the declaration of the buffer that crosses the memory limit;
-// nullopt when it fits. Sizes of dynamic shapes count only once known (see
-// runKernel).
-std::optional<SimIssue> checkSimulationLimits(const ir::Kernel& kernel);
+// The first simulator limit `kernel` exceeds, as an error located at the
+// grid, the loop, or the declaration of the buffer that crosses the memory
+// limit; nullopt when it fits. Sizes of dynamic shapes count only once known
+// (see runKernel).
+std::optional<Diagnostic> checkSimulationLimits(const ir::Kernel& kernel);
 
-// Returns nullopt with `error` set for problems of the options (unreadable or
-// mismatching --input files): those are usage errors, not kernel errors. A
-// kernel beyond checkSimulationLimits, or whose --input files give dynamic
-// shapes beyond kMaxSimulatedBytes, is also refused here, before anything is
-// allocated.
+// Why runKernel or runLaunches ran nothing.
+struct RunRefusal {
+  // True: kernels beyond checkSimulationLimits, one located error per launch
+  // (a kernel error: `run` exits 3). False: one error without a location, a
+  // problem of the options (unreadable or mismatching --input files, --input
+  // files whose dynamic shapes exceed kMaxSimulatedBytes): a usage error.
+  bool beyondLimits = false;
+  std::vector<Diagnostic> errors;
+
+  const std::string& message() const { return errors.front().message; }  // the first error's
+};
+
+// Runs the reference and the simulation of one kernel from fresh global
+// memory; nullopt and `refusal` when it does not run. Nothing is allocated
+// before the limits and the --input files are checked.
 std::optional<KernelRun> runKernel(const ir::Kernel& reference, const ir::Kernel& lowered,
                                    const Target& target, const RunOptions& options,
-                                   std::string& error);
+                                   RunRefusal& refusal);
+
+// One kernel of a program to run: the original kernel (the reference) and its lowering.
+struct Launch {
+  const ir::Kernel* reference = nullptr;
+  const ir::Kernel* lowered = nullptr;
+};
+
+struct ProgramRun {
+  std::vector<KernelRun> launches;  // one per Launch, in order
+  int64_t cycles = 0;               // every launch, one after the other
+};
+
+// Runs the kernels of a program in order, as runKernel does. The launches of
+// one prim_func (consecutive kernels numbered by ir::Kernel::launch) share
+// global memory: each starts from the global tensors its predecessor left
+// (the reference chain and the simulated chain separately; a tensor's
+// generated or --input data only for launch 0; scalar parameters and dynamic
+// sizes are bound as usual) at the cycle its predecessor ended, once every
+// block of it has finished, so no access of one launch races with one of
+// another. Every launch is checked against the simulator's limits before any
+// runs: nullopt with every launch beyond them in `refusal`; otherwise nullopt
+// and `refusal` at the first launch that does not run, as runKernel.
+std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const Target& target,
+                                      const RunOptions& options, RunRefusal& refusal);
 
 }  // namespace tilesched::sim

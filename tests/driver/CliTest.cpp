@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "common/CliTestUtil.h"
 #include "Version.h"
+#include "common/CliTestUtil.h"
 #include "driver/Driver.h"
 
 namespace tilesched {
@@ -107,6 +107,53 @@ TEST(Cli, EmitTasksPrintsTheTaskGraph) {
   EXPECT_NE(r.out.find("loop s (line 40)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("RAW  #0 -> #2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("a_ub"), std::string::npos) << r.out;
+}
+
+// `compile --print-after PASS|all`, as `run` has it: the IR after each named
+// pass of compile (elaborate, analyze, schedule), "(unchanged)" for a pass
+// that changes no IR, then compile's usual output. vec_add is not annotated:
+// the T.annotate_buffer_versions map appears only after `schedule` writes it
+// back.
+TEST(Cli, CompilePrintAfterShowsTheIRAfterEachPass) {
+  CliRun all = cli({"compile", example("vec_add"), "--print-after", "all"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  size_t elaborate = all.out.find("# ---- IR after elaborate ----\n");
+  size_t analyze = all.out.find("# ---- IR after analyze ----\n# (unchanged)\n");
+  size_t schedule = all.out.find("# ---- IR after schedule ----\n");
+  size_t buffers = all.out.find("# buffers of vec_add");
+  ASSERT_NE(elaborate, std::string::npos) << all.out;
+  ASSERT_NE(analyze, std::string::npos) << all.out;
+  ASSERT_NE(schedule, std::string::npos) << all.out;
+  ASSERT_NE(buffers, std::string::npos) << all.out;
+  EXPECT_LT(elaborate, analyze);
+  EXPECT_LT(analyze, schedule);
+  EXPECT_LT(schedule, buffers);
+  std::string elaborated = all.out.substr(elaborate, analyze - elaborate);
+  EXPECT_NE(elaborated.find("def main("), std::string::npos) << elaborated;
+  EXPECT_EQ(elaborated.find("T.annotate_buffer_versions"), std::string::npos) << elaborated;
+  std::string scheduled = all.out.substr(schedule, buffers - schedule);
+  EXPECT_NE(scheduled.find("def main("), std::string::npos) << scheduled;
+  EXPECT_NE(scheduled.find("T.annotate_buffer_versions({a_ub: "), std::string::npos) << scheduled;
+
+  CliRun one = cli({"compile", example("vec_add"), "--print-after", "schedule"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NE(one.out.find("# ---- IR after schedule ----"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("IR after elaborate"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("IR after analyze"), std::string::npos) << one.out;
+
+  // The passes of `run` alone are not passes of compile.
+  CliRun bad = cli({"compile", example("vec_add"), "--print-after", "simulate"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unknown pass 'simulate' for --print-after; use all or one of: "
+                         "elaborate, analyze, schedule"),
+            std::string::npos)
+      << bad.err;
+  // stdout holds the JSON report with --emit report-json.
+  CliRun json =
+      cli({"compile", example("vec_add"), "--print-after", "all", "--emit", "report-json"});
+  EXPECT_EQ(json.code, 2);
+  EXPECT_NE(json.err.find("--print-after"), std::string::npos) << json.err;
+  EXPECT_TRUE(json.out.empty()) << json.out;
 }
 
 TEST(Cli, BadTargetFileNamesTheField) {

@@ -207,6 +207,21 @@ TEST(CompareCli, LaunchesAreChainedAsInRun) {
   EXPECT_EQ(modes.at(0).at("cycles").get<int64_t>(), runCycles);
 }
 
+// A prim_func of several launches is one kernel of the comparison: its name
+// once in the title and the report, not once per launch
+// ("launch_sequence, launch_sequence, launch_sequence").
+TEST(CompareCli, AKernelOfSeveralLaunchesIsNamedOnce) {
+  std::string file = std::string(TILESCHED_SOURCE_DIR) + "/tests/oracle/kernels/launch_sequence.py";
+  std::string report = tempPath("launch_sequence_cmp.json");
+  CliRun r = cli({"run", file, "--compare", "--report", report});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "compare launch_sequence (" + file + ") — auto, none, double, serial");
+  json j = readJson(report);
+  fs::remove(report);
+  EXPECT_EQ(j.at("comparison").at("kernel"), "launch_sequence");
+}
+
 // The bound must hold for every schedule of every example: no run beats it.
 TEST(CompareCli, FillDrainBoundHoldsForEveryExampleAndMode) {
   std::string error;

@@ -14,6 +14,7 @@
 
 #include "common/CliTestUtil.h"
 #include "sim/Npy.h"
+#include "sim/SimTestUtil.h"
 
 namespace tilesched {
 namespace {
@@ -214,6 +215,62 @@ TEST_P(KernelSimtVF, CombinedWithOpensAVFRegionInEveryMode) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, KernelSimtVF,
                          ::testing::Values("serial", "auto", "none", "double", "as-written"));
+
+// sim::runLaunches checks every launch against the simulator's limits before
+// any runs and returns each one beyond them as an error located at its grid
+// (line 9 col 19, line 13 col 19 below); problems of the options are usage
+// errors without a location.
+TEST(RunLaunches, EveryLaunchBeyondTheLimitsIsALocatedErrorBeforeAnyRuns) {
+  std::string errors;
+  auto program = sim::test::compileText(
+      "import tilelang.language as T\n\n@T.prim_func\n"
+      "def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n"
+      "        a = T.alloc_ub((64,), \"float32\")\n"
+      "        T.copy(A, a)\n"
+      "        T.copy(a, B)\n"
+      "    with T.Kernel(70000) as by:\n"
+      "        b = T.alloc_ub((64,), \"float32\")\n"
+      "        T.copy(B, b)\n"
+      "        T.copy(b, A)\n"
+      "    with T.Kernel(65537) as bz:\n"
+      "        c = T.alloc_ub((64,), \"float32\")\n"
+      "        T.copy(A, c)\n"
+      "        T.copy(c, B)\n",
+      &errors);
+  ASSERT_TRUE(program) << errors;
+  ASSERT_EQ(program->kernels.size(), 3u);
+  std::vector<ir::Kernel> serial;
+  for (const auto& k : program->kernels) serial.push_back(transform::lowerSerial(k));
+  std::vector<sim::Launch> launches;
+  for (size_t i = 0; i < serial.size(); ++i) launches.push_back({&program->kernels[i], &serial[i]});
+  sim::RunRefusal refusal;
+  EXPECT_FALSE(sim::runLaunches(launches, sim::test::testTarget(), {}, refusal));
+  EXPECT_TRUE(refusal.beyondLimits);
+  ASSERT_EQ(refusal.errors.size(), 2u);
+  EXPECT_EQ(refusal.errors[0].loc.line, 9u);
+  EXPECT_EQ(refusal.errors[0].loc.col, 19u);
+  EXPECT_NE(refusal.errors[0].message.find("a grid of 70000 blocks"), std::string::npos)
+      << refusal.errors[0].message;
+  EXPECT_EQ(refusal.errors[1].loc.line, 13u);
+  EXPECT_EQ(refusal.errors[1].loc.col, 19u);
+  EXPECT_NE(refusal.errors[1].message.find("a grid of 65537 blocks"), std::string::npos)
+      << refusal.errors[1].message;
+
+  // The first launch alone fits and runs; an --input naming no parameter is
+  // a usage error, not located in the kernel.
+  auto first = sim::runLaunches({launches.front()}, sim::test::testTarget(), {}, refusal);
+  ASSERT_TRUE(first) << refusal.message();
+  EXPECT_TRUE(first->launches.front().ok());
+  sim::RunOptions bad;
+  bad.inputs["Z"] = "1";
+  EXPECT_FALSE(sim::runKernel(program->kernels[0], program->kernels[0], sim::test::testTarget(),
+                              bad, refusal));
+  EXPECT_FALSE(refusal.beyondLimits);
+  ASSERT_EQ(refusal.errors.size(), 1u);
+  EXPECT_FALSE(refusal.errors[0].loc.valid());
+  EXPECT_NE(refusal.message().find("no parameter 'Z'"), std::string::npos) << refusal.message();
+}
 
 }  // namespace
 }  // namespace tilesched

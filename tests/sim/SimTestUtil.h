@@ -121,9 +121,9 @@ inline KernelRun runAsWritten(const std::string& text) {
   keep.push_back(std::move(*p));
   const ir::Kernel& k = keep.back().kernels.front();
   RunOptions o;
-  std::string error;
-  auto run = runKernel(k, k, testTarget(), o, error);
-  if (!run) throw std::runtime_error(error);
+  RunRefusal refusal;
+  auto run = runKernel(k, k, testTarget(), o, refusal);
+  if (!run) throw std::runtime_error(refusal.message());
   return std::move(*run);
 }
 
@@ -136,9 +136,9 @@ inline KernelRun runSerial(const std::string& text, RunOptions o = {}) {
   keep.emplace_back(std::move(*p), ir::Kernel{});
   const ir::Kernel& k = keep.back().first.kernels.front();
   keep.back().second = transform::lowerSerial(k);
-  std::string error;
-  auto run = runKernel(k, keep.back().second, testTarget(), o, error);
-  if (!run) throw std::runtime_error(error);
+  RunRefusal refusal;
+  auto run = runKernel(k, keep.back().second, testTarget(), o, refusal);
+  if (!run) throw std::runtime_error(refusal.message());
   return std::move(*run);
 }
 

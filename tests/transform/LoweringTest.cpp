@@ -83,8 +83,8 @@ Lowered lowerText(const std::string& path, const std::string& text, const Schedu
   l.lowered = transform::lowerKernel(l.kernel(), l.analyses.front(), sched, target(), *l.diags);
   if (!l.lowered) return l;
   l.printed = ir::printKernel(l.lowered->kernel);
-  std::string error;
-  l.run = sim::runKernel(l.kernel(), l.lowered->kernel, target(), {}, error);
+  sim::RunRefusal refusal;
+  l.run = sim::runKernel(l.kernel(), l.lowered->kernel, target(), {}, refusal);
   return l;
 }
 
