@@ -84,6 +84,7 @@ void Elaborator::elabAssume(const py::Expr& call, Env& env) {
 // synchronises with flags, so it changes neither values nor the schedule.
 void Elaborator::checkUnitFlag(const py::Keyword& k, Env& env) {
   Value v = eval(*k.value, env);
+  if (v.kind == Value::Kind::None) return;  // the keyword's default: no unit flag
   if (v.kind == Value::Kind::Bool) v = Value::integer(v.b ? 1 : 0);
   if (v.kind == Value::Kind::Int) {
     if (v.i < 0 || v.i > 3)

@@ -25,3 +25,19 @@ def bad_spellings(M=32, N=32, K=32):
                     u[i] = 0.0
 
     return main
+
+
+def gemm_unit_flag_default(M=32):
+    @T.prim_func
+    def main(A: T.Tensor((M, M), "float16"), C: T.Tensor((M, M), "float32")):
+        with T.Kernel(1) as bx:
+            a = T.alloc_L1((M, M), "float16")
+            b = T.alloc_L1((M, M), "float16")
+            c = T.alloc_L0C((M, M), "float32")
+            T.copy(A, a)
+            T.copy(A, b)
+            # None is the keyword's default: no unit flag, as when it is absent.
+            T.gemm(a, b, c, clear_accum=True, unit_flag_ctrl=None)
+            T.copy(c, C)
+
+    return main
