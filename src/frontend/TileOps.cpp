@@ -283,6 +283,20 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   for (const auto& kw : call.keywords) {
     if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
       fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
+    if (kw.name == "transpose") {
+      // A real transpose of a 2-D box: dst[i, j] = src[j, i].
+      Value v = eval(*kw.value, env);
+      if (!v.isConstant()) fail(kw.value->loc, "transpose= must be a compile-time True or False");
+      if (!truthy(v, kw.value->loc)) continue;
+      std::vector<int64_t> se = significant(extentsOf(src)), de = significant(extentsOf(dst));
+      if (se.size() > 2 || de.size() > 2 ||
+          (se.size() == 2 ? std::vector<int64_t>{se[1], se[0]} : se) != de)
+        fail(kw.loc, fmt::format("transpose=True copies a 2-D box (a, b) into a (b, a) one, but "
+                                 "the source is {} and the destination {}",
+                                 extentsText(extentsOf(src)), extentsText(extentsOf(dst))));
+      op->transpose = true;
+      continue;
+    }
     if (kw.name == "pad_value") {
       // A real operand: the value of every destination element outside the source.
       Value v = eval(*kw.value, env);

@@ -229,6 +229,9 @@ struct CopyStmt : StmtNode {
   Expr padValue;
   // Set only on stores to global memory made while T.set_atomic was armed.
   AtomicOp atomic = AtomicOp::None;
+  // `transpose=True` (global→L1): the 2-D source box is transposed,
+  // dst[i, j] = src[j, i] (src extents (a, b), dst extents (b, a)).
+  bool transpose = false;
   CopyStmt(Region s, Region d, Pipe p, SourceLoc l)
       : StmtNode(kKind, l), src(std::move(s)), dst(std::move(d)), pipe(p) {}
 };

@@ -242,6 +242,7 @@ class Printer {
         std::string kw;
         for (const auto& [k, v] : c.kwargs) kw += ", " + k + "=" + v;
         if (c.padValue) kw += ", pad_value=" + expr(c.padValue);
+        if (c.transpose) kw += ", transpose=True";
         // An atomic store prints inside its own T.set_atomic ... T.set_atomic_none().
         if (c.atomic != AtomicOp::None)
           line(fmt::format("T.set_atomic(\"{}\", \"{}\")", atomicOpName(c.atomic),

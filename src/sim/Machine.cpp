@@ -530,7 +530,8 @@ Scalar Machine::evalValue(const Expr& e) {
 
 // ---------------------------------------------------------------- regions
 
-ResolvedRegion Machine::resolve(const Region& r, SourceLoc where) {
+ResolvedRegion Machine::resolve(const Region& r, SourceLoc where,
+                                std::vector<int64_t>* clippedFrom) {
   loc = where;
   ResolvedRegion out;
   out.buffer = r.buffer;
@@ -541,6 +542,24 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where) {
     out.extents.push_back(range.extent);
   }
   const auto& bi = info(r.buffer);
+  // A global region of a copy that runs past the end of a dimension is
+  // clipped there (TileLang-Ascend's tail clamping); the caller clips the
+  // other side to match (resolveCopy).
+  if (clippedFrom && out.mins.size() == bi.shape.size()) {
+    bool clip = false;
+    // Only a region that starts inside the tensor: one wholly past its end is
+    // more likely a wrong index than a tail, and stays an error.
+    auto tail = [&](size_t d) {
+      return out.mins[d] >= 0 && out.mins[d] < bi.shape[d] &&
+             out.mins[d] + out.extents[d] > bi.shape[d];
+    };
+    for (size_t d = 0; d < out.mins.size(); ++d) clip |= tail(d);
+    if (clip) {
+      *clippedFrom = out.extents;
+      for (size_t d = 0; d < out.mins.size(); ++d)
+        if (tail(d)) out.extents[d] = bi.shape[d] - out.mins[d];
+    }
+  }
   bool ok = out.mins.size() == bi.shape.size();
   for (size_t d = 0; ok && d < out.mins.size(); ++d)
     ok = out.mins[d] >= 0 && out.extents[d] >= 0 && out.mins[d] + out.extents[d] <= bi.shape[d];
@@ -560,6 +579,50 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where) {
           "out-of-bounds access: region of '{}' lies beyond its storage '{}' ({} bytes)",
           r.buffer->name, memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
   }
+  return out;
+}
+
+// The two regions of a copy. A global side that runs past the end of the
+// tensor is clipped there (TileLang-Ascend's tail clamping), and the on-chip
+// side loses the same rows and columns: the copy moves the in-bounds box only.
+// Into L1 the rest of the tile is zero-filled instead, as upstream's OOB
+// padding pass does, so a gemm over the whole tile adds zeros for the missing
+// K columns (docs/simulator.md, "Tails"). Padded copies and sides whose
+// extents do not line up keep the bounds error.
+CopyRegions Machine::resolveCopy(const CopyStmt& c) {
+  bool srcGlobal = c.src.buffer->storage->scope == MemScope::Global;
+  bool dstGlobal = c.dst.buffer->storage->scope == MemScope::Global;
+  bool clippable =
+      !c.padValue && srcGlobal != dstGlobal && c.src.numElements() == c.dst.numElements();
+  std::vector<int64_t> declared;
+  CopyRegions out;
+  out.src = resolve(c.src, c.loc, clippable && srcGlobal ? &declared : nullptr);
+  out.dst = resolve(c.dst, c.loc, clippable && dstGlobal ? &declared : nullptr);
+  if (declared.empty()) return out;
+  const ResolvedRegion& gm = srcGlobal ? out.src : out.dst;
+  ResolvedRegion& chip = srcGlobal ? out.dst : out.src;
+  // Line the significant extents (leading 1s dropped) up from the right.
+  size_t g0 = 0, c0 = 0;
+  if (c.transpose) std::reverse(declared.begin(), declared.end());
+  while (g0 + 1 < declared.size() && declared[g0] == 1) ++g0;
+  while (c0 + 1 < chip.extents.size() && chip.extents[c0] == 1) ++c0;
+  bool lined = declared.size() - g0 == chip.extents.size() - c0;
+  for (size_t i = 0; lined && g0 + i < declared.size(); ++i)
+    lined = declared[g0 + i] == chip.extents[c0 + i];
+  if (!lined) {
+    loc = c.loc;
+    fail(
+        fmt::format("out-of-bounds access: the region of '{}' runs past its shape {} and the "
+                    "region of '{}' does not line up with it dimension by dimension, so the "
+                    "copy cannot be clipped at the tensor's end",
+                    gm.buffer->name, shapeText(info(gm.buffer).shape), chip.buffer->name));
+  }
+  if (srcGlobal && chip.buffer->storage->scope == MemScope::L1) {
+    DType t = chip.buffer->dtype;
+    out.tailFill = isFloat(t) ? Scalar::ofFloat(0.0) : Scalar::ofInt(0);
+    return out;
+  }
+  for (size_t i = 0; g0 + i < declared.size(); ++i) chip.extents[c0 + i] = gm.extents[g0 + i];
   return out;
 }
 
@@ -760,14 +823,18 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
 }
 
 void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc where,
-                   const Scalar* pad, AtomicOp atomic) {
+                   const Scalar* pad, AtomicOp atomic, bool transpose) {
   loc = where;
+  // The source box as the destination sees it: rows and columns swapped by
+  // transpose=True (a (rows, cols) box read column by column).
+  std::vector<int64_t> se = src.extents;
+  while (se.size() > 1 && se.front() == 1) se.erase(se.begin());
+  int64_t cols = se.back(), rows = cols ? src.numElements() / cols : 0;
+  if (transpose) se = {cols, rows};
   // With a pad value, the source's extents lined up from the right under the
   // destination's (leading 1s of the source dropped, missing ones are 1).
   std::vector<int64_t> inside;
   if (src.numElements() != dst.numElements()) {
-    std::vector<int64_t> se = src.extents;
-    while (se.size() > 1 && se.front() == 1) se.erase(se.begin());
     bool fits = pad && se.size() <= dst.extents.size();
     inside.assign(dst.extents.size(), 1);
     for (size_t i = 0; fits && i < se.size(); ++i) {
@@ -779,7 +846,8 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
       fail(fmt::format("T.copy between regions of {} and {} elements", src.numElements(),
                        dst.numElements()));
   }
-  if (fastPaths && inside.empty() && atomic == AtomicOp::None && copyFast(src, dst)) return;
+  if (fastPaths && inside.empty() && atomic == AtomicOp::None && !transpose && copyFast(src, dst))
+    return;
   const auto& s = info(src.buffer);
   const auto& d = info(dst.buffer);
   // The value an element of the destination receives: with an atomic op, the
@@ -804,6 +872,18 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
     values.push_back(loadAt(s.storage, off, src.buffer->dtype, s.elemBytes));
     if (trackPoison) srcOffs.push_back(off);
   });
+  if (transpose) {
+    // Row-major over the transposed box: element (j, i) is source (i, j).
+    std::vector<Scalar> t(values.size());
+    std::vector<int64_t> tOffs(srcOffs.size());
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        t[j * rows + i] = values[i * cols + j];
+        if (trackPoison) tOffs[j * rows + i] = srcOffs[i * cols + j];
+      }
+    values = std::move(t);
+    srcOffs = std::move(tOffs);
+  }
   auto origin = [&](size_t i) {
     if (!trackPoison || !values[i].poison) return;
     poisonStorage_ = s.storage;
@@ -1750,14 +1830,16 @@ void Machine::exec(const Stmt& s) {
     }
     case StmtKind::Copy: {
       const auto* c = as<CopyStmt>(s);
-      ResolvedRegion src = resolve(c->src, c->loc);
-      ResolvedRegion dst = resolve(c->dst, c->loc);
+      CopyRegions r = resolveCopy(*c);
       Scalar pad;
       if (c->padValue) {
         loc = c->loc;
         pad = eval(c->padValue);
+      } else if (r.tailFill) {
+        pad = *r.tailFill;
       }
-      copy(src, dst, c->loc, c->padValue ? &pad : nullptr, c->atomic);
+      copy(r.src, r.dst, c->loc, c->padValue || r.tailFill ? &pad : nullptr, c->atomic,
+           c->transpose);
       return;
     }
     case StmtKind::Gemm: {

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,14 @@ struct ResolvedRegion {
   int64_t numElements() const;
 };
 
+// A copy's two regions after tail clipping (Machine::resolveCopy); with
+// `tailFill` the destination keeps its extents and the elements outside the
+// source box get that value (an L1 tile past the end of its tensor).
+struct CopyRegions {
+  ResolvedRegion src, dst;
+  std::optional<Scalar> tailFill;
+};
+
 // Bytes written while deferring, as ranges: the bytes (and shadow bytes) each
 // range will hold at the instruction's completion.
 struct Patches {
@@ -175,14 +184,20 @@ class Machine {
   Scalar eval(const ir::Expr& e);
 
   // Per-op entry points for the simulator.
-  ResolvedRegion resolve(const ir::Region& r, SourceLoc loc);
+  // `clippedFrom`: clip a region past the end of a dimension there instead of
+  // failing, and say the extents it had (global copy sides; see resolveCopy).
+  ResolvedRegion resolve(const ir::Region& r, SourceLoc loc,
+                         std::vector<int64_t>* clippedFrom = nullptr);
+  CopyRegions resolveCopy(const ir::CopyStmt& c);
   // `pad` (pad_value=, may be null): a source smaller than the destination is
   // lined up from the right; destination elements outside it get `pad`.
   // `atomic` (T.set_atomic, stores to global memory): every destination
   // element becomes `old op value` (value converted to the destination dtype
   // first) in the destination dtype's arithmetic, as a binary operator would.
+  // `transpose`: the 2-D source box is read transposed (CopyStmt::transpose).
   void copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceLoc loc,
-            const Scalar* pad = nullptr, ir::AtomicOp atomic = ir::AtomicOp::None);
+            const Scalar* pad = nullptr, ir::AtomicOp atomic = ir::AtomicOp::None,
+            bool transpose = false);
   GemmOperands readGemmOperands(const ir::GemmStmt& g, const ResolvedRegion& a,
                                 const ResolvedRegion& b);
   void finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool clear, SourceLoc loc);

@@ -654,15 +654,20 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   std::vector<ResolvedRegion> regions;
   Scalar value;
   bool clear = false;
+  bool tailFill = false;  // a clipped copy into L1 zero-fills the rest of the tile
   {
     ScalarScope scope(machine_, scalarEnv_, &acc);
     switch (s->kind) {
       case StmtKind::Copy: {
         const auto* x = as<CopyStmt>(s);
-        regions = {machine_.resolve(x->src, x->loc), machine_.resolve(x->dst, x->loc)};
+        CopyRegions r = machine_.resolveCopy(*x);
+        regions = {r.src, r.dst};
         if (x->padValue) {
           machine_.loc = x->loc;
           value = machine_.eval(x->padValue);
+        } else if (r.tailFill) {
+          value = *r.tailFill;
+          tailFill = true;
         }
         break;
       }
@@ -716,7 +721,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   in->regions = std::move(regions);
   in->value = value;
   in->clear = clear;
-  in->hasPad = s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr;
+  in->hasPad = (s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr) || tailFill;
   in->partner = loadPart;
   if (loadPart) in->gemm = loadPart->gemm;
   if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
@@ -758,7 +763,7 @@ void BlockSim::execute(Instr* in, bool deferred) {
         switch (s->kind) {
           case StmtKind::Copy:
             machine_.copy(in->regions[0], in->regions[1], s->loc, in->hasPad ? &in->value : nullptr,
-                          as<CopyStmt>(s)->atomic);
+                          as<CopyStmt>(s)->atomic, as<CopyStmt>(s)->transpose);
             break;
           case StmtKind::Fill:
             machine_.fill(in->regions[0], in->value);

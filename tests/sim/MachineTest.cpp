@@ -300,6 +300,21 @@ TEST(Machine, DataSelectPadsWithTheRegisterAndStopsAtTheRowEnd) {
   EXPECT_EQ(h.get("O"), (std::vector<double>{1, 2, 3, 7, 7, 4, 5, 6, 7, 7}));
 }
 
+// A copy's global side that runs past the tensor's end is clipped there; the
+// UB side loses the same elements (TileLang-Ascend's tail clamping).
+TEST(Machine, CopyTailsAreClippedAtTheTensorEnd) {
+  Harness h(kernelText("A: T.Tensor((10,), \"float32\"), O: T.Tensor((10,), \"float32\")",
+                       "a = T.alloc_shared((8,), \"float32\")\n"
+                       "for k in T.serial(2):\n"
+                       "    T.copy(A[k * 8 : k * 8 + 8], a)\n"
+                       "    for i in T.Parallel(8):\n"
+                       "        a[i] = a[i] * 2.0\n"
+                       "    T.copy(a, O[k * 8 : k * 8 + 8])"));
+  h.set("A", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  ASSERT_EQ(h.runReference(), "");
+  EXPECT_EQ(h.get("O"), (std::vector<double>{2, 4, 6, 8, 10, 12, 14, 16, 18, 20}));
+}
+
 TEST(Machine, OutOfBoundsNamesBufferIndexAndLine) {
   Harness h(kernelText("A: T.Tensor((8,), \"float32\"), B: T.Tensor((8,), \"float32\")",
                        "a = T.alloc_shared((8,), \"float32\")\n"
