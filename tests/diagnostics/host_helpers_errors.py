@@ -30,7 +30,7 @@ def bad_sizes(N=64):
     def main(A: T.Tensor((N,), "float32")):
         with T.Kernel(1) as bx:
             a = T.alloc_shared((depth,), "float32")  # expected-error col 33 {{'depth' could not be evaluated at compile time: ValueError: math domain error}}
-            b = T.alloc_shared((steps,), "float32")  # expected-error col 33 {{'steps' could not be evaluated at compile time: function 'spin' runs more than 1048576 loop iterations at compile time}}
+            b = T.alloc_shared((steps,), "float32")  # expected-error col 33 {{'steps' could not be evaluated at compile time: function 'spin' runs more than 65536 loop iterations at compile time}}
             c = T.alloc_shared((total,), "float32")  # expected-error col 33 {{'total' could not be evaluated at compile time: function 'walk' loops over 'torch.arange(...)'; only a range() or a constant tuple or list can be looped over at compile time}}
 
     return main
