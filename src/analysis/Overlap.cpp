@@ -1,8 +1,10 @@
-// Region overlap (see Overlap.h): a constant-difference fast path, then Z3.
+// Region overlap (see Overlap.h): the syntactic test, a constant-difference
+// fast path for the rest, then Z3.
 #include "analysis/Overlap.h"
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -66,6 +68,120 @@ bool flatten(const Access& acc, Expr& lo, int64_t& span) {
     stride *= (*shape)[d];
   }
   span = (last + 1) * elem;
+  return true;
+}
+
+// True when the Encoder below turns `e` into a term that is a function of the
+// shared variables only (no fresh unknown): then two occurrences of `e` in a
+// query have one value, and structural cancellation agrees with Z3.
+bool exactlyEncodable(const Expr& e) {
+  if (!e || isFloat(e->dtype)) return false;
+  switch (e->kind) {
+    case ExprKind::IntImm:
+      return true;
+    case ExprKind::VarRef:
+      return e->var->kind != VarKind::Local && !isFloat(e->var->dtype);
+    case ExprKind::Cast:
+      return exactlyEncodable(e->operands[0]);
+    case ExprKind::Unary:
+      return (e->unOp == UnOp::Neg || e->unOp == UnOp::Abs) && exactlyEncodable(e->operands[0]);
+    case ExprKind::Binary:
+      switch (e->binOp) {
+        case BinOp::Add:
+        case BinOp::Sub:
+        case BinOp::Mul:
+        case BinOp::Min:
+        case BinOp::Max:
+          return exactlyEncodable(e->operands[0]) && exactlyEncodable(e->operands[1]);
+        case BinOp::FloorDiv:
+        case BinOp::FloorMod: {
+          auto c = asConstInt(e->operands[1]);
+          return c && *c != 0 && exactlyEncodable(e->operands[0]);
+        }
+        default:
+          return false;
+      }
+    default:
+      return false;
+  }
+}
+
+// `e` as coef·var + rest with `rest` free of `var`; nullopt when `var`
+// appears other than linearly (under `//`, `%`, min, a product of variables...).
+struct LoopAffine {
+  int64_t coef = 0;
+  Expr rest;
+};
+
+std::optional<LoopAffine> splitLoopVar(const Expr& e, const Var& var, int depth = 0) {
+  if (!e || depth > 64) return std::nullopt;
+  if (!var || !mentionsVar(e, var)) return LoopAffine{0, e};
+  if (e->kind == ExprKind::VarRef) return LoopAffine{1, intImm(0)};
+  if (e->kind == ExprKind::Cast && !isFloat(e->operands[0]->dtype))
+    return splitLoopVar(e->operands[0], var, depth + 1);
+  if (e->kind == ExprKind::Unary && e->unOp == UnOp::Neg) {
+    auto x = splitLoopVar(e->operands[0], var, depth + 1);
+    if (!x || x->coef == INT64_MIN) return std::nullopt;
+    return LoopAffine{-x->coef, sub(intImm(0), x->rest)};
+  }
+  if (e->kind != ExprKind::Binary || isFloat(e->dtype)) return std::nullopt;
+  const Expr& a = e->operands[0];
+  const Expr& b = e->operands[1];
+  int64_t c = 0;
+  switch (e->binOp) {
+    case BinOp::Add:
+    case BinOp::Sub: {
+      auto x = splitLoopVar(a, var, depth + 1), y = splitLoopVar(b, var, depth + 1);
+      if (!x || !y) return std::nullopt;
+      bool plus = e->binOp == BinOp::Add;
+      if (plus ? __builtin_add_overflow(x->coef, y->coef, &c)
+               : __builtin_sub_overflow(x->coef, y->coef, &c))
+        return std::nullopt;
+      return LoopAffine{c, plus ? add(x->rest, y->rest) : sub(x->rest, y->rest)};
+    }
+    case BinOp::Mul: {
+      auto k = asConstInt(b);
+      const Expr* other = &a;
+      if (!k) {
+        k = asConstInt(a);
+        other = &b;
+      }
+      if (!k) return std::nullopt;
+      auto x = splitLoopVar(*other, var, depth + 1);
+      if (!x || __builtin_mul_overflow(x->coef, *k, &c)) return std::nullopt;
+      return LoopAffine{c, mul(x->rest, *k)};
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// floor(x / y) and ceil(x / y) for y > 0.
+int64_t floorDiv(int64_t x, int64_t y) { return x / y - ((x % y != 0) && (x < 0)); }
+int64_t ceilDiv(int64_t x, int64_t y) { return -floorDiv(-x, y); }
+
+// Intersects [lo, hi] with the integers d where lowerOpen < c·d + e < upperOpen;
+// false (nothing changed) when the bounds leave the range where this
+// arithmetic is exact.
+bool clampShifts(int64_t c, int64_t e, int64_t lowerOpen, int64_t upperOpen, int64_t& lo,
+                 int64_t& hi) {
+  const __int128 kLimit = INT64_MAX / 4;
+  __int128 low = static_cast<__int128>(lowerOpen) - e;   // c·d > low
+  __int128 high = static_cast<__int128>(upperOpen) - e;  // c·d < high
+  if (low < -kLimit || low > kLimit || high < -kLimit || high > kLimit) return false;
+  if (c == 0) {
+    if (!(0 > low && 0 < high)) hi = lo - 1;
+    return true;
+  }
+  if (c < 0) {  // -c·d < -low and -c·d > -high
+    std::swap(low, high);
+    low = -low;
+    high = -high;
+    c = -c;
+  }
+  // d > low / c ⇔ d >= floor(low / c) + 1;  d < high / c ⇔ d <= ceil(high / c) - 1.
+  lo = std::max(lo, floorDiv(static_cast<int64_t>(low), c) + 1);
+  hi = std::min(hi, ceilDiv(static_cast<int64_t>(high), c) - 1);
   return true;
 }
 
@@ -207,9 +323,63 @@ class Encoder {
   std::optional<z3::expr> loopValue_;
 };
 
+// The boxes lined up dimension by dimension (same layout), or their flattened
+// byte hulls; false when an alias cannot be flattened.
+bool lineUp(const Access& a, const Access& b, std::vector<DimPair>& dims) {
+  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
+    for (size_t d = 0; d < a.box.size(); ++d)
+      dims.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
+                      a.box[d].whole || b.box[d].whole});
+    return true;
+  }
+  DimPair flat;
+  if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent))
+    return false;
+  dims.push_back(flat);
+  return true;
+}
+
 }  // namespace
 
-OverlapOracle::OverlapOracle(unsigned timeoutMs) : solver_(std::make_unique<Solver>(timeoutMs)) {}
+std::optional<bool> decideSyntactically(const Access& a, const Access& b, const ForStmt* loop,
+                                        std::optional<int64_t> shift) {
+  if (a.isScalarVar() || b.isScalarVar())
+    return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
+  if (a.storage != b.storage) return false;
+  if (!loop) shift = 0;
+  std::optional<int64_t> trips = loop ? asConstInt(loop->extent) : std::nullopt;
+  // The shifts d the query ranges over: both iterations p and p + d inside the loop.
+  int64_t lo = shift ? *shift : 1;
+  int64_t hi = shift ? *shift : (trips ? *trips - 1 : INT64_MAX / 4);
+  if (loop && trips) hi = std::min(hi, *trips - 1);
+  if (lo > hi) return false;
+  std::vector<DimPair> dims;
+  if (!lineUp(a, b, dims)) return std::nullopt;
+  Var loopVar = loop ? loop->var : nullptr;
+  bool decided = true;
+  for (const auto& d : dims) {
+    if (d.whole) continue;
+    if (!exactlyEncodable(d.aStart) || !exactlyEncodable(d.bStart)) {
+      decided = false;
+      continue;
+    }
+    auto fa = splitLoopVar(d.aStart, loopVar), fb = splitLoopVar(d.bStart, loopVar);
+    std::optional<int64_t> e;
+    if (fa && fb && fa->coef == fb->coef) e = constDifference(fb->rest, fa->rest);
+    // b's start at p + d minus a's at p: coef·d + e.
+    if (!e || !clampShifts(fa->coef, *e, -d.bExtent, d.aExtent, lo, hi)) {
+      decided = false;
+      continue;
+    }
+    if (lo > hi) return false;
+  }
+  if (!decided || !a.guard.empty() || !b.guard.empty()) return std::nullopt;
+  if (loop && !trips) return std::nullopt;  // Z3 may bound a symbolic trip count
+  return true;
+}
+
+OverlapOracle::OverlapOracle(unsigned timeoutMs, bool syntacticFirst)
+    : solver_(std::make_unique<Solver>(timeoutMs)), syntacticFirst_(syntacticFirst) {}
 OverlapOracle::~OverlapOracle() = default;
 
 bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop,
@@ -225,18 +395,15 @@ bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* 
   if (trips && shift && *shift >= *trips) return false;
   if (trips && !shift && *trips <= 1) return false;
 
+  if (syntacticFirst_)
+    if (auto known = decideSyntactically(a, b, loop, shift)) {
+      ++stats_.decidedWithoutSolver;
+      return *known;
+    }
+
   // Line the boxes up.
   std::vector<DimPair> dims;
-  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
-    for (size_t d = 0; d < a.box.size(); ++d)
-      dims.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
-                      a.box[d].whole || b.box[d].whole});
-  } else {
-    DimPair flat;
-    if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent))
-      return true;
-    dims.push_back(flat);
-  }
+  if (!lineUp(a, b, dims)) return true;
   if (loop && shift && *shift != 0)
     for (auto& d : dims) d.bStart = substitute(d.bStart, loop->var, add(varRef(loop->var), *shift));
 
@@ -307,16 +474,7 @@ bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop,
   Encoder encB(ctx, s, solver_->fresh, shared, loop ? loop->var : nullptr, pB);
   // b's starts were shifted for the fast path; re-encode them unshifted with p + shift.
   std::vector<DimPair> raw;
-  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
-    for (size_t d = 0; d < a.box.size(); ++d)
-      raw.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
-                     a.box[d].whole || b.box[d].whole});
-  } else {
-    DimPair flat;
-    flatten(a, flat.aStart, flat.aExtent);
-    flatten(b, flat.bStart, flat.bExtent);
-    raw.push_back(flat);
-  }
+  lineUp(a, b, raw);
   for (const auto& d : raw) {
     if (d.whole) continue;
     z3::expr sa = encA.intExpr(d.aStart);
