@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "analysis/ExprUtil.h"
 #include "ir/IROperator.h"
@@ -339,10 +340,76 @@ bool lineUp(const Access& a, const Access& b, std::vector<DimPair>& dims) {
   return true;
 }
 
+// A box start as the syntactic test sees it: coef·loopVar + symbolic +
+// constant, or unknown (not exactly encodable, or not affine in the loop
+// variable).
+struct StartForm {
+  bool known = false;
+  int64_t coef = 0;
+  Expr rest;      // start - coef·loopVar
+  Expr symbolic;  // rest without its top-level constant (null: none)
+  int64_t constant = 0;
+};
+
+StartForm startForm(const Expr& e, const Var& loopVar) {
+  StartForm f;
+  if (!exactlyEncodable(e)) return f;
+  auto split = splitLoopVar(e, loopVar);
+  if (!split) return f;
+  f.known = true;
+  f.coef = split->coef;
+  f.rest = split->rest;
+  if (auto c = asConstInt(f.rest)) {
+    f.constant = *c;
+  } else if (f.rest->kind == ExprKind::Binary && f.rest->binOp == BinOp::Add &&
+             asConstInt(f.rest->operands[1])) {
+    f.symbolic = f.rest->operands[0];
+    f.constant = *asConstInt(f.rest->operands[1]);
+  } else {
+    f.symbolic = f.rest;
+  }
+  return f;
+}
+
+// rest(b) - rest(a) when it is a constant.
+std::optional<int64_t> restDifference(const StartForm& a, const StartForm& b) {
+  bool sameSymbolic =
+      a.symbolic == b.symbolic || (a.symbolic && b.symbolic && exprEqual(a.symbolic, b.symbolic));
+  int64_t e = 0;
+  if (sameSymbolic && !__builtin_sub_overflow(b.constant, a.constant, &e)) return e;
+  return constDifference(b.rest, a.rest);
+}
+
 }  // namespace
 
-std::optional<bool> decideSyntactically(const Access& a, const Access& b, const ForStmt* loop,
-                                        std::optional<int64_t> shift) {
+// Start forms by expression node and loop variable. The key's expression is
+// kept alive by the entry, so a node address is never reused while cached.
+struct OverlapOracle::FormCache {
+  struct Entry {
+    Expr expr;
+    Var loopVar;
+    StartForm form;
+  };
+  struct KeyHash {
+    size_t operator()(const std::pair<const ExprNode*, const VarNode*>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + std::hash<const void*>()(k.second);
+    }
+  };
+  std::unordered_map<std::pair<const ExprNode*, const VarNode*>, Entry, KeyHash> entries;
+
+  const StartForm& get(const Expr& e, const Var& loopVar) {
+    auto key = std::make_pair(e.get(), loopVar.get());
+    auto it = entries.find(key);
+    if (it == entries.end())
+      it = entries.emplace(key, Entry{e, loopVar, startForm(e, loopVar)}).first;
+    return it->second.form;
+  }
+};
+
+namespace {
+
+std::optional<bool> decide(const Access& a, const Access& b, const ForStmt* loop,
+                           std::optional<int64_t> shift, OverlapOracle::FormCache* cache) {
   if (a.isScalarVar() || b.isScalarVar())
     return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
   if (a.storage != b.storage) return false;
@@ -355,19 +422,21 @@ std::optional<bool> decideSyntactically(const Access& a, const Access& b, const 
   if (lo > hi) return false;
   std::vector<DimPair> dims;
   if (!lineUp(a, b, dims)) return std::nullopt;
+  // Only the starts as written are cached: flattened hulls are built per query.
+  bool cacheable = cache && a.buffer == b.buffer;
   Var loopVar = loop ? loop->var : nullptr;
   bool decided = true;
   for (const auto& d : dims) {
     if (d.whole) continue;
-    if (!exactlyEncodable(d.aStart) || !exactlyEncodable(d.bStart)) {
-      decided = false;
-      continue;
-    }
-    auto fa = splitLoopVar(d.aStart, loopVar), fb = splitLoopVar(d.bStart, loopVar);
+    StartForm ownA, ownB;
+    const StartForm& fa =
+        cacheable ? cache->get(d.aStart, loopVar) : (ownA = startForm(d.aStart, loopVar));
+    const StartForm& fb =
+        cacheable ? cache->get(d.bStart, loopVar) : (ownB = startForm(d.bStart, loopVar));
     std::optional<int64_t> e;
-    if (fa && fb && fa->coef == fb->coef) e = constDifference(fb->rest, fa->rest);
+    if (fa.known && fb.known && fa.coef == fb.coef) e = restDifference(fa, fb);
     // b's start at p + d minus a's at p: coef·d + e.
-    if (!e || !clampShifts(fa->coef, *e, -d.bExtent, d.aExtent, lo, hi)) {
+    if (!e || !clampShifts(fa.coef, *e, -d.bExtent, d.aExtent, lo, hi)) {
       decided = false;
       continue;
     }
@@ -378,8 +447,17 @@ std::optional<bool> decideSyntactically(const Access& a, const Access& b, const 
   return true;
 }
 
+}  // namespace
+
+std::optional<bool> decideSyntactically(const Access& a, const Access& b, const ForStmt* loop,
+                                        std::optional<int64_t> shift) {
+  return decide(a, b, loop, shift, nullptr);
+}
+
 OverlapOracle::OverlapOracle(unsigned timeoutMs, bool syntacticFirst)
-    : solver_(std::make_unique<Solver>(timeoutMs)), syntacticFirst_(syntacticFirst) {}
+    : solver_(std::make_unique<Solver>(timeoutMs)),
+      forms_(std::make_unique<FormCache>()),
+      syntacticFirst_(syntacticFirst) {}
 OverlapOracle::~OverlapOracle() = default;
 
 bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop,
@@ -396,7 +474,7 @@ bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* 
   if (trips && !shift && *trips <= 1) return false;
 
   if (syntacticFirst_)
-    if (auto known = decideSyntactically(a, b, loop, shift)) {
+    if (auto known = decide(a, b, loop, shift, forms_.get())) {
       ++stats_.decidedWithoutSolver;
       return *known;
     }

@@ -71,12 +71,15 @@ class OverlapOracle {
 
   const OverlapStats& stats() const { return stats_; }
 
+  struct FormCache;  // the syntactic test's view of each box start, per loop
+
  private:
   bool solve(const Access& a, const Access& b, const ir::ForStmt* loop,
              std::optional<int64_t> shift);
 
   struct Solver;
   std::unique_ptr<Solver> solver_;
+  std::unique_ptr<FormCache> forms_;
   bool syntacticFirst_ = true;
   OverlapStats stats_;
 };

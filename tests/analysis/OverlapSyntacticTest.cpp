@@ -140,9 +140,9 @@ TEST(OverlapSyntactic, AgreesWithZ3OnRandomPairs) {
   std::uniform_int_distribution<int> coef(-3, 3), offset(-24, 24), extent(1, 12), trips(0, 6),
       shiftPick(-1, 4), coin(0, 3);
   int decided = 0, positives = 0, negatives = 0;
-  for (int round = 0; round < 400; ++round) {
+  for (int round = 0; round < 250; ++round) {
     Fixture f(trips(rng));
-    OverlapOracle z3only(1000, /*syntacticFirst=*/false);
+    OverlapOracle z3only(1000, /*syntacticFirst=*/false), withForms(1000);
     auto start = [&](bool twoD) -> std::vector<BoxDim> {
       auto dim = [&] {
         ir::Expr e = ir::add(ir::mul(f.tv(), 4 * coef(rng)), ir::intImm(offset(rng)));
@@ -162,15 +162,18 @@ TEST(OverlapSyntactic, AgreesWithZ3OnRandomPairs) {
     }
     int s = shiftPick(rng);
     std::optional<int64_t> shift = s < 0 ? std::nullopt : std::optional<int64_t>(s);
+    bool z3 = z3only.mayOverlap(a, b, f.loop.get(), shift);
+    // The oracle (syntactic test with its cache of start forms first) agrees on every pair.
+    EXPECT_EQ(withForms.mayOverlap(a, b, f.loop.get(), shift), z3) << "round " << round;
     auto syntactic = decideSyntactically(a, b, f.loop.get(), shift);
     if (!syntactic) continue;
     ++decided;
     (*syntactic ? positives : negatives)++;
-    EXPECT_EQ(*syntactic, z3only.mayOverlap(a, b, f.loop.get(), shift))
-        << "round " << round << " shift " << s << " trips " << asConstInt(f.loop->extent).value();
+    EXPECT_EQ(*syntactic, z3) << "round " << round << " shift " << s << " trips "
+                              << asConstInt(f.loop->extent).value();
   }
   // The test means something: most pairs are decided, both ways.
-  EXPECT_GT(decided, 150);
-  EXPECT_GT(positives, 20);
-  EXPECT_GT(negatives, 20);
+  EXPECT_GT(decided, 80);
+  EXPECT_GT(positives, 10);
+  EXPECT_GT(negatives, 10);
 }
