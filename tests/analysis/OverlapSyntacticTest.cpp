@@ -140,7 +140,7 @@ TEST(OverlapSyntactic, AgreesWithZ3OnRandomPairs) {
   std::uniform_int_distribution<int> coef(-3, 3), offset(-24, 24), extent(1, 12), trips(0, 6),
       shiftPick(-1, 4), coin(0, 3);
   int decided = 0, positives = 0, negatives = 0;
-  for (int round = 0; round < 250; ++round) {
+  for (int round = 0; round < 150; ++round) {
     Fixture f(trips(rng));
     OverlapOracle z3only(1000, /*syntacticFirst=*/false), withForms(1000);
     auto start = [&](bool twoD) -> std::vector<BoxDim> {
@@ -173,7 +173,7 @@ TEST(OverlapSyntactic, AgreesWithZ3OnRandomPairs) {
                               << asConstInt(f.loop->extent).value();
   }
   // The test means something: most pairs are decided, both ways.
-  EXPECT_GT(decided, 80);
-  EXPECT_GT(positives, 10);
-  EXPECT_GT(negatives, 10);
+  EXPECT_GT(decided, 50);
+  EXPECT_GT(positives, 8);
+  EXPECT_GT(negatives, 8);
 }
