@@ -5,6 +5,10 @@
 // nothing asserts a time.
 //
 //   build/bench/schedule_bench [--timeout-ms N] [--examples-only]
+//   build/bench/schedule_bench --wide [N...]   (issue 11: one loop of 3·N tasks,
+//       tests/common/WideLoopKernel.h; analyse / schedule / total ms per N,
+//       default N = 100 300 1000 3000)
+//   build/bench/schedule_bench --emit-wide N   (prints that kernel)
 #include <fmt/format.h>
 #include <z3++.h>
 
@@ -18,6 +22,7 @@
 #include <sstream>
 
 #include "analysis/TaskGraph.h"
+#include "common/WideLoopKernel.h"
 #include "frontend/Elaborator.h"
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
@@ -201,9 +206,68 @@ std::vector<Row> generated(unsigned timeoutMs) {
   return rows;
 }
 
+double wallMsSince(std::chrono::steady_clock::time_point begin) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+      .count();
+}
+
+// One row per size: front end, analyses (dependencies: the overlap oracle),
+// schedule pass, and the three together, wall and CPU milliseconds.
+int wide(const std::vector<int>& sizes, unsigned timeoutMs) {
+  std::string error;
+  auto target = loadTarget("ascend950", error);
+  if (!target) {
+    fmt::print(stderr, "{}\n", error);
+    return 1;
+  }
+  fmt::print("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8} {:>8}\n", "wide loop",
+             "tasks", "front ms", "analyse ms", "sched ms", "total ms", "total cpu", "overlap z3",
+             "II", "bound");
+  for (int groups : sizes) {
+    auto file = std::make_shared<SourceFile>(fmt::format("wide_{}.py", groups),
+                                             tilesched::testing::wideLoopKernel(groups));
+    DiagnosticEngine diags(file);
+    auto begin = std::chrono::steady_clock::now();
+    double cpuBegin = processCpuMs();
+    auto program = frontend::compileSource(file, {}, diags);
+    if (!program) {
+      fmt::print(stderr, "{}", diags.renderAll());
+      return 1;
+    }
+    double frontMs = wallMsSince(begin);
+    auto analyseBegin = std::chrono::steady_clock::now();
+    auto analyses = analysis::analyzeProgram(*program, *target, diags);
+    double analyseMs = wallMsSince(analyseBegin);
+    auto scheduleBegin = std::chrono::steady_clock::now();
+    ScheduleOptions options;
+    options.solverTimeoutMs = timeoutMs;
+    auto s = scheduleKernel(analyses[0], program->kernels[0], *target, options, diags);
+    double scheduleMs = wallMsSince(scheduleBegin);
+    double totalMs = wallMsSince(begin), totalCpu = processCpuMs() - cpuBegin;
+    int tasks = 0;
+    int64_t ii = 0, bound = 0;
+    for (const auto& l : s.lists)
+      if (l.loop) tasks = static_cast<int>(l.start.size()), ii = l.ii, bound = l.iiLowerBound;
+    fmt::print("{:<12} {:>6} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>9.1f} {:>9} {:>8} {:>8}\n",
+               fmt::format("{} groups", groups), tasks, frontMs, analyseMs, scheduleMs, totalMs,
+               totalCpu, analyses[0].overlapStats.solverCalls, ii, bound);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 3 && !std::strcmp(argv[1], "--emit-wide")) {
+    fmt::print("{}", tilesched::testing::wideLoopKernel(std::stoi(argv[2])));
+    return 0;
+  }
+  if (argc >= 2 && !std::strcmp(argv[1], "--wide")) {
+    std::vector<int> sizes;
+    for (int i = 2; i < argc; ++i) sizes.push_back(std::stoi(argv[i]));
+    if (sizes.empty()) sizes = {100, 300, 1000, 3000};
+    return wide(sizes, 2000);
+  }
   unsigned timeoutMs = 2000;
   bool examplesOnly = false;
   for (int i = 1; i < argc; ++i) {

@@ -49,20 +49,40 @@ class ListDeps {
     const ForStmt* loop = list_.loop();
     list_.deps.clear();
     list_.exclusions.clear();
+    index_.clear();
     const auto& units = list_.units;
+    // Accesses by target (storage, or scalar variable), in program order, so
+    // that a unit meets only the units that touch what it touches; per
+    // unit, its pairs are then visited in the order of the full (j, a, b)
+    // scan, which fixes the order of the dependencies and exclusions.
+    std::map<const void*, std::vector<std::pair<int, int>>> byTarget;
+    auto target = [](const Access& a) {
+      return a.isScalarVar() ? static_cast<const void*>(a.var.get())
+                             : static_cast<const void*>(a.storage.get());
+    };
+    for (size_t j = 0; j < units.size(); ++j)
+      for (size_t k = 0; k < units[j].accesses.size(); ++k)
+        byTarget[target(units[j].accesses[k])].push_back(
+            {static_cast<int>(j), static_cast<int>(k)});
+    std::vector<std::tuple<int, int, int>> pairs;  // (j, a's index, b's index)
     for (size_t i = 0; i < units.size(); ++i) {
-      for (size_t j = 0; j < units.size(); ++j) {
-        for (const auto& a : units[i].accesses) {
-          for (const auto& b : units[j].accesses) {
-            if (!a.isWrite() && !b.isWrite()) continue;
-            bool sameTarget = a.isScalarVar() ? (b.isScalarVar() && a.var == b.var)
-                                              : (!b.isScalarVar() && a.storage == b.storage);
-            if (!sameTarget) continue;
-            if (!a.isScalarVar() && excluded(static_cast<int>(i), static_cast<int>(j), a.storage))
-              continue;
-            pair(static_cast<int>(i), static_cast<int>(j), a, b, loop);
-          }
+      pairs.clear();
+      for (size_t ka = 0; ka < units[i].accesses.size(); ++ka) {
+        const Access& a = units[i].accesses[ka];
+        for (auto [j, kb] : byTarget[target(a)]) {
+          const Access& b = units[j].accesses[kb];
+          if (!a.isWrite() && !b.isWrite()) continue;
+          // One target key per storage or variable: a scalar and a storage never share one.
+          if (a.isScalarVar() != b.isScalarVar()) continue;
+          pairs.emplace_back(j, static_cast<int>(ka), kb);
         }
+      }
+      std::sort(pairs.begin(), pairs.end());
+      for (auto [j, ka, kb] : pairs) {
+        const Access& a = units[i].accesses[ka];
+        const Access& b = units[j].accesses[kb];
+        if (!a.isScalarVar() && excluded(static_cast<int>(i), j, a.storage)) continue;
+        pair(static_cast<int>(i), j, a, b, loop);
       }
     }
     mergeRingDistances();
@@ -106,14 +126,19 @@ class ListDeps {
       return d.distanceKind == DistanceKind::Same || d.distanceKind == DistanceKind::Exact;
     };
     std::vector<Dependency> kept;
+    // At most one exactish dependency per key is kept: later ones merge into it.
+    std::map<std::tuple<int, int, int, const void*, const void*>, size_t> exactIndex;
     for (auto& d : list_.deps) {
       Dependency* same = nullptr;
-      if (exactish(d))
-        for (auto& k : kept)
-          if (exactish(k) && k.kind == d.kind && k.from == d.from && k.to == d.to &&
-              k.storage == d.storage && k.var == d.var)
-            same = &k;
+      auto key = std::make_tuple(static_cast<int>(d.kind), d.from, d.to,
+                                 static_cast<const void*>(d.storage.get()),
+                                 static_cast<const void*>(d.var.get()));
+      if (exactish(d)) {
+        auto it = exactIndex.find(key);
+        if (it != exactIndex.end()) same = &kept[it->second];
+      }
       if (!same) {
+        if (exactish(d)) exactIndex.emplace(key, kept.size());
         kept.push_back(std::move(d));
         continue;
       }
@@ -153,11 +178,11 @@ class ListDeps {
   void add(DepKind kind, int i, int j, DistanceKind dk, int64_t distance, const Access& a,
            const std::vector<int>& from, const std::vector<int>& to) {
     int64_t latency = dependencyLatency(list_, from, to);
-    for (auto& d : list_.deps) {
-      if (d.kind != kind || d.from != i || d.to != j || d.distanceKind != dk ||
-          d.distance != distance)
-        continue;
-      if (d.storage != a.storage || d.var != a.var) continue;
+    DepKey key{static_cast<int>(kind), i,          j, static_cast<int>(dk), distance,
+               a.storage.get(),        a.var.get()};
+    auto found = index_.find(key);
+    if (found != index_.end()) {
+      Dependency& d = list_.deps[found->second];
       if (latency > d.latency) {
         d.latency = latency;
         d.fromPath = from;
@@ -176,8 +201,14 @@ class ListDeps {
     d.var = a.var;
     d.fromPath = from;
     d.toPath = to;
+    index_.emplace(key, list_.deps.size());
     list_.deps.push_back(std::move(d));
   }
+
+  // One dependency per (kind, producer, consumer, distance, target): add()
+  // finds it without scanning the list.
+  using DepKey = std::tuple<int, int, int, int, int64_t, const void*, const void*>;
+  std::map<DepKey, size_t> index_;
 
   UnitList& list_;
   const Ownership& own_;

@@ -1,10 +1,13 @@
-// Region overlap (see Overlap.h): a constant-difference fast path, then Z3.
+// Region overlap (see Overlap.h): the syntactic test, a constant-difference
+// fast path for the rest, then Z3.
 #include "analysis/Overlap.h"
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "analysis/ExprUtil.h"
 #include "ir/IROperator.h"
@@ -66,6 +69,120 @@ bool flatten(const Access& acc, Expr& lo, int64_t& span) {
     stride *= (*shape)[d];
   }
   span = (last + 1) * elem;
+  return true;
+}
+
+// True when the Encoder below turns `e` into a term that is a function of the
+// shared variables only (no fresh unknown): then two occurrences of `e` in a
+// query have one value, and structural cancellation agrees with Z3.
+bool exactlyEncodable(const Expr& e) {
+  if (!e || isFloat(e->dtype)) return false;
+  switch (e->kind) {
+    case ExprKind::IntImm:
+      return true;
+    case ExprKind::VarRef:
+      return e->var->kind != VarKind::Local && !isFloat(e->var->dtype);
+    case ExprKind::Cast:
+      return exactlyEncodable(e->operands[0]);
+    case ExprKind::Unary:
+      return (e->unOp == UnOp::Neg || e->unOp == UnOp::Abs) && exactlyEncodable(e->operands[0]);
+    case ExprKind::Binary:
+      switch (e->binOp) {
+        case BinOp::Add:
+        case BinOp::Sub:
+        case BinOp::Mul:
+        case BinOp::Min:
+        case BinOp::Max:
+          return exactlyEncodable(e->operands[0]) && exactlyEncodable(e->operands[1]);
+        case BinOp::FloorDiv:
+        case BinOp::FloorMod: {
+          auto c = asConstInt(e->operands[1]);
+          return c && *c != 0 && exactlyEncodable(e->operands[0]);
+        }
+        default:
+          return false;
+      }
+    default:
+      return false;
+  }
+}
+
+// `e` as coef·var + rest with `rest` free of `var`; nullopt when `var`
+// appears other than linearly (under `//`, `%`, min, a product of variables...).
+struct LoopAffine {
+  int64_t coef = 0;
+  Expr rest;
+};
+
+std::optional<LoopAffine> splitLoopVar(const Expr& e, const Var& var, int depth = 0) {
+  if (!e || depth > 64) return std::nullopt;
+  if (!var || !mentionsVar(e, var)) return LoopAffine{0, e};
+  if (e->kind == ExprKind::VarRef) return LoopAffine{1, intImm(0)};
+  if (e->kind == ExprKind::Cast && !isFloat(e->operands[0]->dtype))
+    return splitLoopVar(e->operands[0], var, depth + 1);
+  if (e->kind == ExprKind::Unary && e->unOp == UnOp::Neg) {
+    auto x = splitLoopVar(e->operands[0], var, depth + 1);
+    if (!x || x->coef == INT64_MIN) return std::nullopt;
+    return LoopAffine{-x->coef, sub(intImm(0), x->rest)};
+  }
+  if (e->kind != ExprKind::Binary || isFloat(e->dtype)) return std::nullopt;
+  const Expr& a = e->operands[0];
+  const Expr& b = e->operands[1];
+  int64_t c = 0;
+  switch (e->binOp) {
+    case BinOp::Add:
+    case BinOp::Sub: {
+      auto x = splitLoopVar(a, var, depth + 1), y = splitLoopVar(b, var, depth + 1);
+      if (!x || !y) return std::nullopt;
+      bool plus = e->binOp == BinOp::Add;
+      if (plus ? __builtin_add_overflow(x->coef, y->coef, &c)
+               : __builtin_sub_overflow(x->coef, y->coef, &c))
+        return std::nullopt;
+      return LoopAffine{c, plus ? add(x->rest, y->rest) : sub(x->rest, y->rest)};
+    }
+    case BinOp::Mul: {
+      auto k = asConstInt(b);
+      const Expr* other = &a;
+      if (!k) {
+        k = asConstInt(a);
+        other = &b;
+      }
+      if (!k) return std::nullopt;
+      auto x = splitLoopVar(*other, var, depth + 1);
+      if (!x || __builtin_mul_overflow(x->coef, *k, &c)) return std::nullopt;
+      return LoopAffine{c, mul(x->rest, *k)};
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// floor(x / y) and ceil(x / y) for y > 0.
+int64_t floorDiv(int64_t x, int64_t y) { return x / y - ((x % y != 0) && (x < 0)); }
+int64_t ceilDiv(int64_t x, int64_t y) { return -floorDiv(-x, y); }
+
+// Intersects [lo, hi] with the integers d where lowerOpen < c·d + e < upperOpen;
+// false (nothing changed) when the bounds leave the range where this
+// arithmetic is exact.
+bool clampShifts(int64_t c, int64_t e, int64_t lowerOpen, int64_t upperOpen, int64_t& lo,
+                 int64_t& hi) {
+  const __int128 kLimit = INT64_MAX / 4;
+  __int128 low = static_cast<__int128>(lowerOpen) - e;   // c·d > low
+  __int128 high = static_cast<__int128>(upperOpen) - e;  // c·d < high
+  if (low < -kLimit || low > kLimit || high < -kLimit || high > kLimit) return false;
+  if (c == 0) {
+    if (!(0 > low && 0 < high)) hi = lo - 1;
+    return true;
+  }
+  if (c < 0) {  // -c·d < -low and -c·d > -high
+    std::swap(low, high);
+    low = -low;
+    high = -high;
+    c = -c;
+  }
+  // d > low / c ⇔ d >= floor(low / c) + 1;  d < high / c ⇔ d <= ceil(high / c) - 1.
+  lo = std::max(lo, floorDiv(static_cast<int64_t>(low), c) + 1);
+  hi = std::min(hi, ceilDiv(static_cast<int64_t>(high), c) - 1);
   return true;
 }
 
@@ -207,9 +324,140 @@ class Encoder {
   std::optional<z3::expr> loopValue_;
 };
 
+// The boxes lined up dimension by dimension (same layout), or their flattened
+// byte hulls; false when an alias cannot be flattened.
+bool lineUp(const Access& a, const Access& b, std::vector<DimPair>& dims) {
+  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
+    for (size_t d = 0; d < a.box.size(); ++d)
+      dims.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
+                      a.box[d].whole || b.box[d].whole});
+    return true;
+  }
+  DimPair flat;
+  if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent))
+    return false;
+  dims.push_back(flat);
+  return true;
+}
+
+// A box start as the syntactic test sees it: coef·loopVar + symbolic +
+// constant, or unknown (not exactly encodable, or not affine in the loop
+// variable).
+struct StartForm {
+  bool known = false;
+  int64_t coef = 0;
+  Expr rest;      // start - coef·loopVar
+  Expr symbolic;  // rest without its top-level constant (null: none)
+  int64_t constant = 0;
+};
+
+StartForm startForm(const Expr& e, const Var& loopVar) {
+  StartForm f;
+  if (!exactlyEncodable(e)) return f;
+  auto split = splitLoopVar(e, loopVar);
+  if (!split) return f;
+  f.known = true;
+  f.coef = split->coef;
+  f.rest = split->rest;
+  if (auto c = asConstInt(f.rest)) {
+    f.constant = *c;
+  } else if (f.rest->kind == ExprKind::Binary && f.rest->binOp == BinOp::Add &&
+             asConstInt(f.rest->operands[1])) {
+    f.symbolic = f.rest->operands[0];
+    f.constant = *asConstInt(f.rest->operands[1]);
+  } else {
+    f.symbolic = f.rest;
+  }
+  return f;
+}
+
+// rest(b) - rest(a) when it is a constant.
+std::optional<int64_t> restDifference(const StartForm& a, const StartForm& b) {
+  bool sameSymbolic =
+      a.symbolic == b.symbolic || (a.symbolic && b.symbolic && exprEqual(a.symbolic, b.symbolic));
+  int64_t e = 0;
+  if (sameSymbolic && !__builtin_sub_overflow(b.constant, a.constant, &e)) return e;
+  return constDifference(b.rest, a.rest);
+}
+
 }  // namespace
 
-OverlapOracle::OverlapOracle(unsigned timeoutMs) : solver_(std::make_unique<Solver>(timeoutMs)) {}
+// Start forms by expression node and loop variable. The key's expression is
+// kept alive by the entry, so a node address is never reused while cached.
+struct OverlapOracle::FormCache {
+  struct Entry {
+    Expr expr;
+    Var loopVar;
+    StartForm form;
+  };
+  struct KeyHash {
+    size_t operator()(const std::pair<const ExprNode*, const VarNode*>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + std::hash<const void*>()(k.second);
+    }
+  };
+  std::unordered_map<std::pair<const ExprNode*, const VarNode*>, Entry, KeyHash> entries;
+
+  const StartForm& get(const Expr& e, const Var& loopVar) {
+    auto key = std::make_pair(e.get(), loopVar.get());
+    auto it = entries.find(key);
+    if (it == entries.end())
+      it = entries.emplace(key, Entry{e, loopVar, startForm(e, loopVar)}).first;
+    return it->second.form;
+  }
+};
+
+namespace {
+
+std::optional<bool> decide(const Access& a, const Access& b, const ForStmt* loop,
+                           std::optional<int64_t> shift, OverlapOracle::FormCache* cache) {
+  if (a.isScalarVar() || b.isScalarVar())
+    return a.isScalarVar() && b.isScalarVar() && a.var == b.var;
+  if (a.storage != b.storage) return false;
+  if (!loop) shift = 0;
+  std::optional<int64_t> trips = loop ? asConstInt(loop->extent) : std::nullopt;
+  // The shifts d the query ranges over: both iterations p and p + d inside the loop.
+  int64_t lo = shift ? *shift : 1;
+  int64_t hi = shift ? *shift : (trips ? *trips - 1 : INT64_MAX / 4);
+  if (loop && trips) hi = std::min(hi, *trips - 1);
+  if (lo > hi) return false;
+  std::vector<DimPair> dims;
+  if (!lineUp(a, b, dims)) return std::nullopt;
+  // Only the starts as written are cached: flattened hulls are built per query.
+  bool cacheable = cache && a.buffer == b.buffer;
+  Var loopVar = loop ? loop->var : nullptr;
+  bool decided = true;
+  for (const auto& d : dims) {
+    if (d.whole) continue;
+    StartForm ownA, ownB;
+    const StartForm& fa =
+        cacheable ? cache->get(d.aStart, loopVar) : (ownA = startForm(d.aStart, loopVar));
+    const StartForm& fb =
+        cacheable ? cache->get(d.bStart, loopVar) : (ownB = startForm(d.bStart, loopVar));
+    std::optional<int64_t> e;
+    if (fa.known && fb.known && fa.coef == fb.coef) e = restDifference(fa, fb);
+    // b's start at p + d minus a's at p: coef·d + e.
+    if (!e || !clampShifts(fa.coef, *e, -d.bExtent, d.aExtent, lo, hi)) {
+      decided = false;
+      continue;
+    }
+    if (lo > hi) return false;
+  }
+  if (!decided || !a.guard.empty() || !b.guard.empty()) return std::nullopt;
+  if (loop && !trips) return std::nullopt;  // Z3 may bound a symbolic trip count
+  return true;
+}
+
+}  // namespace
+
+std::optional<bool> decideSyntactically(const Access& a, const Access& b, const ForStmt* loop,
+                                        std::optional<int64_t> shift) {
+  return decide(a, b, loop, shift, nullptr);
+}
+
+OverlapOracle::OverlapOracle(unsigned timeoutMs, bool syntacticFirst)
+    : solver_(std::make_unique<Solver>(timeoutMs)),
+      forms_(std::make_unique<FormCache>()),
+      syntacticFirst_(syntacticFirst) {}
 OverlapOracle::~OverlapOracle() = default;
 
 bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* loop,
@@ -225,18 +473,15 @@ bool OverlapOracle::mayOverlap(const Access& a, const Access& b, const ForStmt* 
   if (trips && shift && *shift >= *trips) return false;
   if (trips && !shift && *trips <= 1) return false;
 
+  if (syntacticFirst_)
+    if (auto known = decide(a, b, loop, shift, forms_.get())) {
+      ++stats_.decidedWithoutSolver;
+      return *known;
+    }
+
   // Line the boxes up.
   std::vector<DimPair> dims;
-  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
-    for (size_t d = 0; d < a.box.size(); ++d)
-      dims.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
-                      a.box[d].whole || b.box[d].whole});
-  } else {
-    DimPair flat;
-    if (!flatten(a, flat.aStart, flat.aExtent) || !flatten(b, flat.bStart, flat.bExtent))
-      return true;
-    dims.push_back(flat);
-  }
+  if (!lineUp(a, b, dims)) return true;
   if (loop && shift && *shift != 0)
     for (auto& d : dims) d.bStart = substitute(d.bStart, loop->var, add(varRef(loop->var), *shift));
 
@@ -307,16 +552,7 @@ bool OverlapOracle::solve(const Access& a, const Access& b, const ForStmt* loop,
   Encoder encB(ctx, s, solver_->fresh, shared, loop ? loop->var : nullptr, pB);
   // b's starts were shifted for the fast path; re-encode them unshifted with p + shift.
   std::vector<DimPair> raw;
-  if (sameLayout(a.buffer, b.buffer) && a.box.size() == b.box.size()) {
-    for (size_t d = 0; d < a.box.size(); ++d)
-      raw.push_back({a.box[d].start, b.box[d].start, a.box[d].extent, b.box[d].extent,
-                     a.box[d].whole || b.box[d].whole});
-  } else {
-    DimPair flat;
-    flatten(a, flat.aStart, flat.aExtent);
-    flatten(b, flat.bStart, flat.bExtent);
-    raw.push_back(flat);
-  }
+  lineUp(a, b, raw);
   for (const auto& d : raw) {
     if (d.whole) continue;
     z3::expr sa = encA.intExpr(d.aStart);

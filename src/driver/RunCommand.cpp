@@ -759,8 +759,10 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
                   "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
                   "or after all");
   run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
-  run->add_option("--solver-timeout-ms", o.solverTimeoutMs,
-                  "time budget of one Z3 check in milliseconds (default 2000)");
+  run->add_option(
+      "--solver-timeout-ms", o.solverTimeoutMs,
+      "time budget of the scheduler's solve of each loop in milliseconds, 4 times that for "
+      "all loops of a kernel; 0: list schedules only (default 2000)");
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {

@@ -90,8 +90,73 @@ bool positiveCycle(const SchedulingProblem& p, const std::vector<RecurrenceEdge>
   return true;
 }
 
+// The same answer as positiveCycle(p, recurrenceEdges(p), ii) in O(rounds ·
+// (deps + units)): the window pairs of a pipe (a -> b for every other unit b,
+// weight 1 - ii) are relaxed at once from the pipe's largest and second
+// largest distance, and every 8 rounds a cycle of the predecessor graph —
+// which only a positive cycle can make — ends the search early.
 bool hasPositiveCycle(const SchedulingProblem& p, int64_t ii) {
-  return positiveCycle(p, recurrenceEdges(p), ii);
+  int n = p.numUnits();
+  std::vector<std::vector<int>> windows;
+  if (p.isLoop && !p.enableOffset)
+    for (Pipe pipe : kAllPipes) {
+      std::vector<int> units;
+      for (int i = 0; i < n; ++i)
+        if (p.pipeMask[i] & pipeMask(pipe)) units.push_back(i);
+      if (units.size() >= 2) windows.push_back(std::move(units));
+    }
+  std::vector<int64_t> dist(n, 0);
+  std::vector<int> pred(n, -1);  // the unit that last raised each unit
+  auto relaxRound = [&] {
+    bool changed = false;
+    for (const auto& d : p.deps) {
+      int64_t w = d.latency - ii * maxDistance(p, d);
+      if (dist[d.from] + w > dist[d.to]) {
+        dist[d.to] = dist[d.from] + w;
+        pred[d.to] = d.from;
+        changed = true;
+      }
+    }
+    for (const auto& units : windows) {
+      int best = -1, second = -1;
+      for (int u : units) {
+        if (best < 0 || dist[u] > dist[best]) {
+          second = best;
+          best = u;
+        } else if (second < 0 || dist[u] > dist[second]) {
+          second = u;
+        }
+      }
+      int64_t bestDist = dist[best], secondDist = dist[second];
+      for (int u : units) {
+        int from = u == best ? second : best;
+        int64_t reach = (u == best ? secondDist : bestDist) + 1 - ii;
+        if (reach > dist[u]) {
+          dist[u] = reach;
+          pred[u] = from;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  };
+  auto predCycle = [&] {
+    std::vector<int> seenIn(n, -1);
+    for (int start = 0; start < n; ++start) {
+      int v = start;
+      while (v >= 0 && seenIn[v] < 0) {
+        seenIn[v] = start;
+        v = pred[v];
+      }
+      if (v >= 0 && seenIn[v] == start) return true;
+    }
+    return false;
+  };
+  for (int round = 0; round <= n; ++round) {
+    if (!relaxRound()) return false;
+    if (round % 8 == 7 && predCycle()) return true;
+  }
+  return true;
 }
 
 }  // namespace
@@ -140,7 +205,8 @@ IIBoundTerms iiLowerBoundTerms(const SchedulingProblem& p) {
     if (sum > busiest) busiest = sum, t.resourcePipe = pipe;
   }
   t.recurrence = recurrenceBound(p);
-  if (t.recurrence > 1) {
+  // Large lists: the critical cycle would need every window pair as an edge.
+  if (t.recurrence > 1 && p.numUnits() <= kMaxSolverUnits) {
     auto edges = recurrenceEdges(p);
     // A zero-distance cycle is positive at every II (recurrenceBound's cap).
     if (!positiveCycle(p, edges, t.recurrence - 1, &t.criticalCycle))

@@ -526,6 +526,20 @@ ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolu
     out.fallback = false;
     out.provenOptimal = true;
     out.iiLowerBound = out.ii;
+  } else if (problem.numUnits() > limits.maxUnits || limits.timeoutMs == 0) {
+    // A list schedule that meets the lower bound is optimal without a solver.
+    out = fallback;
+    out.solverSkipped = true;
+    out.iiLowerBound = problem.isLoop ? iiLowerBound(problem) : makespanLowerBound(problem);
+    out.provenOptimal = out.ii == out.iiLowerBound;
+    out.fallback = problem.isLoop || !out.provenOptimal;
+    if (!out.fallback)
+      out.note.clear();
+    else if (problem.numUnits() > limits.maxUnits)
+      out.note = fmt::format("{} units, above the solver's limit of {} per list: list schedule",
+                             problem.numUnits(), limits.maxUnits);
+    else
+      out.note = "no time budget left for the solver: list schedule";
   } else {
     Encoding encoding(problem, context, limits);
     out = problem.isLoop ? encoding.solveLoop(fallback) : encoding.solveStraightLine(fallback);

@@ -23,7 +23,11 @@
 //    and the fallback's (monotone, so an unsat answer below proves optimality).
 //  - deterministic: fixed seed, one thread; the same problem gives the same
 //    schedule whenever no check hits its budget.
-//  - returns the fallback (fallback = true) when no check succeeds.
+//  - returns the fallback (fallback = true) when no check succeeds, and
+//    without any Z3 work (no encoding, no check: `solverSkipped`) for a list
+//    of more than `maxUnits` units or a zero budget: the encoding has a
+//    constraint per pair of units sharing a pipe, and Z3's first push/check
+//    on it is not bounded by the check's timeout (1.5 s at 210 units).
 //
 //   vec_add loop s: lower bound 164; II 164 sat -> proven optimal, stages
 //   [0 0 1 1], versions a_ub 2, b_ub 2, c_ub 2
@@ -41,9 +45,10 @@ class context;
 namespace tilesched::schedule {
 
 struct SolverLimits {
-  unsigned timeoutMs = 2000;     // per list: every check gets what is left
-  int maxLinearProbes = 16;      // IIs tried one by one above the lower bound
-  int maxRefinementChecks = 24;  // checks spent on stages, bytes and makespan
+  unsigned timeoutMs = 2000;       // per list: every check gets what is left; 0: no solver
+  int maxUnits = kMaxSolverUnits;  // larger lists: no solver
+  int maxLinearProbes = 16;        // IIs tried one by one above the lower bound
+  int maxRefinementChecks = 24;    // checks spent on stages, bytes and makespan
 };
 
 ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolution& fallback,

@@ -68,6 +68,10 @@ struct MemoryGroup {
   std::vector<int> versions;
 };
 
+// Lists of more units than this keep the list schedule without Z3, and their
+// explanations leave out the critical cycle (docs/scheduler.md, "Deadlines").
+inline constexpr int kMaxSolverUnits = 128;
+
 struct SchedulingProblem {
   bool isLoop = true;  // false: the kernel root, minimise the makespan
   bool enableOffset = false;

@@ -8,6 +8,7 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 #include "analysis/Dependencies.h"
@@ -58,6 +59,10 @@ class KernelScheduler {
     std::vector<UnitList*> lists;
     collectPostOrder(*root, lists);
     int dumpIndex = 0;
+    using Clock = std::chrono::steady_clock;
+    unsigned perList = options_.solverTimeoutMs;  // 0: list schedules only
+    auto passDeadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(perList) * kPassBudgetLists);
     auto counted = [this](const ir::Storage& st) {
       return clockedByCounter(kernel_, analysis_.ownership, st);
     };
@@ -67,8 +72,12 @@ class KernelScheduler {
       addMemoryGroups(problem);
       ProblemSolution fallback = listSchedule(problem);
       SolverLimits limits;
-      limits.timeoutMs = std::max(1u, options_.solverTimeoutMs);
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(passDeadline - Clock::now());
+      limits.timeoutMs = static_cast<unsigned>(
+          std::clamp<int64_t>(left.count(), 0, static_cast<int64_t>(perList)));
       ProblemSolution solution = solveProblem(problem, fallback, context, limits);
+      if (solution.solverSkipped && !solution.provenOptimal) warnSkipped(*list, problem, solution);
       ListSchedule schedule = toListSchedule(*list, problem, solution);
       auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution), counted);
       if (!errors.empty()) {
@@ -112,6 +121,30 @@ class KernelScheduler {
   }
 
  private:
+  // The user learns that a list kept a list schedule that is not proven
+  // optimal without asking the solver (docs/scheduler.md, "Deadlines").
+  void warnSkipped(const UnitList& list, const SchedulingProblem& problem,
+                   const ProblemSolution& solution) {
+    const ir::ForStmt* loop = list.loop();
+    std::string what =
+        loop ? fmt::format("loop '{}'", loop->var->name) : std::string("the kernel body");
+    std::string why = problem.numUnits() > kMaxSolverUnits
+                          ? fmt::format("has {} tasks, above the solver's limit of {} per loop",
+                                        problem.numUnits(), kMaxSolverUnits)
+                      : options_.solverTimeoutMs == 0
+                          ? std::string("was not given to the solver (--solver-timeout-ms 0)")
+                          : fmt::format(
+                                "was reached after the schedule pass's time budget ({} x "
+                                "--solver-timeout-ms) was spent",
+                                kPassBudgetLists);
+    std::string result =
+        loop ? fmt::format("II {}, lower bound {}", solution.ii, solution.iiLowerBound)
+             : fmt::format("makespan {}, lower bound {}", solution.ii, solution.iiLowerBound);
+    diags_.warningOnce(fmt::format("solver-skipped:{}", static_cast<const void*>(list.loop())),
+                       loop ? loop->loc : kernel_.loc,
+                       fmt::format("{} {}: it keeps the list schedule ({})", what, why, result));
+  }
+
   static int64_t iiLowerBoundOf(const SchedulingProblem& p) {
     return p.isLoop ? iiLowerBound(p) : makespanLowerBound(p);
   }

@@ -39,8 +39,12 @@
 
 namespace tilesched::schedule {
 
+// The whole pass (every list of a kernel) has this many times the per-list
+// budget; lists reached after that keep their list schedule without Z3.
+inline constexpr unsigned kPassBudgetLists = 4;
+
 struct ScheduleOptions {
-  unsigned solverTimeoutMs = 2000;  // per solver check (`--solver-timeout-ms`)
+  unsigned solverTimeoutMs = 2000;  // per list (`--solver-timeout-ms`); the pass: 4 times that
   std::string dumpDirectory;        // `--dump-schedule-problems DIR` ("" = off)
 };
 

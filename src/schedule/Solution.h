@@ -26,6 +26,7 @@ struct ProblemSolution {
   int64_t iiLowerBound = 0;
   bool provenOptimal = false;
   bool fallback = false;
+  bool solverSkipped = false;  // no Z3 work at all: the list's size or an exhausted budget
   double solveMs = 0;
   std::vector<int64_t> start;     // per unit, >= 0
   std::vector<int64_t> versions;  // per version variable of the problem
