@@ -849,16 +849,24 @@ namespace {
 // Modules that are libraries, not a kernel author's sibling files: importing
 // them binds an opaque value, as before imports were followed.
 bool isLibraryModule(const std::string& module) {
-  static const std::set<std::string> kLibraries = {
-      "__future__", "abc",       "argparse",  "builtins",   "collections", "contextlib",
-      "copy",       "ctypes",    "dataclasses", "datetime", "einops",      "enum",
-      "functools",  "gc",        "glob",      "hashlib",    "importlib",   "inspect",
-      "io",         "itertools", "json",      "logging",    "math",        "numpy",
-      "operator",   "os",        "pathlib",   "platform",   "pprint",      "pytest",
-      "random",     "re",        "shutil",    "signal",     "statistics",  "string",
-      "struct",     "subprocess", "sys",      "tempfile",   "textwrap",    "threading",
-      "time",       "tilelang",  "torch",     "torch_npu",  "traceback",   "triton",
-      "tvm",        "typing",    "typing_extensions", "unittest", "warnings"};
+  static const std::set<std::string> kLibraries = {"__future__", "abc",         "argparse",
+                                                   "builtins",   "collections", "contextlib",
+                                                   "copy",       "ctypes",      "dataclasses",
+                                                   "datetime",   "einops",      "enum",
+                                                   "functools",  "gc",          "glob",
+                                                   "hashlib",    "importlib",   "inspect",
+                                                   "io",         "itertools",   "json",
+                                                   "logging",    "math",        "numpy",
+                                                   "operator",   "os",          "pathlib",
+                                                   "platform",   "pprint",      "pytest",
+                                                   "random",     "re",          "shutil",
+                                                   "signal",     "statistics",  "string",
+                                                   "struct",     "subprocess",  "sys",
+                                                   "tempfile",   "textwrap",    "threading",
+                                                   "time",       "tilelang",    "torch",
+                                                   "torch_npu",  "traceback",   "triton",
+                                                   "tvm",        "typing",      "typing_extensions",
+                                                   "unittest",   "warnings"};
   return kLibraries.count(module.substr(0, module.find('.'))) > 0;
 }
 
@@ -892,8 +900,8 @@ ImportedModule* Elaborator::loadModule(const std::string& name, SourceLoc at, st
   auto mod = std::make_unique<ImportedModule>();
   mod->name = name;
   // Shown like the compiled file's path: `dir/test.py` imports `dir/lib.py`.
-  mod->file = std::make_shared<SourceFile>((mainPath.parent_path() / (name + ".py")).string(),
-                                           text.str());
+  mod->file =
+      std::make_shared<SourceFile>((mainPath.parent_path() / (name + ".py")).string(), text.str());
   diags_.adoptFile(mod->file);
   ImportedModule* raw = mod.get();
   imports_[name] = std::move(mod);
@@ -954,16 +962,16 @@ void Elaborator::bindImport(const py::Stmt& s, Env& env) {
           if (it != mod->env->names.end()) {
             env.bind(bound, it->second);
           } else {
-            env.bind(bound,
-                     Value::undefined(
-                         mod->loading
-                             ? fmt::format("cannot import name '{}' from partially initialized "
-                                           "module '{}' (an import cycle)",
-                                           name, from)
-                             : fmt::format("cannot import name '{}': {}.py defines no such "
-                                           "top-level name",
-                                           name, from),
-                         s.loc));
+            env.bind(
+                bound,
+                Value::undefined(
+                    mod->loading ? fmt::format("cannot import name '{}' from partially initialized "
+                                               "module '{}' (an import cycle)",
+                                               name, from)
+                                 : fmt::format("cannot import name '{}': {}.py defines no such "
+                                               "top-level name",
+                                               name, from),
+                    s.loc));
           }
           continue;
         }
@@ -1697,8 +1705,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
 
 // `d.get(k[, default])`, `d.keys()`, `d.values()`, `d.items()` on a dict built in
 // factory code (e.g. a table of measured latencies per shape).
-Value Elaborator::callDictMethod(const Value& dict, const std::string& method,
-                                 const py::Expr& call, Env& env) {
+Value Elaborator::callDictMethod(const Value& dict, const std::string& method, const py::Expr& call,
+                                 Env& env) {
   checkKeywords(call, method, {});
   if (method == "get") {
     if (call.elts.empty() || call.elts.size() > 2)
@@ -1711,9 +1719,7 @@ Value Elaborator::callDictMethod(const Value& dict, const std::string& method,
   if (!call.elts.empty()) fail(call.loc, fmt::format("{}() takes no arguments", method));
   std::vector<Value> out;
   for (const auto& [k, v] : dict.items)
-    out.push_back(method == "keys"     ? k
-                  : method == "values" ? v
-                                       : Value::tuple({k, v}));
+    out.push_back(method == "keys" ? k : method == "values" ? v : Value::tuple({k, v}));
   return Value::list(std::move(out));
 }
 

@@ -271,9 +271,9 @@ class Elaborator {
   std::vector<ImportedModule*> importOrder_;                        // in load order
   std::vector<UnreadableImport> unreadableImports_;
   std::set<const py::Stmt*> compiledDefs_;  // factories and prim_funcs already compiled
-  size_t scanBudget_ = 0;  // statements findFactoryCall may still visit
-  ir::Kernel* kernel_ = nullptr;    // the kernel being built
-  BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
+  size_t scanBudget_ = 0;                   // statements findFactoryCall may still visit
+  ir::Kernel* kernel_ = nullptr;            // the kernel being built
+  BlockCtx* currentCtx_ = nullptr;          // the block of the statement being elaborated
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;

@@ -1322,7 +1322,8 @@ ExprPtr Parser::parseWholeExpression() {
 
 }  // namespace
 
-Module parseModule(const SourceFile& file, DiagnosticEngine& diags, const SourceFile* locationFile) {
+Module parseModule(const SourceFile& file, DiagnosticEngine& diags,
+                   const SourceFile* locationFile) {
   std::vector<Token> tokens = tokenize(file, diags, locationFile);
   return Parser(tokens).parseModule();
 }
