@@ -26,5 +26,6 @@ if __name__ == "__main__":
         # expected-note@+1 col 35 {{factory 'scale_rows' takes M=64, N=128, block_M=16 from its call at line 27; -D NAME=VALUE overrides them}}
         kernel = tilelang.compile(factory(m, n, 16))
 
-# CHECK: def main(A: T.Tensor((16, 32), "float32")
+# The imported factory comes first (its import is above the file's own def).
 # CHECK: def main(A: T.Tensor((64, 128), "float32")
+# CHECK: def main(A: T.Tensor((16, 32), "float32")
