@@ -849,24 +849,20 @@ namespace {
 // Modules that are libraries, not a kernel author's sibling files: importing
 // them binds an opaque value, as before imports were followed.
 bool isLibraryModule(const std::string& module) {
-  static const std::set<std::string> kLibraries = {"__future__", "abc",         "argparse",
-                                                   "builtins",   "collections", "contextlib",
-                                                   "copy",       "ctypes",      "dataclasses",
-                                                   "datetime",   "einops",      "enum",
-                                                   "functools",  "gc",          "glob",
-                                                   "hashlib",    "importlib",   "inspect",
-                                                   "io",         "itertools",   "json",
-                                                   "logging",    "math",        "numpy",
-                                                   "operator",   "os",          "pathlib",
-                                                   "platform",   "pprint",      "pytest",
-                                                   "random",     "re",          "shutil",
-                                                   "signal",     "statistics",  "string",
-                                                   "struct",     "subprocess",  "sys",
-                                                   "tempfile",   "textwrap",    "threading",
-                                                   "time",       "tilelang",    "torch",
-                                                   "torch_npu",  "traceback",   "triton",
-                                                   "tvm",        "typing",      "typing_extensions",
-                                                   "unittest",   "warnings"};
+  static const std::set<std::string> kLibraries = {
+      // The Python standard library modules kernel and test files use.
+      "__future__", "abc", "argparse", "array", "ast", "asyncio", "atexit", "base64", "bisect",
+      "builtins", "cmath", "codecs", "collections", "concurrent", "contextlib", "copy", "csv",
+      "ctypes", "dataclasses", "datetime", "decimal", "difflib", "dis", "enum", "errno", "fnmatch",
+      "fractions", "functools", "gc", "getopt", "glob", "gzip", "hashlib", "heapq", "importlib",
+      "inspect", "io", "itertools", "json", "keyword", "logging", "math", "multiprocessing",
+      "numbers", "operator", "optparse", "os", "pathlib", "pickle", "platform", "pprint", "queue",
+      "random", "re", "shutil", "signal", "socket", "statistics", "string", "struct", "subprocess",
+      "sys", "sysconfig", "tempfile", "textwrap", "threading", "time", "timeit", "traceback",
+      "types", "typing", "typing_extensions", "unittest", "uuid", "warnings", "weakref", "zipfile",
+      // Packages kernel and test files import.
+      "einops", "ml_dtypes", "numpy", "pandas", "pytest", "scipy", "tilelang", "torch", "torch_npu",
+      "tqdm", "triton", "tvm"};
   return kLibraries.count(module.substr(0, module.find('.'))) > 0;
 }
 
