@@ -193,6 +193,12 @@ void Elaborator::runModule(const py::Module& m) {
         if (options_.func.empty() && isTestFunction(def)) continue;
         if (!wanted && !definesNamed(def.body, options_.func)) continue;
         compiledDefs_.insert(&def);
+        if (options_.func.empty() && !hasParameterValues(def)) {
+          // Imported for the file's own code, which never calls it with constants:
+          // compiled (to say which values are missing) only if nothing else is.
+          deferredImports_.push_back({&def, v.closure, bound});
+          continue;
+        }
         runFactory(def, v.closure, bound, wanted, nullptr, nullptr);
       }
       continue;
@@ -216,6 +222,19 @@ void Elaborator::runModule(const py::Module& m) {
     runFactory(*s, moduleEnv_, s->name, wanted, nullptr, nullptr);
   }
   compileImported(m);
+  if (kernels_.empty() && !diags_.hasErrors())
+    for (const auto& d : deferredImports_)
+      runFactory(*d.def, d.closure, d.bound, true, nullptr, nullptr);
+}
+
+bool Elaborator::hasParameterValues(const py::Stmt& def) {
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs || p.defaultValue) continue;
+    bool defined = false;
+    for (const auto& x : options_.defines) defined |= x.first == p.name;
+    if (!defined) return findFactoryCall(def).has_value();
+  }
+  return true;
 }
 
 // The factories of the imported modules that the file does not import by name

@@ -138,6 +138,8 @@ class Elaborator {
   std::shared_ptr<Env> newModuleEnv(const std::string& moduleName);
   // Imported factories and prim_funcs that are compiled with the file's own.
   void compileImported(const py::Module& m);
+  // Does every parameter of `def` get a value (a default, -D, or the file's call)?
+  bool hasParameterValues(const py::Stmt& def);
   // The message for "no kernel": an unreadable import whose names the file reads.
   bool reportUnreadableImport();
   // A test function's @pytest.mark.parametrize parameter sets, in pytest's order.
@@ -271,9 +273,17 @@ class Elaborator {
   std::vector<ImportedModule*> importOrder_;                        // in load order
   std::vector<UnreadableImport> unreadableImports_;
   std::set<const py::Stmt*> compiledDefs_;  // factories and prim_funcs already compiled
-  size_t scanBudget_ = 0;                   // statements findFactoryCall may still visit
-  ir::Kernel* kernel_ = nullptr;            // the kernel being built
-  BlockCtx* currentCtx_ = nullptr;          // the block of the statement being elaborated
+  // Imported factories the file never calls with constants: compiled only when
+  // no other kernel is (their missing parameters are then the errors).
+  struct DeferredImport {
+    const py::Stmt* def;
+    std::shared_ptr<Env> closure;
+    std::string bound;
+  };
+  std::vector<DeferredImport> deferredImports_;
+  size_t scanBudget_ = 0;           // statements findFactoryCall may still visit
+  ir::Kernel* kernel_ = nullptr;    // the kernel being built
+  BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
   int nextId_ = 0;
   int callDepth_ = 0;
   std::map<std::string, int> bufferNames_;
