@@ -20,8 +20,10 @@ using namespace schedule;
 
 namespace {
 
+// `file`: the compiled file; a location in a module it imports names its own.
 std::string at(const std::string& file, SourceLoc loc) {
-  return loc.valid() ? fmt::format("{}:{}:{}", file, loc.line, loc.col) : file;
+  const std::string& path = loc.file ? loc.file->path() : file;
+  return loc.valid() ? fmt::format("{}:{}:{}", path, loc.line, loc.col) : path;
 }
 
 json locJson(SourceLoc loc) {

@@ -125,7 +125,8 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
     j["severity"] = d.severity == Severity::Error     ? "error"
                     : d.severity == Severity::Warning ? "warning"
                                                       : "note";
-    j["file"] = diags.file() ? json(diags.file()->path()) : json(nullptr);
+    const SourceFile* file = diags.fileOf(d.loc);
+    j["file"] = file ? json(file->path()) : json(nullptr);
     j["line"] = d.loc.valid() ? json(d.loc.line) : json(nullptr);
     j["col"] = d.loc.valid() ? json(d.loc.col) : json(nullptr);
     j["message"] = d.message;

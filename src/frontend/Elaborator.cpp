@@ -5,8 +5,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -37,6 +40,10 @@ bool isDeferredDynamic(const Value& v) {
 }
 
 constexpr int kMaxCallDepth = 64;
+// Looking for a factory's call: parameter sets (and loop iterations) tried per
+// test function (loop), and statements visited in all.
+constexpr size_t kMaxParamSets = 64;
+constexpr size_t kScanBudget = 100000;
 // Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
 constexpr size_t kMaxUnroll = 4096;
 // Loop iterations a compile-time helper function may run in all.
@@ -112,7 +119,7 @@ std::optional<Program> Elaborator::run() {
       diags_.warning({},
                      fmt::format("-D {} does not name a parameter of any kernel factory", name));
   }
-  if (!diags_.hasErrors() && kernels_.empty()) {
+  if (!diags_.hasErrors() && kernels_.empty() && !reportUnreadableImport()) {
     if (!options_.func.empty())
       error({}, fmt::format("no kernel named '{}' in this file", options_.func));
     else
@@ -127,18 +134,24 @@ std::optional<Program> Elaborator::run() {
   Program program;
   program.file = file_;
   program.kernels = std::move(kernels_);
+  for (const ImportedModule* m : importOrder_) program.importedFiles.push_back(m->file);
   return program;
+}
+
+std::shared_ptr<Env> Elaborator::newModuleEnv(const std::string& moduleName) {
+  auto env = std::make_shared<Env>();
+  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
+                        "list", "print", "isinstance", "ValueError", "AssertionError",
+                        "NotImplementedError", "RuntimeError", "TypeError", "Exception"})
+    env->bind(b, Value::dialect(std::string("builtins.") + b));
+  env->bind("True", Value::boolean(true));
+  env->bind("__name__", Value::str(moduleName));
+  return env;
 }
 
 void Elaborator::runModule(const py::Module& m) {
   module_ = &m;
-  moduleEnv_ = std::make_shared<Env>();
-  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
-                        "list", "print", "isinstance", "ValueError", "AssertionError",
-                        "NotImplementedError", "RuntimeError", "TypeError", "Exception"})
-    moduleEnv_->bind(b, Value::dialect(std::string("builtins.") + b));
-  moduleEnv_->bind("True", Value::boolean(true));
-  moduleEnv_->bind("__name__", Value::str("tilesched"));
+  moduleEnv_ = newModuleEnv("tilesched");
   execDefinitions(m.body, *moduleEnv_, /*isFactory=*/false);
 
   for (const auto& s : m.body)
@@ -150,6 +163,47 @@ void Elaborator::runModule(const py::Module& m) {
   // Only the factories compiled run: the one `--func` names (or that holds the
   // prim_func it names), else every factory that is not a test.
   for (const auto& s : m.body) {
+    if (s->kind == py::StmtKind::Import) {
+      // Factories and prim_funcs imported from a module next to the file, by the
+      // name the import binds (`from lib import gemm as gemm_l0` → gemm_l0).
+      for (const auto& n : s->importNames) {
+        std::string bound = n.alias;
+        if (bound.empty() && s->fromImport) bound = n.module.substr(n.module.rfind('.') + 1);
+        auto it = moduleEnv_->names.find(bound);
+        if (bound.empty() || it == moduleEnv_->names.end()) continue;
+        const Value& v = it->second;
+        if (v.kind != K::Function || !v.def || !v.def->loc.file || compiledDefs_.count(v.def))
+          continue;
+        const py::Stmt& def = *v.def;
+        bool named = options_.func == bound || options_.func == def.name;
+        if (isPrimFunc(def)) {
+          if (options_.func.empty() || named) {
+            compiledDefs_.insert(&def);
+            buildPrimFunc(def, v.closure, "");
+          }
+          continue;
+        }
+        if (isMacro(def) || !definesDeep(def.body)) continue;
+        std::function<void(const py::Stmt&)> noteParams = [&](const py::Stmt& d) {
+          for (const auto& p : d.params) usedDefines_.push_back(p.name);
+          for (const auto& inner : d.body)
+            if (inner->kind == py::StmtKind::FunctionDef && !isPrimFunc(*inner)) noteParams(*inner);
+        };
+        noteParams(def);
+        bool wanted = options_.func.empty() || named;
+        if (options_.func.empty() && isTestFunction(def)) continue;
+        if (!wanted && !definesNamed(def.body, options_.func)) continue;
+        compiledDefs_.insert(&def);
+        if (options_.func.empty() && !hasParameterValues(def)) {
+          // Imported for the file's own code, which never calls it with constants:
+          // compiled (to say which values are missing) only if nothing else is.
+          deferredImports_.push_back({&def, v.closure, bound});
+          continue;
+        }
+        runFactory(def, v.closure, bound, wanted, nullptr, nullptr);
+      }
+      continue;
+    }
     if (s->kind != py::StmtKind::FunctionDef) continue;
     if (isPrimFunc(*s)) {
       if (options_.func.empty() || options_.func == s->name) buildPrimFunc(*s, moduleEnv_, "");
@@ -168,6 +222,92 @@ void Elaborator::runModule(const py::Module& m) {
     if (!wanted && !definesNamed(s->body, options_.func)) continue;
     runFactory(*s, moduleEnv_, s->name, wanted, nullptr, nullptr);
   }
+  compileImported(m);
+  if (kernels_.empty() && !diags_.hasErrors())
+    for (const auto& d : deferredImports_)
+      runFactory(*d.def, d.closure, d.bound, true, nullptr, nullptr);
+}
+
+bool Elaborator::hasParameterValues(const py::Stmt& def) {
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs || p.defaultValue) continue;
+    bool defined = false;
+    for (const auto& x : options_.defines) defined |= x.first == p.name;
+    if (!defined) return findFactoryCall(def).has_value();
+  }
+  return true;
+}
+
+// The factories of the imported modules that the file does not import by name
+// but reaches: `run_example()` imported from example.py calls `example(1024)`.
+// Compiled when the file's code calls them with constant arguments (through the
+// module's functions it calls), as `pytest` or `python file.py` would, or when
+// --func names them.
+void Elaborator::compileImported(const py::Module&) {
+  for (size_t i = 0; i < importOrder_.size(); ++i) {
+    ImportedModule* mod = importOrder_[i];
+    for (const auto& s : mod->ast.body) {
+      if (s->kind != py::StmtKind::FunctionDef || compiledDefs_.count(s.get())) continue;
+      if (isPrimFunc(*s) || isMacro(*s) || !definesDeep(s->body) || isTestFunction(*s)) continue;
+      for (const auto& p : s->params) usedDefines_.push_back(p.name);
+      bool wanted;
+      if (!options_.func.empty()) {
+        wanted = options_.func == s->name;
+        if (!wanted && !definesNamed(s->body, options_.func)) continue;
+      } else {
+        if (!findFactoryCall(*s)) continue;
+        wanted = true;
+      }
+      compiledDefs_.insert(s.get());
+      runFactory(*s, mod->env, s->name, wanted, nullptr, nullptr);
+    }
+  }
+}
+
+bool Elaborator::reportUnreadableImport() {
+  if (unreadableImports_.empty() || !module_) return false;
+  // Does the file read `name` anywhere but in its imports?
+  std::function<bool(const py::Expr*, const std::string&)> readsExpr =
+      [&](const py::Expr* e, const std::string& name) -> bool {
+    if (!e) return false;
+    if (e->kind == py::ExprKind::Name && e->id == name) return true;
+    for (const auto* list : {&e->elts, &e->keys, &e->values})
+      for (const auto& x : *list)
+        if (readsExpr(x.get(), name)) return true;
+    for (const auto& k : e->keywords)
+      if (readsExpr(k.value.get(), name)) return true;
+    for (const auto& part : e->fstrParts)
+      if (readsExpr(part.expr.get(), name)) return true;
+    return readsExpr(e->lhs.get(), name) || readsExpr(e->rhs.get(), name) ||
+           readsExpr(e->step.get(), name);
+  };
+  std::function<bool(const py::StmtList&, const std::string&)> reads =
+      [&](const py::StmtList& body, const std::string& name) -> bool {
+    for (const auto& s : body) {
+      for (const auto& t : s->targets)
+        if (readsExpr(t.get(), name)) return true;
+      for (const auto& d : s->decorators)
+        if (readsExpr(d.get(), name)) return true;
+      for (const auto& w : s->withItems)
+        if (readsExpr(w.context.get(), name)) return true;
+      for (const auto& p : s->params)
+        if (readsExpr(p.defaultValue.get(), name)) return true;
+      if (readsExpr(s->value.get(), name) || readsExpr(s->iter.get(), name) ||
+          reads(s->body, name) || reads(s->orelse, name))
+        return true;
+    }
+    return false;
+  };
+  bool reported = false;
+  for (const auto& u : unreadableImports_) {
+    for (const auto& name : u.bound) {
+      if (!reads(module_->body, name)) continue;
+      error(u.loc, u.message);
+      reported = true;
+      break;
+    }
+  }
+  return reported;
 }
 
 bool Elaborator::isTestFunction(const py::Stmt& def) {
@@ -274,6 +414,7 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
                                "overrides them",
                                def.name, list, fc->loc.line));
       n.severity = Severity::Note;
+      n.notes = fc->notes;
       missing.clear();
     }
   }
@@ -363,37 +504,160 @@ std::optional<std::vector<std::pair<std::string, Value>>> Elaborator::constantAr
 std::optional<FactoryCall> Elaborator::findFactoryCall(const py::Stmt& factory) {
   if (!module_) return std::nullopt;
   std::optional<FactoryCall> found;
-  std::set<const py::Stmt*> visited;
+  std::set<const py::Stmt*> visited;  // the functions being scanned (no recursion)
   argparseDefaults_.clear();
+  scanBudget_ = kScanBudget;
   // First what `python file.py` runs: the module's statements (the __main__
   // block too) and the module functions they call.
   auto top = std::make_shared<Env>();
   top->parent = moduleEnv_;
   scanForCall(module_->body, *top, factory, found, visited, 0, true);
   // Then the other functions (tests, benchmarks) in file order, their
-  // parameters from their defaults.
+  // parameters from their defaults, then from each @pytest.mark.parametrize
+  // parameter set in pytest's order until one reaches the call.
   for (const auto& s : module_->body) {
-    if (found) break;
-    if (s->kind != py::StmtKind::FunctionDef || s.get() == &factory || visited.count(s.get()) ||
-        isPrimFunc(*s) || isMacro(*s))
+    if (found || !scanBudget_) break;
+    if (s->kind != py::StmtKind::FunctionDef || s.get() == &factory || isPrimFunc(*s) ||
+        isMacro(*s))
       continue;
-    auto local = std::make_shared<Env>();
-    local->parent = moduleEnv_;
-    for (const auto& p : s->params) {
-      if (p.varArgs || p.varKwargs) continue;
-      Value v = Value::undefined("parameter has no value", p.loc);
-      if (p.defaultValue) {
-        try {
-          v = eval(*p.defaultValue, *moduleEnv_);
-        } catch (const EvalError&) {
+    std::vector<ParamSet> sets = parametrizeSets(*s, *moduleEnv_);
+    if (sets.empty()) sets.emplace_back();
+    for (const ParamSet& set : sets) {
+      if (found || !scanBudget_) break;
+      auto local = std::make_shared<Env>();
+      local->parent = moduleEnv_;
+      for (const auto& p : s->params) {
+        if (p.varArgs || p.varKwargs) continue;
+        Value v = Value::undefined("parameter has no value", p.loc);
+        if (p.defaultValue) {
+          try {
+            v = eval(*p.defaultValue, *moduleEnv_);
+          } catch (const EvalError&) {
+          }
         }
+        local->bind(p.name, v);
       }
-      local->bind(p.name, v);
+      for (const auto& [name, v] : set.values) local->bind(name, v);
+      visited.insert(s.get());
+      scanForCall(s->body, *local, factory, found, visited, 1, false);
+      visited.erase(s.get());
+      if (found) found->notes = set.picks;
     }
-    visited.insert(s.get());
-    scanForCall(s->body, *local, factory, found, visited, 1, false);
   }
   return found;
+}
+
+std::vector<ParamSet> Elaborator::parametrizeSets(const py::Stmt& def, Env& env) {
+  // One decorator: its names and, per parameter set, one value per name.
+  struct Axis {
+    SourceLoc loc;
+    std::vector<std::string> names;
+    std::vector<std::vector<Value>> sets;
+  };
+  std::vector<Axis> axes;
+  for (const auto& d : def.decorators) {
+    if (d->kind != py::ExprKind::Call) continue;
+    std::string n = dottedName(*d->lhs);
+    if (n.size() < 11 || n.compare(n.size() - 11, 11, "parametrize") != 0) continue;
+    const py::Expr* namesExpr = d->elts.size() > 0 ? d->elts[0].get() : nullptr;
+    const py::Expr* valuesExpr = d->elts.size() > 1 ? d->elts[1].get() : nullptr;
+    if (const py::Keyword* k = keyword(*d, "argnames")) namesExpr = k->value.get();
+    if (const py::Keyword* k = keyword(*d, "argvalues")) valuesExpr = k->value.get();
+    if (!namesExpr || !valuesExpr) continue;
+    Axis axis;
+    axis.loc = d->loc;
+    try {
+      Value names = eval(*namesExpr, env);
+      if (names.kind == K::Str) {
+        // "a, b" or "a,b"
+        std::string cur;
+        for (char c : names.s + ",") {
+          if (c == ',') {
+            if (!cur.empty()) axis.names.push_back(cur);
+            cur.clear();
+          } else if (!std::isspace(static_cast<unsigned char>(c))) {
+            cur += c;
+          }
+        }
+      } else if (names.isSequence()) {
+        for (const auto& x : names.elts)
+          if (x.kind == K::Str) axis.names.push_back(x.s);
+      }
+    } catch (const EvalError&) {
+    }
+    if (axis.names.empty()) continue;
+    std::vector<Value> values;
+    if (valuesExpr->kind == py::ExprKind::List || valuesExpr->kind == py::ExprKind::Tuple) {
+      // Element by element, so one set that cannot be evaluated leaves the others.
+      for (const auto& x : valuesExpr->elts) {
+        try {
+          values.push_back(eval(*x, env));
+        } catch (const EvalError& err) {
+          values.push_back(Value::undefined(err.message, err.loc));
+        }
+      }
+    } else {
+      try {
+        Value v = eval(*valuesExpr, env);
+        if (v.isSequence()) values = v.elts;
+      } catch (const EvalError&) {
+      }
+    }
+    for (const auto& v : values) {
+      bool param = v.kind == K::Tuple && v.s == "pytest.param";
+      std::vector<Value> set;
+      if (axis.names.size() == 1 && !param)
+        set.push_back(v);
+      else if (v.isSequence() && v.elts.size() == axis.names.size())
+        set = v.elts;
+      else
+        set.assign(axis.names.size(),
+                   Value::undefined("the parameter set does not match the names", d->loc));
+      axis.sets.push_back(std::move(set));
+    }
+    if (!axis.sets.empty()) axes.push_back(std::move(axis));
+  }
+  std::vector<ParamSet> out;
+  if (axes.empty()) return out;
+  // pytest's order: the top decorator's sets vary fastest.
+  std::vector<size_t> idx(axes.size(), 0);
+  while (out.size() < kMaxParamSets) {
+    ParamSet ps;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const Axis& a = axes[i];
+      std::string text;
+      for (size_t j = 0; j < a.names.size(); ++j) {
+        const Value& v = a.sets[idx[i]][j];
+        ps.values.push_back({a.names[j], v});
+        text += fmt::format("{}{}={}", j ? ", " : "", a.names[j],
+                            v.kind == K::Undefined ? "?" : describe(v));
+      }
+      ps.picks.push_back(
+          {a.loc, fmt::format("with parameter set {} of this @pytest.mark.parametrize ({})",
+                              idx[i] + 1, text)});
+    }
+    out.push_back(std::move(ps));
+    size_t i = 0;
+    while (i < axes.size() && ++idx[i] == axes[i].sets.size()) idx[i++] = 0;
+    if (i == axes.size()) break;
+  }
+  return out;
+}
+
+const Value* Elaborator::calleeFunction(const py::Expr& callee, Env& env) {
+  const Value* v = nullptr;
+  if (callee.kind == py::ExprKind::Name) {
+    v = env.lookup(callee.id);
+  } else if (callee.kind == py::ExprKind::Attribute && callee.lhs &&
+             callee.lhs->kind == py::ExprKind::Name) {
+    // `lib.factory(...)` after `import lib`.
+    const Value* m = env.lookup(callee.lhs->id);
+    if (m && m->kind == K::Module && m->closure) {
+      auto it = m->closure->names.find(callee.id);
+      if (it != m->closure->names.end()) v = &it->second;
+    }
+  }
+  return v && v->kind == K::Function && v->def ? v : nullptr;
 }
 
 void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
@@ -414,15 +678,16 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
   sub(e.step.get());
   if (found || e.kind != py::ExprKind::Call) return;
   // `factory.get_tir(args)` (a @tilelang.jit factory's prim_func) is a call
-  // of the factory with those arguments.
-  const py::Expr* callee = e.lhs.get();
-  bool getTir = callee->kind == py::ExprKind::Attribute && callee->id == "get_tir" && callee->lhs;
-  if (getTir) callee = callee->lhs.get();
-  if (callee->kind != py::ExprKind::Name) return;
-  const Value* fn = env.lookup(callee->id);
-  if (!fn || fn->kind != K::Function || !fn->def) return;
-  if (getTir && fn->def != &factory) return;
-  if (fn->def == &factory) {
+  // of the factory with those arguments; `lib.factory(args)` after `import lib`.
+  const py::Expr* calleeExpr = e.lhs.get();
+  bool getTir = calleeExpr->kind == py::ExprKind::Attribute && calleeExpr->id == "get_tir" &&
+                calleeExpr->lhs;
+  if (getTir) calleeExpr = calleeExpr->lhs.get();
+  const Value* callee = calleeFunction(*calleeExpr, env);
+  if (!callee) return;
+  const Value fn = *callee;
+  if (getTir && fn.def != &factory) return;
+  if (fn.def == &factory) {
     auto values = constantArguments(factory, e, env);
     if (!values) return;
     // Python would fail the call if a parameter without a default got no value.
@@ -433,32 +698,35 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
       for (const auto& x : options_.defines) given |= x.first == p.name;
       if (!given) return;
     }
-    found = FactoryCall{e.loc, std::move(*values)};
+    found = FactoryCall{e.loc, std::move(*values), {}};
     return;
   }
-  // A module function the code calls (`main()`): its body runs now.
-  const py::Stmt* body = fn->def;
-  if (depth >= 4 || visited.count(body) || isPrimFunc(*body) || isMacro(*body)) return;
-  visited.insert(body);
+  // A function the code calls (`main()`, or one imported from a module next to
+  // the file): its body runs now.
+  const py::Stmt* def = fn.def;
+  if (depth >= 4 || visited.count(def) || isPrimFunc(*def) || isMacro(*def)) return;
+  std::shared_ptr<Env> home = fn.closure ? fn.closure : moduleEnv_;
   auto local = std::make_shared<Env>();
-  local->parent = moduleEnv_;
+  local->parent = home;
   size_t ai = 0;
-  for (const auto& p : body->params) {
+  for (const auto& p : def->params) {
     if (p.varArgs || p.varKwargs) continue;
     Value v = Value::undefined("parameter has no value", p.loc);
     try {
-      if (ai < e.elts.size() && e.elts[ai]->kind != py::ExprKind::Starred)
+      if (ai < e.elts.size() && e.elts[ai]->kind != py::ExprKind::Starred && !p.keywordOnly)
         v = eval(*e.elts[ai++], env);
       else if (const py::Keyword* k = keyword(e, p.name))
         v = eval(*k->value, env);
       else if (p.defaultValue)
-        v = eval(*p.defaultValue, *moduleEnv_);
+        v = eval(*p.defaultValue, *home);
     } catch (const EvalError& err) {
       v = Value::undefined(err.message, err.loc);
     }
     local->bind(p.name, v);
   }
-  scanForCall(body->body, *local, factory, found, visited, depth + 1, false);
+  visited.insert(def);
+  scanForCall(def->body, *local, factory, found, visited, depth + 1, false);
+  visited.erase(def);
 }
 
 void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
@@ -468,7 +736,8 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
     if (e && !found) scanExprForCall(*e, env, factory, found, visited, depth);
   };
   for (const auto& sp : body) {
-    if (found) return;
+    if (found || !scanBudget_) return;
+    --scanBudget_;
     const py::Stmt& s = *sp;
     switch (s.kind) {
       case py::StmtKind::Import:
@@ -546,21 +815,24 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
       }
       case py::StmtKind::For: {
         scanExpr(s.iter.get());
-        // The first iteration is the one that reaches the call first.
-        Value first = Value::undefined("loop variable", s.loc);
+        // The iterations in order, up to the first one that reaches the call
+        // (`for f, n in [(add, 8), (mul, 4)]` finds mul's call in the second).
+        std::vector<Value> items{Value::undefined("loop variable", s.loc)};
         try {
           Value it = eval(*s.iter, env);
-          if (it.isSequence() && !it.elts.empty()) first = it.elts[0];
+          if (it.isSequence() && !it.elts.empty()) items = it.elts;
         } catch (const EvalError&) {
         }
-        for (const auto& t : s.targets) {
-          try {
-            assignTargets(*t, first, env, s.loc);
-          } catch (const EvalError& e) {
-            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+        for (size_t i = 0; i < items.size() && i < kMaxParamSets && !found; ++i) {
+          for (const auto& t : s.targets) {
+            try {
+              assignTargets(*t, items[i], env, s.loc);
+            } catch (const EvalError& e) {
+              assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+            }
           }
+          scanForCall(s.body, env, factory, found, visited, depth, false);
         }
-        scanForCall(s.body, env, factory, found, visited, depth, false);
         break;
       }
       case py::StmtKind::While:
@@ -603,13 +875,178 @@ bool Elaborator::defines(const py::StmtList& body) {
   return false;
 }
 
+namespace {
+
+// Modules that are libraries, not a kernel author's sibling files: importing
+// them binds an opaque value, as before imports were followed.
+bool isLibraryModule(const std::string& module) {
+  static const std::set<std::string> kLibraries = {
+      // The Python standard library modules kernel and test files use.
+      "__future__", "abc", "argparse", "array", "ast", "asyncio", "atexit", "base64", "bisect",
+      "builtins", "cmath", "codecs", "collections", "concurrent", "contextlib", "copy", "csv",
+      "ctypes", "dataclasses", "datetime", "decimal", "difflib", "dis", "enum", "errno", "fnmatch",
+      "fractions", "functools", "gc", "getopt", "glob", "gzip", "hashlib", "heapq", "importlib",
+      "inspect", "io", "itertools", "json", "keyword", "logging", "math", "multiprocessing",
+      "numbers", "operator", "optparse", "os", "pathlib", "pickle", "platform", "pprint", "queue",
+      "random", "re", "shutil", "signal", "socket", "statistics", "string", "struct", "subprocess",
+      "sys", "sysconfig", "tempfile", "textwrap", "threading", "time", "timeit", "traceback",
+      "types", "typing", "typing_extensions", "unittest", "uuid", "warnings", "weakref", "zipfile",
+      // Packages kernel and test files import.
+      "einops", "ml_dtypes", "numpy", "pandas", "pytest", "scipy", "tilelang", "torch", "torch_npu",
+      "tqdm", "triton", "tvm"};
+  return kLibraries.count(module.substr(0, module.find('.'))) > 0;
+}
+
+bool isPlainModuleName(const std::string& module) {
+  if (module.empty() || module.find('.') != std::string::npos) return false;
+  for (char c : module)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return !std::isdigit(static_cast<unsigned char>(module[0]));
+}
+
+}  // namespace
+
+ImportedModule* Elaborator::loadModule(const std::string& name, SourceLoc at, std::string& why) {
+  if (auto it = imports_.find(name); it != imports_.end()) return it->second.get();
+  namespace fs = std::filesystem;
+  fs::path mainPath(file_->path());
+  fs::path dir = options_.moduleDir.empty() ? mainPath.parent_path() : fs::path(options_.moduleDir);
+  fs::path onDisk = (dir.empty() ? fs::path(".") : dir) / (name + ".py");
+  std::error_code ec;
+  if (!fs::is_regular_file(onDisk, ec)) {
+    why = fmt::format("no file {}.py next to {}", name, mainPath.filename().string());
+    return nullptr;
+  }
+  std::ifstream in(onDisk, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    why = fmt::format("cannot read {}", onDisk.string());
+    return nullptr;
+  }
+  auto mod = std::make_unique<ImportedModule>();
+  mod->name = name;
+  // Shown like the compiled file's path: `dir/test.py` imports `dir/lib.py`.
+  mod->file =
+      std::make_shared<SourceFile>((mainPath.parent_path() / (name + ".py")).string(), text.str());
+  diags_.adoptFile(mod->file);
+  ImportedModule* raw = mod.get();
+  imports_[name] = std::move(mod);
+  importOrder_.push_back(raw);
+  size_t errorsBefore = diags_.numErrors();
+  raw->ast = py::parseModule(*raw->file, diags_, raw->file.get());
+  raw->env = newModuleEnv(name);
+  if (diags_.numErrors() != errorsBefore) {
+    // A lexical error in the module: say which import read it.
+    Diagnostic& n = diags_.warning(at, fmt::format("in module '{}' imported here", name));
+    n.severity = Severity::Note;
+  }
+  // Its top level runs once, as Python's import does: definitions and constants,
+  // never its `if __name__ == "__main__":` block or its functions' bodies.
+  const py::Module* savedModule = module_;
+  execDefinitions(raw->ast.body, *raw->env, /*isFactory=*/false);
+  module_ = savedModule;
+  raw->loading = false;
+  return raw;
+}
+
 void Elaborator::bindImport(const py::Stmt& s, Env& env) {
   for (const auto& n : s.importNames) {
     std::string module = n.module;
     std::string bound = n.alias;
-    if (bound.empty() && s.fromImport) {
-      // `from tilelang import language` binds `language` to the module "tilelang.language".
-      bound = module.substr(module.rfind('.') + 1);
+    if (s.fromImport) {
+      size_t dot = module.rfind('.');
+      std::string from = dot == std::string::npos ? "" : module.substr(0, dot);
+      std::string name = module.substr(dot == std::string::npos ? 0 : dot + 1);
+      if (bound.empty()) bound = name;
+      bool relative = from.empty() || from[0] == '.';
+      if (relative) {
+        std::string plain = from;
+        while (!plain.empty() && plain[0] == '.') plain.erase(0, 1);
+        std::string msg = fmt::format(
+            "package-relative imports ('from {} import {}') are not supported yet; import the "
+            "module by its plain name from the same folder ('from {} import {}')",
+            from.empty() ? "." : from, name, plain.empty() ? name : plain, name);
+        if (name != "*") {
+          unreadableImports_.push_back({s.loc, {bound}, msg});
+          env.bind(bound, Value::undefined(msg, s.loc));
+        }
+        continue;
+      }
+      if (isPlainModuleName(from) && !isDialectModule(from) && from != "tilelang") {
+        std::string why;
+        ImportedModule* mod = loadModule(from, s.loc, why);
+        if (mod) {
+          if (name == "*") {
+            // `from lib import *`: its public names (Python's rule without __all__).
+            for (const auto& [k, v] : mod->env->names) {
+              bool builtin = v.kind == K::DialectFn && v.s.rfind("builtins.", 0) == 0;
+              if (!k.empty() && k[0] != '_' && !builtin) env.names[k] = v;
+            }
+            continue;
+          }
+          auto it = mod->env->names.find(name);
+          if (it != mod->env->names.end()) {
+            env.bind(bound, it->second);
+          } else {
+            env.bind(
+                bound,
+                Value::undefined(
+                    mod->loading ? fmt::format("cannot import name '{}' from partially initialized "
+                                               "module '{}' (an import cycle)",
+                                               name, from)
+                                 : fmt::format("cannot import name '{}': {}.py defines no such "
+                                               "top-level name",
+                                               name, from),
+                    s.loc));
+          }
+          continue;
+        }
+        if (!isLibraryModule(from) && name != "*") {
+          std::string msg = fmt::format(
+              "cannot import '{}' from '{}': {}; tilesched reads kernel factories from modules in "
+              "the same folder as the compiled file",
+              name, from, why);
+          unreadableImports_.push_back({s.loc, {bound}, msg});
+          env.bind(bound, Value::undefined(
+                              fmt::format("{} (the import at line {})", msg, s.loc.line), s.loc));
+          continue;
+        }
+      } else if (!isDialectModule(from) && !isLibraryModule(from) && name != "*") {
+        // `from pkg.sub import f`: a module in another folder.
+        unreadableImports_.push_back(
+            {s.loc,
+             {bound},
+             fmt::format("importing from another folder ('from {} import {}') is not supported "
+                         "yet; tilesched reads modules in the same folder as the compiled file",
+                         from, name)});
+      }
+      if (isDialectModule(module))
+        env.bind(bound, Value::module("T"));
+      else if (isDialectModule(from))
+        // `from tilelang.language import simd as S`: S.vadd is T.simd.vadd.
+        env.bind(bound, Value::dialect(name));
+      else if (module == "tilelang")
+        env.bind(bound, Value::module("tilelang"));
+      else
+        env.bind(bound, Value::opaque(module));
+      continue;
+    }
+    if (isPlainModuleName(module) && !isLibraryModule(module)) {
+      // `import lib` / `import lib as l`: `lib.f(...)` reads lib.py's names.
+      std::string why;
+      if (ImportedModule* mod = loadModule(module, s.loc, why)) {
+        Value v = Value::module(module);
+        v.closure = std::shared_ptr<Env>(std::shared_ptr<Env>{}, mod->env.get());
+        env.bind(bound.empty() ? module : bound, v);
+        continue;
+      }
+      unreadableImports_.push_back(
+          {s.loc,
+           {bound.empty() ? module : bound},
+           fmt::format("cannot import '{}': {}; tilesched reads kernel factories from modules in "
+                       "the same folder as the compiled file",
+                       module, why)});
     }
     if (bound.empty()) {
       size_t dot = module.find('.');
@@ -622,7 +1059,7 @@ void Elaborator::bindImport(const py::Stmt& s, Env& env) {
     if (isDialectModule(module))
       env.bind(bound, Value::module("T"));
     else if (lastDot != std::string::npos && isDialectModule(module.substr(0, lastDot)))
-      // `from tilelang.language import simd as S`: S.vadd is T.simd.vadd.
+      // `import tilelang.language.simd as S`: S.vadd is T.simd.vadd.
       env.bind(bound, Value::dialect(module.substr(lastDot + 1)));
     else if (module == "tilelang")
       env.bind(bound, Value::module("tilelang"));
@@ -1178,6 +1615,16 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
     }
     case EK::Attribute: {
       Value base = eval(*e.lhs, env);
+      if (base.kind == K::Module && base.closure) {
+        // `lib.name` after `import lib` (a module next to the compiled file).
+        auto it = base.closure->names.find(e.id);
+        if (it == base.closure->names.end())
+          fail(e.loc, fmt::format("module '{}' has no attribute '{}'", base.s, e.id));
+        if (it->second.kind == K::Undefined)
+          fail(e.loc, fmt::format("'{}.{}' could not be evaluated at compile time: {}", base.s,
+                                  e.id, it->second.s));
+        return it->second;
+      }
       if (base.kind == K::Module) {
         if (base.s == "tilelang" && e.id == "language") return Value::module("T");
         if (base.s == "tilelang") return Value::opaque("tilelang." + e.id);
@@ -1385,6 +1832,12 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
       return callFunction(fn, call, env);
     case K::Opaque:
       if (auto v = hostHelper(fn.s, call, env)) return *v;
+      if (fn.s == "pytest.param") {
+        // `pytest.param(a, b, id=..., marks=...)`: one parameter set (its values).
+        Value set = Value::tuple(positional(call, env));
+        set.s = "pytest.param";
+        return set;
+      }
       return Value::opaque(fn.s + "(...)");
     case K::Module:
       fail(call.loc, "a module is not callable");

@@ -34,6 +34,9 @@ struct FrontendOptions {
   std::vector<std::pair<std::string, std::string>> defines;
   // --func NAME: a prim_func or factory name; empty = every kernel in the file.
   std::string func;
+  // Where `import M` / `from M import f` look for M.py; empty = the folder of
+  // the compiled file's path (as Python puts the script's folder first on sys.path).
+  std::string moduleDir;
 };
 
 // Errors, if any, are in `diags`; the result is empty exactly when there are errors.

@@ -56,6 +56,35 @@ struct ReturnSignal {
 struct FactoryCall {
   SourceLoc loc;
   std::vector<std::pair<std::string, Value>> values;  // parameter order
+  // The @pytest.mark.parametrize sets the enclosing test function ran with.
+  std::vector<std::pair<SourceLoc, std::string>> notes;
+};
+
+// A module next to the compiled file that the file imports (`from lib import f`,
+// `import lib`): parsed once, its top level evaluated in its own environment by
+// the same rules as the compiled file's (definitions and constants only).
+struct ImportedModule {
+  std::string name;
+  std::shared_ptr<const SourceFile> file;
+  py::Module ast;
+  std::shared_ptr<Env> env;
+  bool loading = true;  // its top level is still being evaluated (an import cycle)
+};
+
+// An import tilesched cannot follow (no such file next to the compiled one, a
+// package-relative or other-folder module): an error at the import when the
+// file has no kernel and reads one of the names it binds.
+struct UnreadableImport {
+  SourceLoc loc;
+  std::vector<std::string> bound;
+  std::string message;
+};
+
+// One parameter set of a test function's `@pytest.mark.parametrize`
+// decorators (one entry per decorator, pytest's order).
+struct ParamSet {
+  std::vector<std::pair<std::string, Value>> values;
+  std::vector<std::pair<SourceLoc, std::string>> picks;  // per decorator: which set, for a note
 };
 
 class Elaborator {
@@ -103,6 +132,20 @@ class Elaborator {
   void runModule(const py::Module& m);
   void execDefinitions(const py::StmtList& body, Env& env, bool isFactory);
   void bindImport(const py::Stmt& s, Env& env);
+  // The module M.py next to the compiled file, loaded on first use; null when
+  // there is no such file (`why` says so) or it is not a plain module name.
+  ImportedModule* loadModule(const std::string& name, SourceLoc at, std::string& why);
+  std::shared_ptr<Env> newModuleEnv(const std::string& moduleName);
+  // Imported factories and prim_funcs that are compiled with the file's own.
+  void compileImported(const py::Module& m);
+  // Does every parameter of `def` get a value (a default, -D, or the file's call)?
+  bool hasParameterValues(const py::Stmt& def);
+  // The message for "no kernel": an unreadable import whose names the file reads.
+  bool reportUnreadableImport();
+  // A test function's @pytest.mark.parametrize parameter sets, in pytest's order.
+  std::vector<ParamSet> parametrizeSets(const py::Stmt& def, Env& env);
+  // The function a call's callee names (`f`, `lib.f`), or null.
+  const Value* calleeFunction(const py::Expr& callee, Env& env);
   std::string raiseMessage(const py::Stmt& s, Env& env);
   void bindFunction(const py::Stmt& s, const std::shared_ptr<Env>& env);
   // `x = e` / `x += e` in host code: its value, or undefined carrying the
@@ -226,6 +269,19 @@ class Elaborator {
   std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
   std::vector<std::string> usedDefines_;
+  std::map<std::string, std::unique_ptr<ImportedModule>> imports_;  // by module name
+  std::vector<ImportedModule*> importOrder_;                        // in load order
+  std::vector<UnreadableImport> unreadableImports_;
+  std::set<const py::Stmt*> compiledDefs_;  // factories and prim_funcs already compiled
+  // Imported factories the file never calls with constants: compiled only when
+  // no other kernel is (their missing parameters are then the errors).
+  struct DeferredImport {
+    const py::Stmt* def;
+    std::shared_ptr<Env> closure;
+    std::string bound;
+  };
+  std::vector<DeferredImport> deferredImports_;
+  size_t scanBudget_ = 0;           // statements findFactoryCall may still visit
   ir::Kernel* kernel_ = nullptr;    // the kernel being built
   BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
   int nextId_ = 0;

@@ -124,8 +124,9 @@ struct OpenBracket {
 
 class Lexer {
  public:
-  Lexer(std::string_view src, DiagnosticEngine& diags, bool expressionMode)
-      : src_(src), diags_(diags), expressionMode_(expressionMode) {}
+  Lexer(std::string_view src, DiagnosticEngine& diags, bool expressionMode,
+        const SourceFile* locationFile = nullptr)
+      : src_(src), diags_(diags), expressionMode_(expressionMode), locationFile_(locationFile) {}
 
   std::vector<Token> run();
 
@@ -136,7 +137,9 @@ class Lexer {
     return pos_ + k < src_.size() ? static_cast<unsigned char>(src_[pos_ + k]) : 0;
   }
   bool atLineBreak() const { return peek() == '\n' || (peek() == '\r' && peek(1) == '\n'); }
-  SourceLoc loc() const { return {line_, static_cast<uint32_t>(pos_ - lineStart_ + 1)}; }
+  SourceLoc loc() const {
+    return {line_, static_cast<uint32_t>(pos_ - lineStart_ + 1), locationFile_};
+  }
   // Consumes one byte, keeping the line bookkeeping right.
   char bump() {
     char c = src_[pos_++];
@@ -200,6 +203,7 @@ class Lexer {
   std::string_view src_;
   DiagnosticEngine& diags_;
   bool expressionMode_;
+  const SourceFile* locationFile_;  // SourceLoc::file of every location (null: main file)
 
   size_t pos_ = 0;
   uint32_t line_ = 1;
@@ -973,8 +977,9 @@ bool isKeyword(std::string_view name) {
   return kSet.count(name) != 0;
 }
 
-std::vector<Token> tokenize(const SourceFile& file, DiagnosticEngine& diags) {
-  return Lexer(file.text(), diags, false).run();
+std::vector<Token> tokenize(const SourceFile& file, DiagnosticEngine& diags,
+                            const SourceFile* locationFile) {
+  return Lexer(file.text(), diags, false, locationFile).run();
 }
 
 std::vector<Token> tokenizeExpression(const std::string& text, DiagnosticEngine& diags) {

@@ -93,7 +93,10 @@ struct Token {
 inline constexpr int kMaxFStringDepth = 32;
 
 // Tokenizes a whole file (module mode: Newline/Indent/Dedent are produced).
-std::vector<Token> tokenize(const SourceFile& file, DiagnosticEngine& diags);
+// `locationFile` tags every location (SourceLoc::file): an imported module's
+// file; null for the compilation's main file.
+std::vector<Token> tokenize(const SourceFile& file, DiagnosticEngine& diags,
+                            const SourceFile* locationFile = nullptr);
 
 // Tokenizes `text` as if it were enclosed in parentheses: no Newline, Indent
 // or Dedent tokens, line breaks are ignored. Used for `-D NAME=VALUE` values.

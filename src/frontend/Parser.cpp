@@ -1322,8 +1322,9 @@ ExprPtr Parser::parseWholeExpression() {
 
 }  // namespace
 
-Module parseModule(const SourceFile& file, DiagnosticEngine& diags) {
-  std::vector<Token> tokens = tokenize(file, diags);
+Module parseModule(const SourceFile& file, DiagnosticEngine& diags,
+                   const SourceFile* locationFile) {
+  std::vector<Token> tokens = tokenize(file, diags, locationFile);
   return Parser(tokens).parseModule();
 }
 

@@ -32,8 +32,10 @@ inline constexpr int kMaxExpressionHeight = 1000;  // any expression tree, incl.
 inline constexpr int kMaxBlockDepth = 100;         // indented blocks, as CPython
 inline constexpr int kMaxElifChain = 1000;         // nested If nodes of one chain
 
-// Tokenizes and parses a whole file.
-Module parseModule(const SourceFile& file, DiagnosticEngine& diags);
+// Tokenizes and parses a whole file. `locationFile` tags every location of
+// the tree (an imported module's file; null for the main file, see SourceLoc).
+Module parseModule(const SourceFile& file, DiagnosticEngine& diags,
+                   const SourceFile* locationFile = nullptr);
 
 // Parses the text of one expression, e.g. the VALUE of `-D NAME=VALUE`
 // (`1048576`, `float16`, `"float16"`, `(128, 64)`, `1, 2` as a tuple). Line

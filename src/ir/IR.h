@@ -397,6 +397,8 @@ struct Kernel {
 
 struct Program {
   std::shared_ptr<const SourceFile> file;
+  // The modules the file imports kernel code from: locations in them point here.
+  std::vector<std::shared_ptr<const SourceFile>> importedFiles;
   std::vector<Kernel> kernels;
 };
 

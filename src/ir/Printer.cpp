@@ -391,7 +391,8 @@ class Printer {
       --indent_;
       return out_.str();
     }
-    std::string where = fileName.empty() ? "" : fmt::format(", {}:{}", fileName, k.loc.line);
+    const std::string& file = k.loc.file ? k.loc.file->path() : fileName;
+    std::string where = file.empty() ? "" : fmt::format(", {}:{}", file, k.loc.line);
     std::string launches =
         k.numLaunches > 1 ? fmt::format(", launch {} of {}", k.launch, k.numLaunches) : "";
     line(fmt::format("# kernel {}{}{}{}", k.name,

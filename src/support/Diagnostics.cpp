@@ -78,8 +78,8 @@ static void renderOne(std::ostringstream& os, const SourceFile* file, SourceLoc 
 
 std::string DiagnosticEngine::render(const Diagnostic& d) const {
   std::ostringstream os;
-  renderOne(os, file_.get(), d.loc, d.severity, d.message);
-  for (const auto& [loc, msg] : d.notes) renderOne(os, file_.get(), loc, Severity::Note, msg);
+  renderOne(os, fileOf(d.loc), d.loc, d.severity, d.message);
+  for (const auto& [loc, msg] : d.notes) renderOne(os, fileOf(loc), loc, Severity::Note, msg);
   return os.str();
 }
 

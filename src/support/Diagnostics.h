@@ -15,10 +15,16 @@
 
 namespace tilesched {
 
+class SourceFile;
+
 // 1-based line and column; line 0 means "no location" (e.g. command line).
+// `file` is the file the location is in when it is not the compilation's main
+// file (a module the kernel file imports); null means the main file. Whoever
+// tags a location keeps that file alive (DiagnosticEngine::adoptFile, ir::Program).
 struct SourceLoc {
   uint32_t line = 0;
   uint32_t col = 0;
+  const SourceFile* file = nullptr;
   bool valid() const { return line != 0; }
 };
 
@@ -55,6 +61,12 @@ class DiagnosticEngine {
 
   void setFile(std::shared_ptr<const SourceFile> file) { file_ = std::move(file); }
   const SourceFile* file() const { return file_.get(); }
+  // The file a location is in: its own (an imported module) or the main file.
+  const SourceFile* fileOf(SourceLoc loc) const { return loc.file ? loc.file : file_.get(); }
+  // Keeps a further file (an imported module) alive as long as the engine, so
+  // the locations tagged with it can be rendered.
+  void adoptFile(std::shared_ptr<const SourceFile> file) { adopted_.push_back(std::move(file)); }
+  const std::vector<std::shared_ptr<const SourceFile>>& adoptedFiles() const { return adopted_; }
 
   Diagnostic& error(SourceLoc loc, std::string message);
   Diagnostic& warning(SourceLoc loc, std::string message);
@@ -74,6 +86,7 @@ class DiagnosticEngine {
 
  private:
   std::shared_ptr<const SourceFile> file_;
+  std::vector<std::shared_ptr<const SourceFile>> adopted_;
   std::vector<Diagnostic> diags_;
   std::vector<std::string> onceKeys_;
   size_t numErrors_ = 0;

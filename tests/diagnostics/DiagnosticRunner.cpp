@@ -15,6 +15,11 @@
 // `@+N`/`@-N` are relative lines, `@N` an absolute line; `col` is required for
 // every located diagnostic; the text between `{{` and the last `}}` of the
 // line must equal the whole message.
+//
+// Files whose name starts with `_` are not tests: they are modules the tests
+// import (`from _lib import factory`). The expectations written in such a
+// module are checked, against the diagnostics located in it, by every test
+// that imports it.
 #include <gtest/gtest.h>
 
 #include "analysis/TaskGraph.h"
@@ -42,6 +47,7 @@ namespace fs = std::filesystem;
 const fs::path kDir = TILESCHED_TEST_DATA_DIR;
 
 struct Expected {
+  const SourceFile* file = nullptr;  // an imported module; null: the test file
   Severity severity;
   std::optional<uint32_t> line;  // none: no location
   uint32_t col = 0;
@@ -168,7 +174,8 @@ std::string describe(Severity s, std::optional<uint32_t> line, uint32_t col,
 std::vector<std::string> testFiles() {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(kDir))
-    if (entry.path().extension() == ".py") names.push_back(entry.path().stem().string());
+    if (entry.path().extension() == ".py" && entry.path().stem().string().rfind('_', 0) != 0)
+      names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -185,6 +192,7 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
   DiagnosticEngine diags(file);
   std::optional<ir::Program> program;
   size_t frontEndErrors = 0;
+  tf.options.moduleDir = kDir.string();  // the test's path is its bare name
   try {
     program = frontend::compileSource(file, tf.options, diags);
     frontEndErrors = diags.numErrors();
@@ -206,6 +214,16 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
     FAIL() << "exception escaped the front end: " << ex.what();
   }
 
+  // The expectations written in the modules the test imported.
+  for (const auto& module : diags.adoptedFiles()) {
+    TestFile mf = parseTestFile(module->text());
+    for (const auto& e : mf.formatErrors) ADD_FAILURE() << module->path() << ": " << e;
+    for (auto& e : mf.expected) {
+      e.file = module.get();
+      tf.expected.push_back(std::move(e));
+    }
+  }
+  auto where = [&](const SourceFile* f) { return f ? f->path() : path.filename().string(); };
   // Notes are checked like diagnostics of their own (`expected-note`).
   std::vector<Diagnostic> actual;
   for (const auto& d : diags.all()) {
@@ -218,7 +236,9 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
     for (size_t i = 0; i < actual.size() && !found; ++i) {
       const Diagnostic& d = actual[i];
       if (used[i] || d.severity != e.severity || d.message != e.message) continue;
-      if (e.line ? (d.loc.line != *e.line || d.loc.col != e.col) : d.loc.valid()) continue;
+      if (e.line ? (d.loc.line != *e.line || d.loc.col != e.col || d.loc.file != e.file)
+                 : d.loc.valid())
+        continue;
       used[i] = found = true;
     }
     if (!found) {
@@ -226,8 +246,9 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
       std::string near;
       for (const auto& d : actual)
         if (e.line && d.loc.line == *e.line)
-          near += "\n    got: " + describe(d.severity, d.loc.line, d.loc.col, d.message);
-      ADD_FAILURE() << path.filename() << ":" << e.writtenAt << ": missing "
+          near += "\n    got: " + where(d.loc.file) + " " +
+                  describe(d.severity, d.loc.line, d.loc.col, d.message);
+      ADD_FAILURE() << where(e.file) << ":" << e.writtenAt << ": missing "
                     << describe(e.severity, e.line, e.col, e.message) << near;
     }
   }
@@ -236,7 +257,7 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
     if (d.message.find("internal error") != std::string::npos)
       ADD_FAILURE() << path.filename() << ": internal error reached from user input: " << d.message;
     if (used[i]) continue;
-    ADD_FAILURE() << path.filename() << ": unexpected "
+    ADD_FAILURE() << path.filename() << ": unexpected " << where(d.loc.file) << " "
                   << describe(d.severity,
                               d.loc.valid() ? std::optional<uint32_t>(d.loc.line) : std::nullopt,
                               d.loc.col, d.message);

@@ -175,6 +175,11 @@ def main():
         kernel = os.path.join(args.workdir, "mutant_" + os.path.basename(kernel))
         with open(kernel, "w", encoding="utf-8") as f:
             f.write(text.replace(old, new))
+        # The modules the kernel file imports live next to it: next to the mutant too.
+        source_dir = os.path.dirname(os.path.abspath(args.kernel))
+        for name in sorted(os.listdir(source_dir)):
+            if name.endswith(".py") and name != os.path.basename(args.kernel):
+                shutil.copy(os.path.join(source_dir, name), os.path.join(args.workdir, name))
         print(f"mutant of {args.kernel}: {old!r} -> {new!r}")
     command = [args.tilesched, "run", kernel, "--schedule", args.schedule, "--output-dir", out_dir]
     if args.func:
