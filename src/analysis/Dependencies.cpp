@@ -79,23 +79,23 @@ class ListDeps {
     from.insert(from.end(), a.path.begin(), a.path.end());
     to.insert(to.end(), b.path.begin(), b.path.end());
     if (i < j && oracle_.mayOverlap(a, b, loop, 0)) {
-      add(kind, i, j, DistanceKind::Same, 0, a, from, to);
+      add(kind, i, j, DistanceKind::Same, 0, a, b, from, to);
       return;  // any later-iteration instance is implied by this one
     }
     if (!loop) return;
     if (a.isScalarVar()) {
-      add(kind, i, j, DistanceKind::Carried, 1, a, from, to);
+      add(kind, i, j, DistanceKind::Carried, 1, a, b, from, to);
       return;
     }
     const StorageOwnership* so = own_.find(a.storage);
     if (so && so->manual) {
       if (auto d = oracle_.smallestShift(a, b, loop, 1, std::max<int64_t>(so->ring, 1)))
-        add(kind, i, j, DistanceKind::Exact, *d, a, from, to);
+        add(kind, i, j, DistanceKind::Exact, *d, a, b, from, to);
       return;
     }
     if (!oracle_.mayOverlap(a, b, loop, std::nullopt)) return;
     bool versioned = own_.isOwner(loop, a.storage);
-    add(kind, i, j, versioned ? DistanceKind::Versioned : DistanceKind::Carried, 1, a, from, to);
+    add(kind, i, j, versioned ? DistanceKind::Versioned : DistanceKind::Carried, 1, a, b, from, to);
   }
 
   // Several distances of one (kind, producer, consumer, storage) — a ring read
@@ -111,7 +111,8 @@ class ListDeps {
       if (exactish(d))
         for (auto& k : kept)
           if (exactish(k) && k.kind == d.kind && k.from == d.from && k.to == d.to &&
-              k.storage == d.storage && k.var == d.var)
+              k.storage == d.storage && k.var == d.var && k.fromScalar == d.fromScalar &&
+              k.toScalar == d.toScalar)
             same = &k;
       if (!same) {
         kept.push_back(std::move(d));
@@ -150,14 +151,19 @@ class ListDeps {
     return true;
   }
 
+  // Dependencies of one (kind, units, distance, storage) collapse to the
+  // tightest latency, but not across the pipes that make them: a scalar
+  // operand read (on S) and the task's own read are synchronised apart.
   void add(DepKind kind, int i, int j, DistanceKind dk, int64_t distance, const Access& a,
-           const std::vector<int>& from, const std::vector<int>& to) {
+           const Access& b, const std::vector<int>& from, const std::vector<int>& to) {
     int64_t latency = dependencyLatency(list_, from, to);
     for (auto& d : list_.deps) {
       if (d.kind != kind || d.from != i || d.to != j || d.distanceKind != dk ||
           d.distance != distance)
         continue;
-      if (d.storage != a.storage || d.var != a.var) continue;
+      if (d.storage != a.storage || d.var != a.var || d.fromScalar != a.scalarOperand ||
+          d.toScalar != b.scalarOperand)
+        continue;
       if (latency > d.latency) {
         d.latency = latency;
         d.fromPath = from;
@@ -176,6 +182,8 @@ class ListDeps {
     d.var = a.var;
     d.fromPath = from;
     d.toPath = to;
+    d.fromScalar = a.scalarOperand;
+    d.toScalar = b.scalarOperand;
     list_.deps.push_back(std::move(d));
   }
 

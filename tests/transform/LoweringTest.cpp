@@ -907,3 +907,105 @@ TEST(Lowering, SequentialLoopsShareIdsUnderPressure) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- scalar operands
+
+// A UB element used directly as an operand of a statement — a loop's trip
+// count, a copy's region start, a fill or pad value — is loaded by the scalar
+// unit when the statement issues, so the load that wrote it must be waited
+// for on S (and the next overwrite must wait for the scalar read). Inputs: P
+// holds int32 in [-8, 8), so `% k` keeps every extent and start in range.
+struct ScalarOperandSnippet {
+  const char* name;
+  const char* body;  // under `with T.Kernel(1) as bx:`; P int32 (32,), X float32 (256,), Y output
+};
+
+const ScalarOperandSnippet kScalarOperands[] = {
+    {"loop_extent", R"(p = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((32,), "float32")
+T.copy(P[0:8], p)
+T.copy(X[0:32], a)
+for _i in T.serial(p[0] % 4 + 1):
+    for j in T.Parallel(32):
+        a[j] = a[j] + 1.0
+T.copy(a, Y[0:32])
+)"},
+    {"inner_loop_extent_in_pipeline", R"(p = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(P[s * 8:s * 8 + 8], p)
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for _i in T.serial(p[2] % 3 + 1):
+        for j in T.Parallel(32):
+            a[j] = a[j] * 0.5
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"slice_start", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+T.copy(P[0:8], o)
+T.copy(X[o[0] % 8 * 16:o[0] % 8 * 16 + 16], a)
+T.copy(a, Y[0:16])
+)"},
+    {"slice_start_in_pipeline", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(P[s * 8:s * 8 + 8], o)
+    T.copy(X[o[1] % 8 * 16:o[1] % 8 * 16 + 16], a)
+    T.copy(a, Y[s * 16:s * 16 + 16])
+)"},
+    {"store_region_start", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+T.copy(P[0:8], o)
+T.copy(X[0:16], a)
+T.copy(a, Y[o[3] % 8 * 16:o[3] % 8 * 16 + 16])
+)"},
+    {"fill_value", R"(src = T.alloc_ub((32,), "float32")
+dst = T.alloc_ub((32,), "float32")
+T.copy(X[0:32], src)
+T.fill(dst, src[0])
+T.copy(dst, Y[0:32])
+)"},
+    {"fill_value_in_pipeline", R"(src = T.alloc_ub((32,), "float32")
+dst = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], src)
+    T.fill(dst, src[s])
+    T.copy(dst, Y[s * 32:s * 32 + 32])
+)"},
+};
+
+class ScalarOperand : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
+
+TEST_P(ScalarOperand, IsLoadedAfterItsProducerAndBeforeItsOverwrite) {
+  const ScalarOperandSnippet& sn = kScalarOperands[std::get<0>(GetParam())];
+  int64_t versions = std::get<1>(GetParam());
+  SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(P: T.Tensor((32,), \"int32\"), "
+      "X: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n";
+  std::string line;
+  for (char c : std::string(sn.body)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    text += "        " + line + "\n";
+    line.clear();
+  }
+  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  expectCorrect(l);
+  // The scalar unit waits for the load that wrote the operand.
+  EXPECT_NE(l.printed.find("T.wait_flag(\"MTE2\", \"S\""), std::string::npos) << l.printed;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lowering, ScalarOperand,
+    ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kScalarOperands))),
+                       ::testing::Values(int64_t{1}, int64_t{2}, int64_t{3})));
+
+}  // namespace
+}  // namespace tilesched
