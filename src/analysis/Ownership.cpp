@@ -101,6 +101,41 @@ bool isWholeFill(const Unit& u, const Storage& s) {
   return s->bytes > 0 && bytes >= s->bytes;
 }
 
+// A loop nest whose every access of `s` is a pure fill (no bound or condition
+// reads `s`).
+bool onlyFills(const Unit& u, const Storage& s) {
+  if (!u.isLoop() || touchesDirectly(u, s)) return false;
+  bool any = false;
+  for (const auto& inner : u.body->units) {
+    if (!touches(inner, s)) continue;
+    if (inner.isLoop() ? !onlyFills(inner, s) : !isPureFill(inner, s)) return false;
+    any = true;
+  }
+  return any;
+}
+
+// A loop of fills that together cover every byte of `s` (a loop of row
+// fills): the loop's write box, hulled over its variables, is the whole
+// buffer. Like the write-first rule the hull is optimistic (`ub[2 * r, :]`
+// over r < 2 hulls to rows 0..2); that costs no correctness, the fills are
+// broadcast to every version as written.
+bool isWholeFillLoop(const Unit& u, const Storage& s) {
+  if (!onlyFills(u, s)) return false;
+  for (const auto& a : u.accesses) {
+    if (a.storage != s || !a.isWrite() || a.buffer->shape.size() != a.box.size()) continue;
+    int64_t elements = 1;
+    bool whole = true;
+    for (size_t d = 0; whole && d < a.box.size(); ++d) {
+      auto dim = asConstInt(a.buffer->shape[d]);
+      auto start = asConstInt(a.box[d].start);
+      whole = dim && (a.box[d].whole || (start && *start == 0 && a.box[d].extent >= *dim));
+      if (dim) elements *= *dim;
+    }
+    if (whole && s->bytes > 0 && elements * dtypeBytes(a.buffer->dtype) >= s->bytes) return true;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------ guards
 
 // Guards in a normal form for the write-first test: `not x` is x negated,
@@ -280,7 +315,7 @@ struct Scan {
   bool direct = false;  // an access that is not inside a child loop (nor a root fill)
   SourceLoc directLoc;
   std::vector<const Unit*> children;  // non-transparent loops whose bodies touch it
-  bool fills = false;                 // whole-buffer fills outside every loop
+  bool fills = false;                 // initialisation fills outside every owner
 };
 
 void scan(const UnitList& list, const Storage& s, bool atRoot, Scan& out) {
@@ -290,6 +325,13 @@ void scan(const UnitList& list, const Storage& s, bool atRoot, Scan& out) {
   };
   for (const auto& u : list.units) {
     if (!touches(u, s)) continue;
+    // At the kernel root, a loop of fills covering the whole buffer
+    // initialises it like one whole fill: it is no owner, its fills are
+    // broadcast to every version (SPEC §2.4, docs/analyses.md).
+    if (atRoot && isWholeFillLoop(u, s)) {
+      out.fills = true;
+      continue;
+    }
     if (u.isLoop()) {
       if (touchesDirectly(u, s)) direct(u.loc);
       if (isTransparentLoop(*u.loop()))
@@ -608,7 +650,6 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
     if (auto it = claims.find(st->id); it != claims.end())
       claimsValid = applyClaims(o, it->second, loops, diags);
     if (!o.explicitClaim) inferOwners(o, root);
-    if (o.eligible) describeEpochs(o, loops, defs, root);
     // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;
     for (const auto& v : kernel.annotations.bufferVersions)

@@ -1009,3 +1009,42 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- initialisation outside the owner
+
+// Rows of a 2-version buffer are zeroed by a loop of row fills before the
+// owner loop; every iteration overwrites row 0 and stores all rows, so rows
+// 1..3 must read 0 in every version.
+std::string rowFillKernel(const std::string& annotation) {
+  return "import tilelang.language as T\n\n@T.prim_func\n"
+         "def main(X: T.Tensor((3, 32), \"float32\"), Y: T.Tensor((3, 4, 32), \"float32\")):\n"
+         "    with T.Kernel(1) as bx:\n"
+         "        a = T.alloc_ub((4, 32), \"float32\")\n" +
+         annotation +
+         "        for r in T.serial(4):\n"
+         "            T.fill(a[r, :], 0.0)\n"
+         "        for s in T.Pipelined(3, num_stages=2):\n"
+         "            T.copy(X[s, :], a[0, :])\n"
+         "            T.copy(a, Y[s, :, :])\n";
+}
+
+TEST(Lowering, AFillLoopBeforeTheOwnerReachesEveryVersion) {
+  for (std::string annotation :
+       {std::string(), std::string("        T.annotate_buffer_versions({a: (2, \"counter\")})\n"),
+        std::string("        T.annotate_buffer_versions({a: (2, \"iteration\")})\n")}) {
+    SCOPED_TRACE(annotation);
+    auto l = lowerText("row_fills.py", rowFillKernel(annotation), uniform(2));
+    expectCorrect(l);
+    // The fill loop is no owner: the owner is the pipelined loop alone, and
+    // the row fill covers both versions.
+    ASSERT_EQ(storageOf(l, "a").versions, 2);
+    EXPECT_EQ(storageOf(l, "a").owners.size(), 1u);
+    EXPECT_NE(l.printed.find("T.fill(a[0:2, r, 0:32], 0.0)"), std::string::npos) << l.printed;
+  }
+}
+
+}  // namespace
+}  // namespace tilesched
