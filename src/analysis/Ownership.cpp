@@ -591,6 +591,29 @@ void inferOwners(StorageOwnership& o, const UnitList& root) {
   }
 }
 
+// The first access of `s` outside every owner that materialisation cannot give
+// to every version (SPEC §6.2): anything but a pure fill — a read (a fill
+// value, a loop bound, a condition included) or another write. Null when
+// there is none.
+const Access* unbroadcastable(const UnitList& list, const StorageOwnership& o) {
+  for (const auto& u : list.units) {
+    if (!touches(u, o.storage)) continue;
+    if (u.isLoop()) {
+      if (std::find(o.owners.begin(), o.owners.end(), u.stmt) != o.owners.end()) continue;
+      for (const auto& a : u.accesses)
+        if (a.storage == o.storage && a.path.empty()) return &a;
+      if (const Access* a = unbroadcastable(*u.body, o)) return a;
+      continue;
+    }
+    if (isPureFill(u, o.storage)) continue;
+    for (const auto& a : u.accesses)
+      if (a.storage == o.storage && (!a.isWrite() || !as<FillStmt>(u.stmt))) return &a;
+    for (const auto& a : u.accesses)
+      if (a.storage == o.storage) return &a;
+  }
+  return nullptr;
+}
+
 // Step 4, for an eligible storage: version bound, epoch flags, broadcast fills.
 void describeEpochs(StorageOwnership& o, LoopIndex& loops, const ScalarDefs& defs,
                     const UnitList& root) {
@@ -650,6 +673,24 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
     if (auto it = claims.find(st->id); it != claims.end())
       claimsValid = applyClaims(o, it->second, loops, diags);
     if (!o.explicitClaim) inferOwners(o, root);
+    // Accesses outside the owners must be broadcast fills; an explicit claim
+    // is trusted for the owners, but not for what it cannot lower.
+    if (o.eligible)
+      if (const Access* bad = unbroadcastable(root, o)) {
+        o.reason = fmt::format(
+            "it is {} outside its owner loops (line {}), where only a T.fill or T.clear that "
+            "reads nothing of it can be given to every version",
+            bad->isWrite() ? "written" : "read", bad->loc.line);
+        o.eligible = false;
+        o.owners.clear();
+        if (o.explicitClaim)
+          diags.warningOnce("claim-outside:" + std::to_string(st->id),
+                            claims.at(st->id).front().loc,
+                            fmt::format("the multi_buffer_eligible claim of '{}' is dropped: {}; "
+                                        "it keeps one version",
+                                        claims.at(st->id).front().buffer->name, o.reason));
+      }
+    if (o.eligible) describeEpochs(o, loops, defs, root);
     // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;
     for (const auto& v : kernel.annotations.bufferVersions)

@@ -975,6 +975,18 @@ for s in T.Pipelined(4, num_stages=2):
     T.fill(dst, src[s])
     T.copy(dst, Y[s * 32:s * 32 + 32])
 )"},
+    // The fill's value is read (by S, at issue) before the fill writes it (V).
+    {"fill_reads_its_target", R"(a = T.alloc_ub((32,), "float32")
+T.copy(X[0:32], a)
+T.fill(a, a[5])
+T.copy(a, Y[0:32])
+)"},
+    {"fill_reads_its_target_in_pipeline", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    T.fill(a, a[s + 1])
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
 };
 
 class ScalarOperand : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
@@ -1044,6 +1056,33 @@ TEST(Lowering, AFillLoopBeforeTheOwnerReachesEveryVersion) {
     EXPECT_EQ(storageOf(l, "a").owners.size(), 1u);
     EXPECT_NE(l.printed.find("T.fill(a[0:2, r, 0:32], 0.0)"), std::string::npos) << l.printed;
   }
+}
+
+// A fill that reads its own target outside the owner names no version: the
+// explicit claim cannot be lowered, so it is dropped with a warning and the
+// buffer keeps one version (no internal error).
+TEST(Lowering, AClaimWithAnUnbroadcastableAccessOutsideItsOwnerIsDropped) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((128,), "float32"), Y: T.Tensor((128,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.copy(X[0:32], a)
+        T.fill(a, a[0])
+        for s in T.Pipelined(4, num_stages=2, annotations={"multi_buffer_eligible": [a]}):
+            T.copy(X[s * 32:s * 32 + 32], a)
+            for i in T.Parallel(32):
+                a[i] = a[i] * 2.0
+            T.copy(a, Y[s * 32:s * 32 + 32])
+)";
+  auto l = lowerText("claimed.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(storageOf(l, "a").versions, 1);
+  EXPECT_NE(l.messages().find("warning: the multi_buffer_eligible claim of 'a' is dropped: it is "
+                              "written outside its owner loops (line 7)"),
+            std::string::npos)
+      << l.messages();
 }
 
 }  // namespace
