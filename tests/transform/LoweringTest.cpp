@@ -1085,5 +1085,30 @@ def main(X: T.Tensor((128,), "float32"), Y: T.Tensor((128,), "float32")):
       << l.messages();
 }
 
+// A copy out after a claiming loop reads the buffer outside its owner: which
+// version holds the last tile is not materialised, so the claim is dropped
+// too (it was an internal error: copy regions of different element counts).
+TEST(Lowering, AClaimWithAReadAfterItsOwnerIsDropped) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((64,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((64,), "float32")
+        for i in T.Pipelined(4, num_stages=2, annotations={"multi_buffer_eligible": [a]}):
+            T.copy(X[i * 64:i * 64 + 64], a)
+        T.copy(a, Y)
+)";
+  for (int64_t versions : {1, 2}) {
+    auto l = lowerText("claimed_read_after.py", text, uniform(versions));
+    expectCorrect(l);
+    EXPECT_EQ(storageOf(l, "a").versions, 1);
+    EXPECT_NE(l.messages().find("the multi_buffer_eligible claim of 'a' is dropped: it is read "
+                                "outside its owner loops (line 9)"),
+              std::string::npos)
+        << l.messages();
+  }
+}
+
 }  // namespace
 }  // namespace tilesched
