@@ -17,7 +17,8 @@
 // (`x = expr`) are accesses too (`var` set, no storage). Loop units get an
 // estimated timing (a sequential list schedule of their body) that the
 // scheduler replaces with the solved one (Dependencies.h,
-// recomputeDependencyLatencies).
+// recomputeDependencyLatencies). Loads the scalar unit makes when a statement
+// issues (loop bounds, region starts, fill values) are marked `scalarOperand`.
 //
 //   for s in T.Pipelined(4, num_stages=2):        units of loop s (float32):
 //       T.copy(A[s * 1024:s * 1024 + 1024], a_ub) #0 MTE2 lat 172 ii 82  R A[s * 1024:s *
