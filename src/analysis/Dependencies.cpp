@@ -99,23 +99,23 @@ class ListDeps {
     from.insert(from.end(), a.path.begin(), a.path.end());
     to.insert(to.end(), b.path.begin(), b.path.end());
     if (i < j && oracle_.mayOverlap(a, b, loop, 0)) {
-      add(kind, i, j, DistanceKind::Same, 0, a, from, to);
+      add(kind, i, j, DistanceKind::Same, 0, a, b, from, to);
       return;  // any later-iteration instance is implied by this one
     }
     if (!loop) return;
     if (a.isScalarVar()) {
-      add(kind, i, j, DistanceKind::Carried, 1, a, from, to);
+      add(kind, i, j, DistanceKind::Carried, 1, a, b, from, to);
       return;
     }
     const StorageOwnership* so = own_.find(a.storage);
     if (so && so->manual) {
       if (auto d = oracle_.smallestShift(a, b, loop, 1, std::max<int64_t>(so->ring, 1)))
-        add(kind, i, j, DistanceKind::Exact, *d, a, from, to);
+        add(kind, i, j, DistanceKind::Exact, *d, a, b, from, to);
       return;
     }
     if (!oracle_.mayOverlap(a, b, loop, std::nullopt)) return;
     bool versioned = own_.isOwner(loop, a.storage);
-    add(kind, i, j, versioned ? DistanceKind::Versioned : DistanceKind::Carried, 1, a, from, to);
+    add(kind, i, j, versioned ? DistanceKind::Versioned : DistanceKind::Carried, 1, a, b, from, to);
   }
 
   // Several distances of one (kind, producer, consumer, storage) — a ring read
@@ -127,12 +127,12 @@ class ListDeps {
     };
     std::vector<Dependency> kept;
     // At most one exactish dependency per key is kept: later ones merge into it.
-    std::map<std::tuple<int, int, int, const void*, const void*>, size_t> exactIndex;
+    std::map<std::tuple<int, int, int, const void*, const void*, bool, bool>, size_t> exactIndex;
     for (auto& d : list_.deps) {
       Dependency* same = nullptr;
       auto key = std::make_tuple(static_cast<int>(d.kind), d.from, d.to,
                                  static_cast<const void*>(d.storage.get()),
-                                 static_cast<const void*>(d.var.get()));
+                                 static_cast<const void*>(d.var.get()), d.fromScalar, d.toScalar);
       if (exactish(d)) {
         auto it = exactIndex.find(key);
         if (it != exactIndex.end()) same = &kept[it->second];
@@ -175,11 +175,21 @@ class ListDeps {
     return true;
   }
 
+  // Dependencies of one (kind, units, distance, storage) collapse to the
+  // tightest latency, but not across the pipes that make them: a scalar
+  // operand read (on S) and the task's own read are synchronised apart.
   void add(DepKind kind, int i, int j, DistanceKind dk, int64_t distance, const Access& a,
-           const std::vector<int>& from, const std::vector<int>& to) {
+           const Access& b, const std::vector<int>& from, const std::vector<int>& to) {
     int64_t latency = dependencyLatency(list_, from, to);
-    DepKey key{static_cast<int>(kind), i,          j, static_cast<int>(dk), distance,
-               a.storage.get(),        a.var.get()};
+    DepKey key{static_cast<int>(kind),
+               i,
+               j,
+               static_cast<int>(dk),
+               distance,
+               a.storage.get(),
+               a.var.get(),
+               a.scalarOperand,
+               b.scalarOperand};
     auto found = index_.find(key);
     if (found != index_.end()) {
       Dependency& d = list_.deps[found->second];
@@ -201,13 +211,15 @@ class ListDeps {
     d.var = a.var;
     d.fromPath = from;
     d.toPath = to;
+    d.fromScalar = a.scalarOperand;
+    d.toScalar = b.scalarOperand;
     index_.emplace(key, list_.deps.size());
     list_.deps.push_back(std::move(d));
   }
 
   // One dependency per (kind, producer, consumer, distance, target): add()
   // finds it without scanning the list.
-  using DepKey = std::tuple<int, int, int, int, int64_t, const void*, const void*>;
+  using DepKey = std::tuple<int, int, int, int, int64_t, const void*, const void*, bool, bool>;
   std::map<DepKey, size_t> index_;
 
   UnitList& list_;

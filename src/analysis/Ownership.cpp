@@ -101,6 +101,41 @@ bool isWholeFill(const Unit& u, const Storage& s) {
   return s->bytes > 0 && bytes >= s->bytes;
 }
 
+// A loop nest whose every access of `s` is a pure fill (no bound or condition
+// reads `s`).
+bool onlyFills(const Unit& u, const Storage& s) {
+  if (!u.isLoop() || touchesDirectly(u, s)) return false;
+  bool any = false;
+  for (const auto& inner : u.body->units) {
+    if (!touches(inner, s)) continue;
+    if (inner.isLoop() ? !onlyFills(inner, s) : !isPureFill(inner, s)) return false;
+    any = true;
+  }
+  return any;
+}
+
+// A loop of fills that together cover every byte of `s` (a loop of row
+// fills): the loop's write box, hulled over its variables, is the whole
+// buffer. Like the write-first rule the hull is optimistic (`ub[2 * r, :]`
+// over r < 2 hulls to rows 0..2); that costs no correctness, the fills are
+// broadcast to every version as written.
+bool isWholeFillLoop(const Unit& u, const Storage& s) {
+  if (!onlyFills(u, s)) return false;
+  for (const auto& a : u.accesses) {
+    if (a.storage != s || !a.isWrite() || a.buffer->shape.size() != a.box.size()) continue;
+    int64_t elements = 1;
+    bool whole = true;
+    for (size_t d = 0; whole && d < a.box.size(); ++d) {
+      auto dim = asConstInt(a.buffer->shape[d]);
+      auto start = asConstInt(a.box[d].start);
+      whole = dim && (a.box[d].whole || (start && *start == 0 && a.box[d].extent >= *dim));
+      if (dim) elements *= *dim;
+    }
+    if (whole && s->bytes > 0 && elements * dtypeBytes(a.buffer->dtype) >= s->bytes) return true;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------ guards
 
 // Guards in a normal form for the write-first test: `not x` is x negated,
@@ -280,7 +315,7 @@ struct Scan {
   bool direct = false;  // an access that is not inside a child loop (nor a root fill)
   SourceLoc directLoc;
   std::vector<const Unit*> children;  // non-transparent loops whose bodies touch it
-  bool fills = false;                 // whole-buffer fills outside every loop
+  bool fills = false;                 // initialisation fills outside every owner
 };
 
 void scan(const UnitList& list, const Storage& s, bool atRoot, Scan& out) {
@@ -290,6 +325,13 @@ void scan(const UnitList& list, const Storage& s, bool atRoot, Scan& out) {
   };
   for (const auto& u : list.units) {
     if (!touches(u, s)) continue;
+    // At the kernel root, a loop of fills covering the whole buffer
+    // initialises it like one whole fill: it is no owner, its fills are
+    // broadcast to every version (SPEC §2.4, docs/analyses.md).
+    if (atRoot && isWholeFillLoop(u, s)) {
+      out.fills = true;
+      continue;
+    }
     if (u.isLoop()) {
       if (touchesDirectly(u, s)) direct(u.loc);
       if (isTransparentLoop(*u.loop()))
@@ -549,6 +591,29 @@ void inferOwners(StorageOwnership& o, const UnitList& root) {
   }
 }
 
+// The first access of `s` outside every owner that materialisation cannot give
+// to every version (SPEC §6.2): anything but a pure fill — a read (a fill
+// value, a loop bound, a condition included) or another write. Null when
+// there is none.
+const Access* unbroadcastable(const UnitList& list, const StorageOwnership& o) {
+  for (const auto& u : list.units) {
+    if (!touches(u, o.storage)) continue;
+    if (u.isLoop()) {
+      if (std::find(o.owners.begin(), o.owners.end(), u.stmt) != o.owners.end()) continue;
+      for (const auto& a : u.accesses)
+        if (a.storage == o.storage && a.path.empty()) return &a;
+      if (const Access* a = unbroadcastable(*u.body, o)) return a;
+      continue;
+    }
+    if (isPureFill(u, o.storage)) continue;
+    for (const auto& a : u.accesses)
+      if (a.storage == o.storage && (!a.isWrite() || !as<FillStmt>(u.stmt))) return &a;
+    for (const auto& a : u.accesses)
+      if (a.storage == o.storage) return &a;
+  }
+  return nullptr;
+}
+
 // Step 4, for an eligible storage: version bound, epoch flags, broadcast fills.
 void describeEpochs(StorageOwnership& o, LoopIndex& loops, const ScalarDefs& defs,
                     const UnitList& root) {
@@ -608,6 +673,23 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
     if (auto it = claims.find(st->id); it != claims.end())
       claimsValid = applyClaims(o, it->second, loops, diags);
     if (!o.explicitClaim) inferOwners(o, root);
+    // Accesses outside the owners must be broadcast fills; an explicit claim
+    // is trusted for the owners, but not for what it cannot lower.
+    if (o.eligible)
+      if (const Access* bad = unbroadcastable(root, o)) {
+        o.reason = fmt::format(
+            "it is {} outside its owner loops (line {}), where only a T.fill or T.clear that "
+            "reads nothing of it can be given to every version",
+            bad->isWrite() ? "written" : "read", bad->loc.line);
+        o.eligible = false;
+        o.owners.clear();
+        if (o.explicitClaim)
+          diags.warningOnce("claim-outside:" + std::to_string(st->id),
+                            claims.at(st->id).front().loc,
+                            fmt::format("the multi_buffer_eligible claim of '{}' is dropped: {}; "
+                                        "it keeps one version",
+                                        claims.at(st->id).front().buffer->name, o.reason));
+      }
     if (o.eligible) describeEpochs(o, loops, defs, root);
     // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;

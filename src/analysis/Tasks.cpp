@@ -61,6 +61,7 @@ std::string printAccess(const Access& a) {
     }
     out += "]";
   }
+  if (a.scalarOperand) out += " (S)";
   return out;
 }
 
@@ -156,6 +157,8 @@ class AccessCollector {
   AccessCollector(const ScalarDefs& defs, Guard guard, std::vector<Access>& out)
       : defs_(defs), guard_(std::move(guard)), out_(out) {}
 
+  bool markScalarOperands = true;
+
   void stmt(const Stmt& s) {
     if (!s) return;
     switch (s->kind) {
@@ -184,17 +187,22 @@ class AccessCollector {
         const auto* p = as<ParallelStmt>(s);
         for (size_t i = 0; i < p->vars.size(); ++i)
           swept_.push_back({p->vars[i], intImm(0), p->extents[i]});
+        ++vectorDepth_;
         stmt(p->body);
+        --vectorDepth_;
         swept_.resize(swept_.size() - p->vars.size());
         return;
       }
       case StmtKind::VFRegion:
+        ++vectorDepth_;
         stmt(as<VFRegionStmt>(s)->body);
+        --vectorDepth_;
         return;
       case StmtKind::Copy: {
         const auto* c = as<CopyStmt>(s);
         region(c->src, AccessKind::Read, s->loc);
         region(c->dst, AccessKind::Write, s->loc);
+        reads(c->padValue, s->loc);
         return;
       }
       case StmtKind::Gemm: {
@@ -253,7 +261,8 @@ class AccessCollector {
     }
   }
 
-  // Loads and scalar-variable reads of an expression.
+  // Loads and scalar-variable reads of an expression. Outside T.Parallel and
+  // VF bodies the scalar unit evaluates it when the instruction issues.
   void reads(const Expr& e, SourceLoc loc) {
     if (!e) return;
     if (e->kind == ExprKind::VarRef && e->var->kind == VarKind::Local) {
@@ -265,7 +274,9 @@ class AccessCollector {
       add(std::move(acc));
       return;
     }
-    if (e->kind == ExprKind::Load) element(e->buffer, e->operands, AccessKind::Read, loc);
+    if (e->kind == ExprKind::Load)
+      element(e->buffer, e->operands, AccessKind::Read, loc,
+              markScalarOperands && vectorDepth_ == 0);
     for (const auto& o : e->operands) reads(o, loc);
   }
 
@@ -274,7 +285,7 @@ class AccessCollector {
     // One access per (kind, storage/var, box, guard) is enough.
     for (const auto& a : out_) {
       if (a.kind != acc.kind || a.storage != acc.storage || a.var != acc.var ||
-          a.buffer != acc.buffer)
+          a.buffer != acc.buffer || a.scalarOperand != acc.scalarOperand)
         continue;
       if (a.box.size() != acc.box.size() || a.guard.size() != acc.guard.size()) continue;
       bool same = guardImplies(a.guard, acc.guard) && guardImplies(acc.guard, a.guard);
@@ -307,9 +318,11 @@ class AccessCollector {
     add(std::move(acc));
   }
 
-  void element(const Buffer& b, const std::vector<Expr>& indices, AccessKind kind, SourceLoc loc) {
+  void element(const Buffer& b, const std::vector<Expr>& indices, AccessKind kind, SourceLoc loc,
+               bool scalarOperand = false) {
     Access acc;
     acc.kind = kind;
+    acc.scalarOperand = scalarOperand;
     acc.storage = b->storage;
     acc.buffer = b;
     for (const auto& i : indices) acc.box.push_back(BoxDim{i, 1, false});
@@ -323,6 +336,7 @@ class AccessCollector {
   Guard guard_;
   std::vector<Access>& out_;
   std::vector<SweptVar> swept_;
+  int vectorDepth_ = 0;  // inside a T.Parallel or VF body: loads are the vector unit's
 };
 
 class Extractor {
@@ -362,7 +376,10 @@ class Extractor {
     else
       taskUnit(u);
     // The condition of an enclosing if is read by the unit.
+    // (Not marked as scalar operands: the predicated lowering evaluates the
+    // condition in its own slot, fenced by pipe_barrier("ALL").)
     AccessCollector guardReads(defs_, guard, u.accesses);
+    guardReads.markScalarOperands = false;
     for (const auto& l : guard) guardReads.reads(l.source ? l.source : l.cond, u.loc);
     out.units.push_back(std::move(u));
   }
@@ -428,7 +445,8 @@ class Extractor {
         a.guard = std::move(g);
         bool dup = false;
         for (const auto& b : u.accesses) {
-          if (b.kind != a.kind || b.storage != a.storage || b.var != a.var || b.buffer != a.buffer)
+          if (b.kind != a.kind || b.storage != a.storage || b.var != a.var ||
+              b.buffer != a.buffer || b.scalarOperand != a.scalarOperand)
             continue;
           if (b.path != a.path) continue;
           if (b.box.size() != a.box.size() || !guardImplies(a.guard, b.guard) ||

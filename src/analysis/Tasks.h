@@ -17,7 +17,8 @@
 // (`x = expr`) are accesses too (`var` set, no storage). Loop units get an
 // estimated timing (a sequential list schedule of their body) that the
 // scheduler replaces with the solved one (Dependencies.h,
-// recomputeDependencyLatencies).
+// recomputeDependencyLatencies). Loads the scalar unit makes when a statement
+// issues (loop bounds, region starts, fill values) are marked `scalarOperand`.
 //
 //   for s in T.Pipelined(4, num_stages=2):        units of loop s (float32):
 //       T.copy(A[s * 1024:s * 1024 + 1024], a_ub) #0 MTE2 lat 172 ii 82  R A[s * 1024:s *
@@ -78,6 +79,12 @@ struct Access {
   // (empty for a task unit; [3, 0] = unit 3 of the loop's body, then unit 0
   // of that unit's body).
   std::vector<int> path;
+  // Made by the scalar unit when the instruction issues, not by the
+  // instruction's pipe: a load in a loop bound, a region start, a fill or pad
+  // value, clear_accum, or a scalar store/assignment. (Loads inside T.Parallel
+  // and VF bodies are the vector unit's.) Synchronisation waits for such a
+  // read on S.
+  bool scalarOperand = false;
 
   bool isWrite() const { return kind == AccessKind::Write; }
   bool isScalarVar() const { return storage == nullptr; }
@@ -149,6 +156,9 @@ struct Dependency {
   // The leaf tasks that carry it: unit index paths from this list down to the
   // task (length 1 for a task unit).
   std::vector<int> fromPath, toPath;
+  // The access at that end is a scalar operand read (Access::scalarOperand):
+  // it is made by S, whatever the task's pipe.
+  bool fromScalar = false, toScalar = false;
 };
 
 // Units that own one storage with several disjoint owners (SPEC §4.2): their

@@ -45,6 +45,9 @@ std::vector<ByteRange> subtractRanges(const std::vector<ByteRange>& a,
 
 // a's completion happens before b's start, or the other way round.
 bool RaceDetector::ordered(const AccessOwner& a, const AccessOwner& b) {
+  if ((a.operandsOf >= 0 && a.operandsOf == b.instr) ||
+      (b.operandsOf >= 0 && b.operandsOf == a.instr))
+    return true;
   return a.pipeIndex < b.clock[pipeIndex(a.pipe)] || b.pipeIndex < a.clock[pipeIndex(b.pipe)];
 }
 

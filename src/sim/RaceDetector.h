@@ -56,6 +56,11 @@ struct AccessOwner {
   VClock clock{};         // clock at its start
   const ir::StmtNode* stmt = nullptr;
   int64_t block = 0;  // the block (core) that ran it
+  // The scalar unit's operand reads of tile instruction `operandsOf` (its
+  // addresses, fill or pad value), made when it issues: the instruction
+  // cannot start before the values it was issued with were read, so they are
+  // ordered before that instruction's own accesses (and only before those).
+  int64_t operandsOf = -1;
 };
 
 struct Race {

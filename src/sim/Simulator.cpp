@@ -282,7 +282,8 @@ class BlockSim {
   bool processCompletions(int64_t t);
   bool fireFlags(int64_t t);
   bool allIdle() const;
-  void scalarAccess(const AccessSet& set, const Stmt& s);
+  // `operandsOfNext`: the operand reads of the tile instruction issued next.
+  void scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOfNext = false);
   int64_t evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what);
   void setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc);
   void consumeFlag(Instr* w, Pipe dst, int64_t t);
@@ -387,11 +388,12 @@ void BlockSim::flagError(SourceLoc loc, std::string message) {
   result_.issues.push_back(std::move(issue));
 }
 
-void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s) {
+void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOfNext) {
   if (set.empty()) return;
   AccessSet norm = set;
   norm.normalize();
   AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
+  if (operandsOfNext) who.operandsOf = nextId_;  // newInstr takes the next id
   races_.access(who, norm);
   globalRaces_.access(who, norm, AtomicOp::None);
   ++sIndex_;
@@ -699,7 +701,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
         break;  // T.Parallel and VF regions compute their addresses on the vector unit
     }
   }
-  scalarAccess(acc, s);
+  scalarAccess(acc, s, /*operandsOfNext=*/true);
 
   OpKind kind = kindOf(s, c);
   Instr* loadPart = nullptr;

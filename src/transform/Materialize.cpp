@@ -7,6 +7,7 @@
 
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
+#include "support/Diagnostics.h"
 
 namespace tilesched::transform {
 
@@ -35,7 +36,7 @@ class AddVersions : public IRMutator {
     if (e && e->kind == ExprKind::Load) {
       auto it = buffers.find(e->buffer.get());
       if (it != buffers.end()) {
-        std::vector<Expr> idx{versionIndex(e->buffer->storage)};
+        std::vector<Expr> idx{elementVersion(e->buffer->storage)};
         for (const auto& o : e->operands) idx.push_back(mutateExpr(o));
         return load(it->second, std::move(idx));
       }
@@ -53,7 +54,7 @@ class AddVersions : public IRMutator {
   Stmt mutateStore(const StoreStmt& s, const Stmt& self) override {
     auto it = buffers.find(s.buffer.get());
     if (it == buffers.end()) return IRMutator::mutateStore(s, self);
-    std::vector<Expr> idx{versionIndex(s.buffer->storage)};
+    std::vector<Expr> idx{elementVersion(s.buffer->storage)};
     for (const auto& i : s.indices) idx.push_back(mutateExpr(i));
     return std::make_shared<StoreStmt>(it->second, std::move(idx), mutateExpr(s.value), s.loc);
   }
@@ -80,6 +81,16 @@ class AddVersions : public IRMutator {
 
  private:
   std::vector<const ForStmt*> active_;
+
+  // A load or store names one version: it must be inside an owner
+  // (ownership leaves only pure fills outside the owners of a versioned storage).
+  Expr elementVersion(const Storage& storage) {
+    Expr index = versionIndex(storage);
+    TS_INTERNAL(index != nullptr, "an element of '" + storage->name +
+                                      "' is accessed outside its owner loops, where it has no "
+                                      "version");
+    return index;
+  }
 
   // The version index of `storage` at the current point; null outside its owners.
   Expr versionIndex(const Storage& storage) {

@@ -201,7 +201,7 @@ class Lowerer {
 
   void flatten(const Stmt& s, const Expr& guard, const UnitList& list, std::vector<Slot>& out);
   Pipe accessPipe(const UnitList& list, int unit, const std::vector<int>& path,
-                  const Storage& storage) const;
+                  const Storage& storage, bool scalarOperand) const;
 };
 
 void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
@@ -250,7 +250,10 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
 }
 
 Pipe Lowerer::accessPipe(const UnitList& list, int unit, const std::vector<int>& path,
-                         const Storage& storage) const {
+                         const Storage& storage, bool scalarOperand) const {
+  // A loop bound, region start or fill value is loaded by the scalar unit
+  // when the instruction issues.
+  if (scalarOperand) return Pipe::S;
   const analysis::Unit* u = &list.units[static_cast<size_t>(path.empty() ? unit : path.front())];
   for (size_t i = 1; i < path.size() && u->body; ++i)
     u = &u->body->units[static_cast<size_t>(path[i])];
@@ -355,10 +358,13 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
         d.fromPath.insert(d.fromPath.end(), x.path.begin(), x.path.end());
         d.toPath = {ex.b};
         d.toPath.insert(d.toPath.end(), y.path.begin(), y.path.end());
+        d.fromScalar = x.scalarOperand;
+        d.toScalar = y.scalarOperand;
         deps.push_back(d);
         if (!isLoop) continue;
         std::swap(d.from, d.to);
         std::swap(d.fromPath, d.toPath);
+        std::swap(d.fromScalar, d.toScalar);
         d.distanceKind = analysis::DistanceKind::Carried;
         d.distance = 1;
         deps.push_back(d);
@@ -368,14 +374,16 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   // A dependency on a loop unit names one of its leaf tasks; every leaf that
   // makes an access of the right kind must be ordered (they may sit on
   // different pipes), so the dependency is expanded over all of them.
+  // (A leaf is a path and whether the access is a scalar operand read.)
+  using Leaf = std::pair<std::vector<int>, bool>;
   auto leafPaths = [&](int unit, const ir::Storage& st, bool writes) {
-    std::vector<std::vector<int>> paths;
+    std::vector<Leaf> paths;
     for (const auto& acc : list.units[static_cast<size_t>(unit)].accesses) {
       if (acc.storage != st || (writes && !acc.isWrite())) continue;
       if (!writes && acc.isWrite()) continue;
       std::vector<int> path{unit};
       path.insert(path.end(), acc.path.begin(), acc.path.end());
-      paths.push_back(path);
+      paths.emplace_back(path, acc.scalarOperand);
     }
     return paths;
   };
@@ -392,13 +400,13 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       bool toWrites = dep.kind != analysis::DepKind::RAW;
       auto froms = leafPaths(dep.from, dep.storage, fromWrites);
       auto tos = leafPaths(dep.to, dep.storage, toWrites);
-      if (froms.empty()) froms.push_back(dep.fromPath);
-      if (tos.empty()) tos.push_back(dep.toPath);
+      if (froms.empty()) froms.emplace_back(dep.fromPath, dep.fromScalar);
+      if (tos.empty()) tos.emplace_back(dep.toPath, dep.toScalar);
       for (const auto& f : froms)
         for (const auto& t : tos) {
           analysis::Dependency d = dep;
-          d.fromPath = f;
-          d.toPath = t;
+          std::tie(d.fromPath, d.fromScalar) = f;
+          std::tie(d.toPath, d.toScalar) = t;
           expanded.push_back(d);
         }
     }
@@ -406,8 +414,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   }
   for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
-    Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage);
-    Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage);
+    Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage, dep.fromScalar);
+    Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage, dep.toScalar);
     int64_t a = slotOf[static_cast<size_t>(dep.from)], b = slotOf[static_cast<size_t>(dep.to)];
     Edge e;
     e.src = p;

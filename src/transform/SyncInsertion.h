@@ -13,7 +13,9 @@
 //  - a dependency between two pipes becomes a flag: set after the
 //    producer's slot, wait before the consumer's slot; one MTE/FIX pipe gets
 //    pipe_barrier; S, V and M need nothing (in-order); an L1 gemm's L1
-//    operands are synchronised on MTE1, its accumulator on M;
+//    operands are synchronised on MTE1, its accumulator on M; a scalar
+//    operand read (a load in a loop bound, region start or fill value,
+//    Access::scalarOperand) on S;
 //  - a dependency d iterations apart (d = versions N for automatic
 //    storages, 1 for carried data, the exact distance for manual rings) is
 //    a ring of M >= d ids `base + clock % M`, pre-set before the loop and

@@ -480,6 +480,11 @@ class Gen:
             if in_loop:
                 options += ["gm_roundtrip"]
             options += ["scalar"]
+            if self.profile == "full":
+                # a fill whose value is a UB element, read by the scalar unit at
+                # issue (sometimes of the buffer it fills); full profile only, so
+                # the ci profile's kernels stay the same
+                options += ["fill_value"]
         if self.red and self.red in defined and d:
             options += ["bcast"] * 2
         if self.cube:
@@ -500,6 +505,11 @@ class Gen:
             dst = pick_dst()
             line = f"T.clear({dst})" if self.chance(0.3) else f"T.fill({dst}, {rng.choice(['0.5', '-1.25', '2.0'])})"
             return Stmt(kind, [line], writes=[dst])
+        if kind == "fill_value":
+            src = rng.choice(d)
+            dst = pick_dst() if self.chance(0.7) else src
+            line = f"T.fill({dst}, {src}[{rng.randrange(k.R)}, {rng.randrange(k.C)}])"
+            return Stmt("fill", [line], reads=[src], writes=[dst])
         if kind == "store":
             src = rng.choice(d)
             self.count("path.UB->GM")

@@ -907,3 +907,208 @@ TEST(Lowering, SequentialLoopsShareIdsUnderPressure) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- scalar operands
+
+// A UB element used directly as an operand of a statement — a loop's trip
+// count, a copy's region start, a fill or pad value — is loaded by the scalar
+// unit when the statement issues, so the load that wrote it must be waited
+// for on S (and the next overwrite must wait for the scalar read). Inputs: P
+// holds int32 in [-8, 8), so `% k` keeps every extent and start in range.
+struct ScalarOperandSnippet {
+  const char* name;
+  const char* body;  // under `with T.Kernel(1) as bx:`; P int32 (32,), X float32 (256,), Y output
+};
+
+const ScalarOperandSnippet kScalarOperands[] = {
+    {"loop_extent", R"(p = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((32,), "float32")
+T.copy(P[0:8], p)
+T.copy(X[0:32], a)
+for _i in T.serial(p[0] % 4 + 1):
+    for j in T.Parallel(32):
+        a[j] = a[j] + 1.0
+T.copy(a, Y[0:32])
+)"},
+    {"inner_loop_extent_in_pipeline", R"(p = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(P[s * 8:s * 8 + 8], p)
+    T.copy(X[s * 32:s * 32 + 32], a)
+    for _i in T.serial(p[2] % 3 + 1):
+        for j in T.Parallel(32):
+            a[j] = a[j] * 0.5
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+    {"slice_start", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+T.copy(P[0:8], o)
+T.copy(X[o[0] % 8 * 16:o[0] % 8 * 16 + 16], a)
+T.copy(a, Y[0:16])
+)"},
+    {"slice_start_in_pipeline", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(P[s * 8:s * 8 + 8], o)
+    T.copy(X[o[1] % 8 * 16:o[1] % 8 * 16 + 16], a)
+    T.copy(a, Y[s * 16:s * 16 + 16])
+)"},
+    {"store_region_start", R"(o = T.alloc_ub((8,), "int32")
+a = T.alloc_ub((16,), "float32")
+T.copy(P[0:8], o)
+T.copy(X[0:16], a)
+T.copy(a, Y[o[3] % 8 * 16:o[3] % 8 * 16 + 16])
+)"},
+    {"fill_value", R"(src = T.alloc_ub((32,), "float32")
+dst = T.alloc_ub((32,), "float32")
+T.copy(X[0:32], src)
+T.fill(dst, src[0])
+T.copy(dst, Y[0:32])
+)"},
+    {"fill_value_in_pipeline", R"(src = T.alloc_ub((32,), "float32")
+dst = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], src)
+    T.fill(dst, src[s])
+    T.copy(dst, Y[s * 32:s * 32 + 32])
+)"},
+    // The fill's value is read (by S, at issue) before the fill writes it (V).
+    {"fill_reads_its_target", R"(a = T.alloc_ub((32,), "float32")
+T.copy(X[0:32], a)
+T.fill(a, a[5])
+T.copy(a, Y[0:32])
+)"},
+    {"fill_reads_its_target_in_pipeline", R"(a = T.alloc_ub((32,), "float32")
+for s in T.Pipelined(4, num_stages=2):
+    T.copy(X[s * 32:s * 32 + 32], a)
+    T.fill(a, a[s + 1])
+    T.copy(a, Y[s * 32:s * 32 + 32])
+)"},
+};
+
+class ScalarOperand : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
+
+TEST_P(ScalarOperand, IsLoadedAfterItsProducerAndBeforeItsOverwrite) {
+  const ScalarOperandSnippet& sn = kScalarOperands[std::get<0>(GetParam())];
+  int64_t versions = std::get<1>(GetParam());
+  SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
+  std::string text =
+      "import tilelang.language as T\n\n@T.prim_func\ndef main(P: T.Tensor((32,), \"int32\"), "
+      "X: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n";
+  std::string line;
+  for (char c : std::string(sn.body)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    text += "        " + line + "\n";
+    line.clear();
+  }
+  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  expectCorrect(l);
+  // The scalar unit waits for the load that wrote the operand.
+  EXPECT_NE(l.printed.find("T.wait_flag(\"MTE2\", \"S\""), std::string::npos) << l.printed;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lowering, ScalarOperand,
+    ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kScalarOperands))),
+                       ::testing::Values(int64_t{1}, int64_t{2}, int64_t{3})));
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// ---------------------------------------------------------------- initialisation outside the owner
+
+// Rows of a 2-version buffer are zeroed by a loop of row fills before the
+// owner loop; every iteration overwrites row 0 and stores all rows, so rows
+// 1..3 must read 0 in every version.
+std::string rowFillKernel(const std::string& annotation) {
+  return "import tilelang.language as T\n\n@T.prim_func\n"
+         "def main(X: T.Tensor((3, 32), \"float32\"), Y: T.Tensor((3, 4, 32), \"float32\")):\n"
+         "    with T.Kernel(1) as bx:\n"
+         "        a = T.alloc_ub((4, 32), \"float32\")\n" +
+         annotation +
+         "        for r in T.serial(4):\n"
+         "            T.fill(a[r, :], 0.0)\n"
+         "        for s in T.Pipelined(3, num_stages=2):\n"
+         "            T.copy(X[s, :], a[0, :])\n"
+         "            T.copy(a, Y[s, :, :])\n";
+}
+
+TEST(Lowering, AFillLoopBeforeTheOwnerReachesEveryVersion) {
+  for (std::string annotation :
+       {std::string(), std::string("        T.annotate_buffer_versions({a: (2, \"counter\")})\n"),
+        std::string("        T.annotate_buffer_versions({a: (2, \"iteration\")})\n")}) {
+    SCOPED_TRACE(annotation);
+    auto l = lowerText("row_fills.py", rowFillKernel(annotation), uniform(2));
+    expectCorrect(l);
+    // The fill loop is no owner: the owner is the pipelined loop alone, and
+    // the row fill covers both versions.
+    ASSERT_EQ(storageOf(l, "a").versions, 2);
+    EXPECT_EQ(storageOf(l, "a").owners.size(), 1u);
+    EXPECT_NE(l.printed.find("T.fill(a[0:2, r, 0:32], 0.0)"), std::string::npos) << l.printed;
+  }
+}
+
+// A fill that reads its own target outside the owner names no version: the
+// explicit claim cannot be lowered, so it is dropped with a warning and the
+// buffer keeps one version (no internal error).
+TEST(Lowering, AClaimWithAnUnbroadcastableAccessOutsideItsOwnerIsDropped) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((128,), "float32"), Y: T.Tensor((128,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((32,), "float32")
+        T.copy(X[0:32], a)
+        T.fill(a, a[0])
+        for s in T.Pipelined(4, num_stages=2, annotations={"multi_buffer_eligible": [a]}):
+            T.copy(X[s * 32:s * 32 + 32], a)
+            for i in T.Parallel(32):
+                a[i] = a[i] * 2.0
+            T.copy(a, Y[s * 32:s * 32 + 32])
+)";
+  auto l = lowerText("claimed.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(storageOf(l, "a").versions, 1);
+  EXPECT_NE(l.messages().find("warning: the multi_buffer_eligible claim of 'a' is dropped: it is "
+                              "written outside its owner loops (line 7)"),
+            std::string::npos)
+      << l.messages();
+}
+
+// A copy out after a claiming loop reads the buffer outside its owner: which
+// version holds the last tile is not materialised, so the claim is dropped
+// too (it was an internal error: copy regions of different element counts).
+TEST(Lowering, AClaimWithAReadAfterItsOwnerIsDropped) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((64,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_ub((64,), "float32")
+        for i in T.Pipelined(4, num_stages=2, annotations={"multi_buffer_eligible": [a]}):
+            T.copy(X[i * 64:i * 64 + 64], a)
+        T.copy(a, Y)
+)";
+  for (int64_t versions : {1, 2}) {
+    auto l = lowerText("claimed_read_after.py", text, uniform(versions));
+    expectCorrect(l);
+    EXPECT_EQ(storageOf(l, "a").versions, 1);
+    EXPECT_NE(l.messages().find("the multi_buffer_eligible claim of 'a' is dropped: it is read "
+                                "outside its owner loops (line 9)"),
+              std::string::npos)
+        << l.messages();
+  }
+}
+
+}  // namespace
+}  // namespace tilesched
