@@ -362,9 +362,18 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
         d.toScalar = y.scalarOperand;
         deps.push_back(d);
         if (!isLoop) continue;
+        // The same pair the other way round, one iteration later: a read
+        // after a write is now a write after that read, and the other way
+        // (the kind picks the leaves the expansion below orders; keeping
+        // RAW here ordered the reader's writes instead of its read, random
+        // seed 5405).
         std::swap(d.from, d.to);
         std::swap(d.fromPath, d.toPath);
         std::swap(d.fromScalar, d.toScalar);
+        if (d.kind == analysis::DepKind::RAW)
+          d.kind = analysis::DepKind::WAR;
+        else if (d.kind == analysis::DepKind::WAR)
+          d.kind = analysis::DepKind::RAW;
         d.distanceKind = analysis::DistanceKind::Carried;
         d.distance = 1;
         deps.push_back(d);
