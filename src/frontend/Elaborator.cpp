@@ -47,7 +47,8 @@ constexpr size_t kScanBudget = 100000;
 // Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
 constexpr size_t kMaxUnroll = 4096;
 // Loop iterations a compile-time helper function may run in all.
-constexpr size_t kMaxHelperIterations = size_t(1) << 16;  // a sanitizer build runs 2^16 in about a second
+constexpr size_t kMaxHelperIterations = size_t(1)
+                                        << 16;  // a sanitizer build runs 2^16 in about a second
 
 // A buffer extent as an IR constant: int32 when it fits, int64 beyond (an
 // int32 immediate would wrap 2^31 to -2^31 and 2^40 to 0).
@@ -680,8 +681,8 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
   // `factory.get_tir(args)` (a @tilelang.jit factory's prim_func) is a call
   // of the factory with those arguments; `lib.factory(args)` after `import lib`.
   const py::Expr* calleeExpr = e.lhs.get();
-  bool getTir = calleeExpr->kind == py::ExprKind::Attribute && calleeExpr->id == "get_tir" &&
-                calleeExpr->lhs;
+  bool getTir =
+      calleeExpr->kind == py::ExprKind::Attribute && calleeExpr->id == "get_tir" && calleeExpr->lhs;
   if (getTir) calleeExpr = calleeExpr->lhs.get();
   const Value* callee = calleeFunction(*calleeExpr, env);
   if (!callee) return;
@@ -2303,7 +2304,15 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "set_atomic",
                                                     "set_atomic_none",
                                                     "finalize_reducer",
+                                                    "atomic_add",
+                                                    "atomic_max",
+                                                    "atomic_min",
                                                     "ascend_set_copy_pad_value"};
+  if (name.rfind("atomic_", 0) == 0 && kStatements.count(name))
+    fail(call.loc, fmt::format("the value of T.{0}(...) (the element before the update, "
+                               "return_prev=True) is not supported yet; call T.{0}(C[i], v) as a "
+                               "statement",
+                               name));
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
   fail(call.loc,

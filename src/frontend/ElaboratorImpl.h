@@ -243,6 +243,7 @@ class Elaborator {
   static bool isAssumeStatement(const py::Stmt& s);
   void elabAssume(const py::Expr& call, Env& env);
   void elabFinalizeReducer(const py::Expr& call, Env& env);
+  void elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   // T.gemm(..., unit_flag_ctrl=u): checked (an integer 0..3, or a run-time
   // integer such as T.Select(k == n - 1, 3, 2)), then ignored (Assume.cpp).
   void checkUnitFlag(const py::Keyword& k, Env& env);

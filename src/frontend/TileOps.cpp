@@ -145,7 +145,58 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
   if (name == "assume") return elabAssume(call, env), true;
   if (name == "finalize_reducer") return elabFinalizeReducer(call, env), true;
+  if (name == "atomic_add" || name == "atomic_max" || name == "atomic_min")
+    return elabAtomicUpdate(name, call, env, ctx), true;
   return false;
+}
+
+// T.atomic_add/max/min(G[i], v): an atomic read-modify-write of one element of
+// global memory (TileLang's per-thread atomics, e.g. every SIMT thread adding
+// into one counter). A store `G[i] = G[i] op v` marked atomic: atomic updates
+// of one kind do not race, and blocks apply theirs in block-id order
+// (docs/simulator.md). The old value (return_prev=True) is not supported yet.
+void Elaborator::elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env,
+                                  BlockCtx& ctx) {
+  const std::string what = "T." + name;
+  checkKeywords(call, what, {"return_prev", "memory_order"});
+  if (const py::Keyword* k = keyword(call, "return_prev")) {
+    Value v = eval(*k->value, env);
+    if (!v.isConstant() || truthy(v, k->value->loc))
+      fail(k->loc, fmt::format("{}(..., return_prev=True) (the value before the update) is not "
+                               "supported yet",
+                               what));
+  }
+  auto args = positional(call, env);
+  if (args.size() != 2)
+    fail(call.loc, fmt::format("{} takes an element of a global tensor and a value: "
+                               "{}(C[i], v) ({} given)",
+                               what, what, args.size()));
+  const Value& dst = args[0];
+  bool element = dst.kind == K::Access && dst.buffer->storage->scope == MemScope::Global;
+  for (size_t i = 0; element && i < dst.access.size(); ++i) element = !dst.access[i].isSlice;
+  if (!element)
+    fail(argLoc(call, 0), fmt::format("{} updates one element of a global tensor, e.g. "
+                                      "{}(C[i], v); got {}",
+                                      what, what, describe(dst)));
+  Buffer b = dst.buffer;
+  if (!isFloat(b->dtype) && b->dtype != DType::Int32)
+    fail(argLoc(call, 0), fmt::format("{} supports float32, float16, bfloat16 and int32 "
+                                      "elements; '{}' is {}",
+                                      what, b->name, dtypeName(b->dtype)));
+  Expr v = cast(b->dtype, toExpr(args[1], argLoc(call, 1), b->dtype));
+  if (containsLoad(v))
+    fail(argLoc(call, 1), fmt::format("the value of {} must not read a buffer; load it into a "
+                                      "scalar first (x = buf[i]) and pass the scalar",
+                                      what));
+  std::vector<Expr> idx;
+  for (const auto& a : dst.access) idx.push_back(a.start);
+  AtomicOp op = name == "atomic_add"   ? AtomicOp::Add
+                : name == "atomic_max" ? AtomicOp::Max
+                                       : AtomicOp::Min;
+  BinOp bop = op == AtomicOp::Add ? BinOp::Add : op == AtomicOp::Max ? BinOp::Max : BinOp::Min;
+  auto st = std::make_shared<StoreStmt>(b, idx, binary(bop, load(b, idx), v), call.loc);
+  st->atomic = op;
+  ctx.out->push_back(st);
 }
 
 // T.finalize_reducer(r) combines the threads' partial values of a reducer. The

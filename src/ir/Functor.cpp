@@ -214,7 +214,9 @@ Stmt IRMutator::mutateStore(const StoreStmt& s, const Stmt& self) {
   }
   Expr v = mutateExpr(s.value);
   if (!changed && v == s.value) return self;
-  return std::make_shared<StoreStmt>(s.buffer, std::move(idx), v, s.loc);
+  auto n = std::make_shared<StoreStmt>(s.buffer, std::move(idx), v, s.loc);
+  n->atomic = s.atomic;
+  return n;
 }
 
 Stmt IRMutator::mutateCopy(const CopyStmt& s, const Stmt& self) {

@@ -200,11 +200,17 @@ struct AssignStmt : StmtNode {
 };
 
 // `buf[i, j] = expr` (zero indices for a T.alloc_var scalar).
+enum class AtomicOp : uint8_t { None, Add, Max, Min };
+const char* atomicOpName(AtomicOp op);  // "add", "max", "min" ("none")
+
 struct StoreStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::Store;
   Buffer buffer;
   std::vector<Expr> indices;
   Expr value;
+  // T.atomic_add/max/min(dst, v): value is `dst op v` and the read-modify-
+  // write is one atomic access of global memory (blocks in block-id order).
+  AtomicOp atomic = AtomicOp::None;
   StoreStmt(Buffer b, std::vector<Expr> i, Expr v, SourceLoc l)
       : StmtNode(kKind, l), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)) {}
 };
@@ -214,8 +220,6 @@ using HwKwargs = std::vector<std::pair<std::string, std::string>>;
 
 // `T.set_atomic(op, dtype)` ... `T.set_atomic_none()` around a store to
 // global memory: the store reduces into the destination (GM op= value).
-enum class AtomicOp : uint8_t { None, Add, Max, Min };
-const char* atomicOpName(AtomicOp op);  // "add", "max", "min" ("none")
 
 struct CopyStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::Copy;

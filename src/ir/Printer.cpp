@@ -234,6 +234,12 @@ class Printer {
       }
       case StmtKind::Store: {
         const auto& st = *as<StoreStmt>(s);
+        if (st.atomic != AtomicOp::None && st.value->operands.size() == 2) {
+          // value is `dst op v`: print the call that wrote it.
+          line(fmt::format("T.atomic_{}({}, {})", atomicOpName(st.atomic),
+                           bufferAccess(st.buffer, st.indices), expr(st.value->operands[1])));
+          return;
+        }
         line(bufferAccess(st.buffer, st.indices) + " = " + expr(st.value));
         return;
       }

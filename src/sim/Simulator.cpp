@@ -171,6 +171,7 @@ std::string instructionName(const StmtNode* s) {
 }
 
 namespace {
+AtomicOp atomicOf(const Stmt& s);  // defined below, with hasAtomicStore
 
 std::string instrName(const Stmt& s) { return instructionName(s.get()); }
 
@@ -788,8 +789,7 @@ void BlockSim::execute(Instr* in, bool deferred) {
   acc.normalize();
   AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
   races_.access(who, acc);
-  const auto* copy = as<CopyStmt>(in->stmt);
-  globalRaces_.access(who, acc, copy ? copy->atomic : AtomicOp::None);
+  globalRaces_.access(who, acc, atomicOf(in->stmt));
 }
 
 void BlockSim::startWork(Instr* in, int64_t t) {
@@ -1209,8 +1209,32 @@ bool hasAtomicStore(const Kernel& kernel) {
   bool atomic = false;
   forEachStmt(kernel.body, [&](const Stmt& s) {
     if (const auto* c = as<CopyStmt>(s); c && c->atomic != AtomicOp::None) atomic = true;
+    if (const auto* st = as<StoreStmt>(s); st && st->atomic != AtomicOp::None) atomic = true;
   });
   return atomic;
+}
+
+// The atomic kind of an instruction's global accesses: a T.set_atomic store, or
+// a T.atomic_* update (alone, or in the T.Parallel / VF body that issues it).
+// An instruction that also stores to global memory plainly, or mixes kinds,
+// gets none, so its accesses are checked as plain ones.
+AtomicOp atomicOf(const Stmt& s) {
+  if (const auto* c = as<CopyStmt>(s)) return c->atomic;
+  AtomicOp op = AtomicOp::None;
+  bool plain = false;
+  forEachStmt(s, [&](const Stmt& x) {
+    if (const auto* st = as<StoreStmt>(x)) {
+      if (st->buffer->storage->scope != MemScope::Global) return;
+      if (st->atomic == AtomicOp::None || (op != AtomicOp::None && st->atomic != op))
+        plain = true;
+      else
+        op = st->atomic;
+    }
+    if (const auto* c = as<CopyStmt>(x); c && (c->src.buffer->storage->scope == MemScope::Global ||
+                                               c->dst.buffer->storage->scope == MemScope::Global))
+      plain = true;
+  });
+  return plain ? AtomicOp::None : op;
 }
 
 // The blocks of one launch on two threads (issue 10): even blocks on this

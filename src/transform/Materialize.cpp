@@ -56,7 +56,9 @@ class AddVersions : public IRMutator {
     if (it == buffers.end()) return IRMutator::mutateStore(s, self);
     std::vector<Expr> idx{elementVersion(s.buffer->storage)};
     for (const auto& i : s.indices) idx.push_back(mutateExpr(i));
-    return std::make_shared<StoreStmt>(it->second, std::move(idx), mutateExpr(s.value), s.loc);
+    auto n = std::make_shared<StoreStmt>(it->second, std::move(idx), mutateExpr(s.value), s.loc);
+    n->atomic = s.atomic;
+    return n;
   }
   Stmt mutateReduce(const ReduceStmt& s, const Stmt& self) override {
     Stmt out = IRMutator::mutateReduce(s, self);
