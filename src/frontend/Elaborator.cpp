@@ -2193,6 +2193,18 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     rejectFloat8Compute({x, y}, call.loc, "T." + name);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
+  if (name == "bind") {
+    // T.bind(e): evaluate e once, here, and name the result; a plain name
+    // bound to a value already takes it at this point (docs/language.md).
+    checkKeywords(call, "T.bind", {});
+    auto a = args();
+    arity(a, 1);
+    if (a[0].kind == K::Buffer && a[0].buffer->storage->scope != MemScope::LocalVar)
+      fail(argLoc(call, 0), "T.bind takes a scalar value, not a buffer");
+    // A T.alloc_var is read now (a snapshot, never an alias of the variable).
+    if (a[0].kind == K::Buffer) return Value::irExpr(load(a[0].buffer, {intImm(0)}));
+    return a[0];
+  }
   if (name == "ceildiv") {
     auto a = args();
     arity(a, 2);

@@ -285,6 +285,21 @@ TEST(Elab, FloatAliasAndConditionalView) {
   EXPECT_EQ(printExpr(k.buffers.back()->shape[0]), "4");
 }
 
+// T.bind(e) names e's value at that point: a T.alloc_var is read, not aliased.
+TEST(Elab, BindSnapshotsTheValue) {
+  auto c = ok(wrap("cnt = T.alloc_var(\"int32\", init=3)\n"
+                   "x = T.bind(cnt)\n"
+                   "cnt = cnt + 1\n"
+                   "y = T.bind(n > 0)\n"
+                   "if y:\n"
+                   "    A[0] = T.cast(x, \"float32\")\n"));
+  std::string printed;
+  for (const auto& s : flatten(c.kernel().body)) printed += printStmt(s);
+  EXPECT_NE(printed.find("x = cnt[0]\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("y = n > 0\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("A[0] = T.cast(x, \"float32\")"), std::string::npos) << printed;
+}
+
 TEST(Elab, ParallelNest) {
   auto c =
       ok(wrap("x = T.alloc_shared((4, 256), \"float16\")\n"
