@@ -3459,10 +3459,21 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     elabVFRegion(call, name, s.body, s.loc, env, ctx);
     return;
   }
+  if (name == "Task") {
+    // Upstream's T.Task keeps its statements together as one scheduling unit
+    // with an optional cost (latency=, ii=). tilesched reads it as a plain
+    // block: the values are the same, the statements are scheduled one by one
+    // and synchronised as usual (docs/language.md).
+    warning(call.loc,
+            "T.Task is read as a plain block: its statements are scheduled one by "
+            "one (the grouping and its latency/ii are not modelled yet)");
+    elabScopedBlock(s.body, env, ctx, "T.Task body", s.loc, /*loop=*/false);
+    return;
+  }
   if (!name.empty()) fail(call.loc, fmt::format("'with T.{}' is not supported yet", name));
   fail(call.loc,
-       "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF' and 'with T.SimdVF' are "
-       "supported in a kernel");
+       "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF', 'with T.SimdVF' and "
+       "'with T.Task' are supported in a kernel");
 }
 
 // `with T.SimtVF(...)` / `with T.SimdVF(...)` around `body`: one VF region

@@ -12,7 +12,7 @@ def main(A: T.Tensor((1024,), "float32"), B: T.Tensor((1024,), "float32")):
             i = i + 1
         with T.Stage(0):  # expected-error col 14 {{'with T.Stage' is not supported yet}}
             T.copy(A[0:256], a)
-        with T.Task("load"):  # expected-error col 14 {{'with T.Task' is not supported yet}}
+        with T.Task(latency=4, ii=2):  # expected-warning col 14 {{T.Task is read as a plain block: its statements are scheduled one by one (the grouping and its latency/ii are not modelled yet)}}
             T.copy(A[0:256], a)
         T.Stage(0)  # expected-error col 9 {{T.Stage is not supported yet}}
         T.Task()  # expected-error col 9 {{T.Task is not supported yet}}

@@ -287,17 +287,37 @@ TEST(Elab, FloatAliasAndConditionalView) {
 
 // T.bind(e) names e's value at that point: a T.alloc_var is read, not aliased.
 TEST(Elab, BindSnapshotsTheValue) {
-  auto c = ok(wrap("cnt = T.alloc_var(\"int32\", init=3)\n"
-                   "x = T.bind(cnt)\n"
-                   "cnt = cnt + 1\n"
-                   "y = T.bind(n > 0)\n"
-                   "if y:\n"
-                   "    A[0] = T.cast(x, \"float32\")\n"));
+  auto c =
+      ok(wrap("cnt = T.alloc_var(\"int32\", init=3)\n"
+              "x = T.bind(cnt)\n"
+              "cnt = cnt + 1\n"
+              "y = T.bind(n > 0)\n"
+              "if y:\n"
+              "    A[0] = T.cast(x, \"float32\")\n"));
   std::string printed;
   for (const auto& s : flatten(c.kernel().body)) printed += printStmt(s);
   EXPECT_NE(printed.find("x = cnt[0]\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("y = n > 0\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("A[0] = T.cast(x, \"float32\")"), std::string::npos) << printed;
+}
+
+// `with T.Task(...)` is a plain block: the same IR as its statements alone.
+TEST(Elab, TaskIsAPlainBlock) {
+  auto body = [](bool task) {
+    std::string pad = task ? "    " : "";
+    return std::string("a = T.alloc_shared((256,), \"float32\")\n") +
+           (task ? "with T.Task(latency=4, ii=2):\n" : "") + pad + "T.copy(A[0:256], a)\n" + pad +
+           "for i in T.Parallel(256):\n" + pad + "    a[i] = a[i] + 1.0\n" +
+           "T.copy(a, B[0:256])\n";
+  };
+  auto plain = ok(wrap(body(false)));
+  auto task = compile(wrap(body(true)));
+  ASSERT_TRUE(task.program) << task.rendered();
+  std::string p, t;
+  for (const auto& s : flatten(plain.kernel().body)) p += printStmt(s);
+  for (const auto& s : flatten(task.kernel().body)) t += printStmt(s);
+  EXPECT_EQ(p, t);
+  EXPECT_NE(task.rendered().find("T.Task is read as a plain block"), std::string::npos);
 }
 
 TEST(Elab, ParallelNest) {
