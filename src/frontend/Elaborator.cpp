@@ -2316,6 +2316,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "set_atomic",
                                                     "set_atomic_none",
                                                     "finalize_reducer",
+                                                    "assume_conflict",
                                                     "atomic_add",
                                                     "atomic_max",
                                                     "atomic_min",

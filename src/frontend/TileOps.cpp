@@ -144,6 +144,21 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
   if (name == "assume") return elabAssume(call, env), true;
+  if (name == "assume_conflict") {
+    // A hint that two buffers' accesses must be ordered as if they overlapped.
+    // tilesched's buffers overlap only through views of one storage, which it
+    // orders by the bytes they touch, so the hint changes nothing (checked:
+    // both operands are buffers or slices).
+    checkKeywords(call, "T.assume_conflict", {"cross"});
+    auto a = positional(call, env);
+    if (a.size() != 2 || (a[0].kind != K::Buffer && a[0].kind != K::Access) ||
+        (a[1].kind != K::Buffer && a[1].kind != K::Access))
+      fail(call.loc, "T.assume_conflict takes two buffers or slices: T.assume_conflict(a, b)");
+    warning(call.loc,
+            "T.assume_conflict has no effect: tilesched orders the accesses of two "
+            "buffers by the bytes they touch, and distinct allocations never overlap");
+    return true;
+  }
   if (name == "finalize_reducer") return elabFinalizeReducer(call, env), true;
   if (name == "atomic_add" || name == "atomic_max" || name == "atomic_min")
     return elabAtomicUpdate(name, call, env, ctx), true;

@@ -1,5 +1,6 @@
 # T.atomic_add/max/min(C[i], v): one element of a global tensor, a value that
 # reads no buffer; the old value (return_prev=True) is not supported yet.
+# T.assume_conflict(a, b) is accepted with a warning (it changes nothing here).
 import tilelang.language as T
 
 
@@ -15,3 +16,14 @@ def main(C: T.Tensor((4,), "float32"), A: T.Tensor((4,), "float32"), K: T.Tensor
         T.atomic_add(K[0], 1)  # expected-error col 22 {{T.atomic_add supports float32, float16, bfloat16 and int32 elements; 'K' is int8}}
         old = T.atomic_add(C[1], 2.0, return_prev=True)  # expected-error col 15 {{the value of T.atomic_add(...) (the element before the update, return_prev=True) is not supported yet; call T.atomic_add(C[i], v) as a statement}}
         T.atomic_add(C[0])  # expected-error col 9 {{T.atomic_add takes an element of a global tensor and a value: T.atomic_add(C[i], v) (1 given)}}
+
+
+@T.prim_func
+def conflict_hint(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_shared((64,), "float32")
+        b = T.alloc_shared((64,), "float32")
+        T.copy(A, a)
+        T.assume_conflict(a, b[0:32], cross=False)  # expected-warning col 9 {{T.assume_conflict has no effect: tilesched orders the accesses of two buffers by the bytes they touch, and distinct allocations never overlap}}
+        T.assume_conflict(a, 3)  # expected-error col 9 {{T.assume_conflict takes two buffers or slices: T.assume_conflict(a, b)}}
+        T.copy(a, B)
