@@ -533,6 +533,20 @@ for t in T.Pipelined(5, num_stages=2):
 )"},
 };
 
+// A snippet's lines indented into the kernel body (each ends with a newline).
+std::string indentedBody(const char* body) {
+  std::string out, line;
+  for (char c : std::string(body)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    out += "        " + line + "\n";
+    line.clear();
+  }
+  return out;
+}
+
 class EdgeCase : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
 
 TEST_P(EdgeCase, RunsCorrectly) {
@@ -543,15 +557,7 @@ TEST_P(EdgeCase, RunsCorrectly) {
       "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((256,), \"float32\"), "
       "Z: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
       "    with T.Kernel(1) as bx:\n";
-  std::string line;
-  for (char c : std::string(sn.body)) {
-    if (c != '\n') {
-      line += c;
-      continue;
-    }
-    text += "        " + line + "\n";
-    line.clear();
-  }
+  text += indentedBody(sn.body);
   auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
   expectCorrect(l);
 }
@@ -999,15 +1005,7 @@ TEST_P(ScalarOperand, IsLoadedAfterItsProducerAndBeforeItsOverwrite) {
       "import tilelang.language as T\n\n@T.prim_func\ndef main(P: T.Tensor((32,), \"int32\"), "
       "X: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
       "    with T.Kernel(1) as bx:\n";
-  std::string line;
-  for (char c : std::string(sn.body)) {
-    if (c != '\n') {
-      line += c;
-      continue;
-    }
-    text += "        " + line + "\n";
-    line.clear();
-  }
+  text += indentedBody(sn.body);
   auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
   expectCorrect(l);
   // The scalar unit waits for the load that wrote the operand.
