@@ -208,8 +208,7 @@ void Elaborator::elabAtomicUpdate(const std::string& name, const py::Expr& call,
   AtomicOp op = name == "atomic_add"   ? AtomicOp::Add
                 : name == "atomic_max" ? AtomicOp::Max
                                        : AtomicOp::Min;
-  BinOp bop = op == AtomicOp::Add ? BinOp::Add : op == AtomicOp::Max ? BinOp::Max : BinOp::Min;
-  auto st = std::make_shared<StoreStmt>(b, idx, binary(bop, load(b, idx), v), call.loc);
+  auto st = std::make_shared<StoreStmt>(b, idx, binary(atomicBinOp(op), load(b, idx), v), call.loc);
   st->atomic = op;
   ctx.out->push_back(st);
 }

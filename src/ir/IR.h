@@ -202,6 +202,8 @@ struct AssignStmt : StmtNode {
 // `buf[i, j] = expr` (zero indices for a T.alloc_var scalar).
 enum class AtomicOp : uint8_t { None, Add, Max, Min };
 const char* atomicOpName(AtomicOp op);  // "add", "max", "min" ("none")
+// The binary operator an atomic update applies: dst = dst op value.
+BinOp atomicBinOp(AtomicOp op);
 
 struct StoreStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::Store;

@@ -310,6 +310,10 @@ std::string_view unOpName(UnOp op) {
   return "?";
 }
 
+BinOp atomicBinOp(AtomicOp op) {
+  return op == AtomicOp::Max ? BinOp::Max : op == AtomicOp::Min ? BinOp::Min : BinOp::Add;
+}
+
 const char* atomicOpName(AtomicOp op) {
   switch (op) {
     case AtomicOp::None:

@@ -857,9 +857,7 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
     if (atomic == AtomicOp::None) return storeAt(d.storage, off, dt, d.elemBytes, v);
     Scalar old = loadAt(d.storage, off, dt, d.elemBytes);
     Scalar value = convert(v, dt);
-    BinOp op = atomic == AtomicOp::Add   ? BinOp::Add
-               : atomic == AtomicOp::Max ? BinOp::Max
-                                         : BinOp::Min;
+    BinOp op = atomicBinOp(atomic);
     Scalar r = isFloat(dt) ? Scalar::ofFloat(floatBinary(op, old.f, value.f, dt))
                            : Scalar::ofInt(intBinary(op, old.i, value.i, dt));
     r.poison = old.poison || value.poison;
