@@ -533,18 +533,21 @@ for t in T.Pipelined(5, num_stages=2):
 )"},
 };
 
-// A snippet's lines indented into the kernel body (each ends with a newline).
-std::string indentedBody(const char* body) {
-  std::string out, line;
+// A snippet (lines ending with a newline) as the body of a one-block kernel
+// with these parameters, lowered with `versions` for every buffer.
+auto lowerSnippet(const char* name, const std::string& params, const char* body, int64_t versions) {
+  std::string text = "import tilelang.language as T\n\n@T.prim_func\ndef main(" + params +
+                     "):\n    with T.Kernel(1) as bx:\n";
+  std::string line;
   for (char c : std::string(body)) {
     if (c != '\n') {
       line += c;
       continue;
     }
-    out += "        " + line + "\n";
+    text += "        " + line + "\n";
     line.clear();
   }
-  return out;
+  return lowerText(std::string(name) + ".py", text, uniform(versions));
 }
 
 class EdgeCase : public ::testing::TestWithParam<std::tuple<int, int64_t>> {};
@@ -553,12 +556,10 @@ TEST_P(EdgeCase, RunsCorrectly) {
   const Snippet& sn = kSnippets[std::get<0>(GetParam())];
   int64_t versions = std::get<1>(GetParam());
   SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
-  std::string text =
-      "import tilelang.language as T\n\n@T.prim_func\ndef main(X: T.Tensor((256,), \"float32\"), "
-      "Z: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
-      "    with T.Kernel(1) as bx:\n";
-  text += indentedBody(sn.body);
-  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  auto l = lowerSnippet(sn.name,
+                        "X: T.Tensor((256,), \"float32\"), Z: T.Tensor((256,), \"float32\"), "
+                        "Y: T.Tensor((256,), \"float32\")",
+                        sn.body, versions);
   expectCorrect(l);
 }
 
@@ -1001,12 +1002,10 @@ TEST_P(ScalarOperand, IsLoadedAfterItsProducerAndBeforeItsOverwrite) {
   const ScalarOperandSnippet& sn = kScalarOperands[std::get<0>(GetParam())];
   int64_t versions = std::get<1>(GetParam());
   SCOPED_TRACE(std::string(sn.name) + ", versions " + std::to_string(versions));
-  std::string text =
-      "import tilelang.language as T\n\n@T.prim_func\ndef main(P: T.Tensor((32,), \"int32\"), "
-      "X: T.Tensor((256,), \"float32\"), Y: T.Tensor((256,), \"float32\")):\n"
-      "    with T.Kernel(1) as bx:\n";
-  text += indentedBody(sn.body);
-  auto l = lowerText(std::string(sn.name) + ".py", text, uniform(versions));
+  auto l = lowerSnippet(sn.name,
+                        "P: T.Tensor((32,), \"int32\"), X: T.Tensor((256,), \"float32\"), "
+                        "Y: T.Tensor((256,), \"float32\")",
+                        sn.body, versions);
   expectCorrect(l);
   // The scalar unit waits for the load that wrote the operand.
   EXPECT_NE(l.printed.find("T.wait_flag(\"MTE2\", \"S\""), std::string::npos) << l.printed;
