@@ -152,6 +152,9 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
   j["capacity_errors"] = r.count(sim::SimIssue::Capacity);
   j["runtime_errors"] = r.count(sim::SimIssue::Runtime) + (k.run.referenceError ? 1 : 0);
   j["grid"] = k.kernel->grid;
+  // A sampled run (global tensors beyond the simulator's memory): the blocks
+  // simulated; null when every block ran.
+  j["sampled_blocks"] = k.run.sampledBlocks.empty() ? json(nullptr) : json(k.run.sampledBlocks);
   j["launch"] = k.kernel->launch;
   j["start_cycle"] = k.run.startCycle;
   j["cores"] = r.cores;
@@ -192,6 +195,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
     outputs.push_back({{"name", t.name},
                        {"output", t.written},
                        {"elements", t.elements},
+                       {"compared", t.compared},
                        {"mismatches", t.mismatches},
                        {"first_mismatches", t.firstMismatches}});
   j["tensors"] = outputs;
@@ -379,7 +383,9 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
 void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine& runDiags) {
   for (const auto& oc : outcomes) {
     const auto& r = oc.run.sim;
-    sim::Memory mem(oc.lowered);
+    // Storage names by the simulator's storage index; demand-paged, so the
+    // global tensors are only reserved, not allocated again.
+    sim::Memory mem(oc.lowered, /*demandPaged=*/true);
     for (const auto& race : r.races) {
       auto describe = [](const sim::AccessOwner& o, bool w) {
         return fmt::format("{} by {} ({})", w ? "written" : "read",
@@ -484,12 +490,22 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
           k.primFuncName(), oc.run.startCycle,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
+    const auto& sampled = oc.run.sampledBlocks;
+    if (!sampled.empty())
+      out << fmt::format(
+          "  sampled run: the global tensors need {} bytes, beyond the simulator's 1 GiB, so only "
+          "block{} {} of {} ran (reference and simulation), on global memory filled where they "
+          "touch it; the figures and checks below are for {}\n",
+          oc.run.globalBytes, sampled.size() == 1 ? "" : "s", fmt::join(sampled, " and "), k.grid,
+          sampled.size() == 1 ? "that block" : "those blocks");
+    std::string blocksRun = sampled.empty()
+                                ? fmt::format("{} block{}", k.grid, k.grid == 1 ? "" : "s")
+                                : fmt::format("{} of {} blocks", sampled.size(), k.grid);
     Pipe bottleneck = bottleneckPipe(r);
     out << fmt::format(
-        "  {} block{} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n",
-        k.grid, k.grid == 1 ? "" : "s", r.cores, r.cores == 1 ? "" : "s", r.waves,
-        r.waves == 1 ? "" : "s", r.cycles, r.lowerBound, pipeName(bottleneck),
-        percent(r.efficiency));
+        "  {} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n", blocksRun,
+        r.cores, r.cores == 1 ? "" : "s", r.waves, r.waves == 1 ? "" : "s", r.cycles, r.lowerBound,
+        pipeName(bottleneck), percent(r.efficiency));
     int64_t fillDrainBound = fillDrainLowerBound(r, oc.fillDrain);
     out << fmt::format(
         "  with the shortest fill and drain: bound {}, efficiency {}\n", fillDrainBound,
@@ -510,18 +526,23 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
                          r.busy[pipeIndex(p)], percent(util), instrs, stall, barrier);
     }
     out << fmt::format(
-        "  (busy and util: the slowest block of each wave; instrs and stalls: summed over all {} "
-        "blocks)\n",
-        k.grid);
+        "  (busy and util: the slowest block of each wave; instrs and stalls: summed over {})\n",
+        sampled.empty() ? fmt::format("all {} blocks", k.grid)
+                        : fmt::format("the {} blocks that ran", sampled.size()));
     for (const auto& t : oc.run.tensors) {
       if (!t.written && t.mismatches == 0) continue;
+      std::string compared =
+          t.compared == t.elements
+              ? fmt::format("{} elements", t.elements)
+              : fmt::format("{} of {} elements, those in the pages the blocks touched", t.compared,
+                            t.elements);
       if (t.mismatches == 0) {
-        out << fmt::format("  output {}: matches the reference bit for bit ({} elements)\n", t.name,
-                           t.elements);
+        out << fmt::format("  output {}: matches the reference bit for bit ({})\n", t.name,
+                           compared);
         continue;
       }
-      out << fmt::format("  output {}: {} of {} elements differ from the reference\n", t.name,
-                         t.mismatches, t.elements);
+      out << fmt::format("  output {}: {} of {} differ from the reference\n", t.name, t.mismatches,
+                         compared);
       for (const auto& m : t.firstMismatches) out << "    " << m << "\n";
     }
     out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
@@ -624,6 +645,11 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
       const auto& oc = outcomes[last];
       bool endsFunc = last + 1 == outcomes.size() || outcomes[last + 1].kernel->launch == 0;
       if (!endsFunc) continue;
+      if (!oc.run.sampledBlocks.empty())
+        return fmt::format(
+            "--output-dir: '{}' ran sampled (its global tensors exceed the simulator's 1 GiB), so "
+            "there are no whole output tensors to write; use a smaller shape to get them",
+            oc.kernel->displayName());
       size_t first = last - static_cast<size_t>(oc.kernel->launch);
       std::map<std::string, const sim::NpyArray*> written;
       for (size_t i = first; i <= last; ++i)
@@ -694,7 +720,7 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
       annotateExplanations(report["kernels"][i], *oc.kernel, analyses[i], oc.lowering->schedule,
                            target);
     }
-    sim::Memory mem(oc.lowered);
+    sim::Memory mem(oc.lowered, /*demandPaged=*/true);  // for storage names only
     auto describe = [](const sim::AccessOwner& a) {
       return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
     };

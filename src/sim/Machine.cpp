@@ -7,6 +7,9 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <new>
+
+#include <sys/mman.h>
 
 #include <fmt/format.h>
 
@@ -65,7 +68,36 @@ void AccessSet::normalize() {
 
 // ---------------------------------------------------------------- memory
 
-Memory::Memory(const Kernel& kernel) {
+// A global storage reserved with mmap (pages appear on first write) and
+// filled a chunk at a time on first touch.
+struct Memory::Paged {
+  uint8_t* bytes = nullptr;
+  uint8_t* shadow = nullptr;
+  size_t size = 0;
+  std::vector<uint8_t> filled;  // per chunk
+  ChunkFill fill;
+
+  explicit Paged(int64_t n) : size(static_cast<size_t>(std::max<int64_t>(n, 0))) {
+    filled.assign((size + static_cast<size_t>(kPageChunk) - 1) / static_cast<size_t>(kPageChunk),
+                  0);
+    if (size == 0) return;
+    void* p = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    // Small pages: a block touching a chunk every 2 MiB must not commit a
+    // transparent huge page for each.
+    madvise(p, 2 * size, MADV_NOHUGEPAGE);
+    bytes = static_cast<uint8_t*>(p);
+    shadow = bytes + size;
+  }
+  Paged(const Paged&) = delete;
+  Paged& operator=(const Paged&) = delete;
+  ~Paged() {
+    if (bytes) munmap(bytes, 2 * size);
+  }
+};
+
+Memory::Memory(const Kernel& kernel, bool demandPaged) {
   int maxId = 0;
   for (const auto& s : kernel.storages) maxId = std::max(maxId, s->id);
   for (const auto& b : kernel.buffers) maxId = std::max(maxId, b->storage->id);
@@ -74,12 +106,92 @@ Memory::Memory(const Kernel& kernel) {
     if (indexOfId_[static_cast<size_t>(s->id)] >= 0) return;
     indexOfId_[static_cast<size_t>(s->id)] = static_cast<int>(storages_.size());
     storages_.push_back(s);
-    bytes_.emplace_back(static_cast<size_t>(std::max<int64_t>(s->bytes, 0)), 0);
-    defined_.emplace_back(static_cast<size_t>(std::max<int64_t>(s->bytes, 0)),
+    int64_t bytes = std::max<int64_t>(s->bytes, 0);
+    sizes_.push_back(bytes);
+    bool paged = demandPaged && s->scope == MemScope::Global;
+    bytes_.emplace_back(paged ? 0 : static_cast<size_t>(bytes), 0);
+    defined_.emplace_back(paged ? 0 : static_cast<size_t>(bytes),
                           s->scope == MemScope::Global ? 1 : 0);
+    paged_.push_back(paged ? std::make_unique<Paged>(bytes) : nullptr);
   };
   for (const auto& s : kernel.storages) addStorage(s);
   for (const auto& b : kernel.buffers) addStorage(b->storage);
+}
+
+Memory::Memory(const Memory& other)
+    : storages_(other.storages_),
+      indexOfId_(other.indexOfId_),
+      sizes_(other.sizes_),
+      bytes_(other.bytes_),
+      defined_(other.defined_),
+      filledBytes_(other.filledBytes_),
+      pagedBudget_(other.pagedBudget_) {
+  for (const auto& p : other.paged_) TS_INTERNAL(!p, "a demand-paged Memory cannot be copied");
+  paged_.resize(other.paged_.size());
+}
+
+Memory& Memory::operator=(const Memory& other) {
+  if (this != &other) *this = Memory(other);
+  return *this;
+}
+
+Memory::Memory(Memory&&) noexcept = default;
+Memory& Memory::operator=(Memory&&) noexcept = default;
+Memory::~Memory() = default;
+
+std::vector<uint8_t>& Memory::dense(int index) {
+  TS_INTERNAL(!isPaged(index), "whole-array access to the demand-paged storage '" +
+                                   storages_[static_cast<size_t>(index)]->name + "'");
+  return bytes_[static_cast<size_t>(index)];
+}
+
+std::vector<uint8_t>& Memory::definedDense(int index) {
+  TS_INTERNAL(!isPaged(index), "whole-array access to the demand-paged storage '" +
+                                   storages_[static_cast<size_t>(index)]->name + "'");
+  return defined_[static_cast<size_t>(index)];
+}
+
+void Memory::resize(int index, int64_t bytes) {
+  auto i = static_cast<size_t>(index);
+  sizes_[i] = bytes;
+  if (paged_[i]) {
+    TS_INTERNAL(std::none_of(paged_[i]->filled.begin(), paged_[i]->filled.end(),
+                             [](uint8_t f) { return f; }),
+                "resizing a demand-paged storage after it was touched");
+    ChunkFill fill = std::move(paged_[i]->fill);
+    paged_[i] = std::make_unique<Paged>(bytes);
+    paged_[i]->fill = std::move(fill);
+    return;
+  }
+  bytes_[i].assign(static_cast<size_t>(bytes), 0);
+  defined_[i].assign(static_cast<size_t>(bytes), 1);
+}
+
+void Memory::setChunkFill(int index, ChunkFill fill) {
+  TS_INTERNAL(isPaged(index), "setChunkFill on a storage that is not demand-paged");
+  paged_[static_cast<size_t>(index)]->fill = std::move(fill);
+}
+
+bool Memory::chunkFilled(int index, int64_t chunk) const {
+  const auto& p = paged_[static_cast<size_t>(index)];
+  return !p || p->filled[static_cast<size_t>(chunk)] != 0;
+}
+
+uint8_t* Memory::pagedAt(int index, int64_t offset, int64_t size, bool shadow) {
+  Paged& p = *paged_[static_cast<size_t>(index)];
+  if (size > 0) {
+    for (int64_t c = offset / kPageChunk, last = (offset + size - 1) / kPageChunk; c <= last; ++c) {
+      if (p.filled[static_cast<size_t>(c)]) continue;
+      int64_t lo = c * kPageChunk;
+      int64_t n = std::min<int64_t>(kPageChunk, static_cast<int64_t>(p.size) - lo);
+      if (filledBytes_ + n > pagedBudget_) return nullptr;
+      if (p.fill) p.fill(lo, p.bytes + lo, n);
+      std::memset(p.shadow + lo, 1, static_cast<size_t>(n));  // global bytes are defined
+      p.filled[static_cast<size_t>(c)] = 1;
+      filledBytes_ += n;
+    }
+  }
+  return (shadow ? p.shadow : p.bytes) + offset;
 }
 
 void Memory::resetOnChip() {
@@ -168,11 +280,19 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
   return byteOff;
 }
 
+uint8_t* Machine::bytesOf(int storage, int64_t offset, int64_t size) {
+  if (uint8_t* p = memory_.bytesAt(storage, offset, size)) return p;
+  fail(fmt::format(
+      "the simulated blocks touch more than {} bytes of global memory (here '{}' bytes [{}, {})), "
+      "beyond the simulator, which holds at most 1 GiB per kernel; use a smaller shape to run it",
+      memory_.filledBytes(), memory_.storage(storage)->name, offset, offset + size));
+}
+
 Scalar Machine::loadAt(int storage, int64_t offset, DType t, int bytes) {
   if (access) access->add(storage, offset, offset + bytes, false);
-  Scalar v = loadElement(memory_.data(storage) + offset, t);
+  Scalar v = loadElement(bytesOf(storage, offset, bytes), t);
   if (trackPoison) {
-    const uint8_t* d = memory_.defined(storage) + offset;
+    const uint8_t* d = memory_.definedAt(storage, offset, bytes);
     for (int b = 0; b < bytes && !v.poison; ++b) v.poison = d[b] == 0;
     if (v.poison) {
       poisonSeen_ = true;
@@ -216,8 +336,8 @@ int64_t Machine::indexValue(const Scalar& v) {
 void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Scalar& v) {
   if (access) access->add(storage, offset, offset + bytes, true);
   written[static_cast<size_t>(storage)] = 1;
-  uint8_t* p = memory_.data(storage) + offset;
-  uint8_t* d = memory_.defined(storage) + offset;
+  uint8_t* p = bytesOf(storage, offset, bytes);
+  uint8_t* d = memory_.definedAt(storage, offset, bytes);
   bool toGlobal = memory_.storage(storage)->scope == MemScope::Global;
   if (trackPoison && v.poison && toGlobal)
     reportPoison(
@@ -239,18 +359,18 @@ void Machine::logOld(int storage, int64_t offset, int64_t size) {
     if (last.storage == storage && last.offset + last.size == offset &&
         last.at + static_cast<size_t>(last.size) == undo_.bytes.size()) {
       last.size += size;
-      undo_.bytes.insert(undo_.bytes.end(), memory_.data(storage) + offset,
-                         memory_.data(storage) + offset + size);
-      undo_.defined.insert(undo_.defined.end(), memory_.defined(storage) + offset,
-                           memory_.defined(storage) + offset + size);
+      const uint8_t* old = bytesOf(storage, offset, size);
+      const uint8_t* oldShadow = memory_.definedAt(storage, offset, size);
+      undo_.bytes.insert(undo_.bytes.end(), old, old + size);
+      undo_.defined.insert(undo_.defined.end(), oldShadow, oldShadow + size);
       return;
     }
   }
   undo_.ranges.push_back({storage, offset, size, undo_.bytes.size()});
-  undo_.bytes.insert(undo_.bytes.end(), memory_.data(storage) + offset,
-                     memory_.data(storage) + offset + size);
-  undo_.defined.insert(undo_.defined.end(), memory_.defined(storage) + offset,
-                       memory_.defined(storage) + offset + size);
+  const uint8_t* old = bytesOf(storage, offset, size);
+  const uint8_t* oldShadow = memory_.definedAt(storage, offset, size);
+  undo_.bytes.insert(undo_.bytes.end(), old, old + size);
+  undo_.defined.insert(undo_.defined.end(), oldShadow, oldShadow + size);
 }
 
 void Machine::beginDeferred() {
@@ -268,16 +388,16 @@ Patches Machine::endDeferred() {
   out.bytes.reserve(undo_.bytes.size());
   out.defined.reserve(undo_.defined.size());
   for (const auto& r : undo_.ranges) {  // ranges are laid out in order: `at` is the running size
-    out.bytes.insert(out.bytes.end(), memory_.data(r.storage) + r.offset,
-                     memory_.data(r.storage) + r.offset + r.size);
-    out.defined.insert(out.defined.end(), memory_.defined(r.storage) + r.offset,
-                       memory_.defined(r.storage) + r.offset + r.size);
+    const uint8_t* now = memory_.bytesAt(r.storage, r.offset, r.size);  // filled by logOld
+    const uint8_t* nowShadow = memory_.definedAt(r.storage, r.offset, r.size);
+    out.bytes.insert(out.bytes.end(), now, now + r.size);
+    out.defined.insert(out.defined.end(), nowShadow, nowShadow + r.size);
   }
   for (size_t i = undo_.ranges.size(); i-- > 0;) {
     const auto& r = undo_.ranges[i];
-    std::memcpy(memory_.data(r.storage) + r.offset, undo_.bytes.data() + r.at,
+    std::memcpy(memory_.bytesAt(r.storage, r.offset, r.size), undo_.bytes.data() + r.at,
                 static_cast<size_t>(r.size));
-    std::memcpy(memory_.defined(r.storage) + r.offset, undo_.defined.data() + r.at,
+    std::memcpy(memory_.definedAt(r.storage, r.offset, r.size), undo_.defined.data() + r.at,
                 static_cast<size_t>(r.size));
   }
   undo_ = Patches{};
@@ -294,9 +414,9 @@ Patches Machine::endDeferred() {
 
 void Machine::applyPatches(const Patches& patches) {
   for (const auto& r : patches.ranges) {
-    std::memcpy(memory_.data(r.storage) + r.offset, patches.bytes.data() + r.at,
+    std::memcpy(bytesOf(r.storage, r.offset, r.size), patches.bytes.data() + r.at,
                 static_cast<size_t>(r.size));
-    std::memcpy(memory_.defined(r.storage) + r.offset, patches.defined.data() + r.at,
+    std::memcpy(memory_.definedAt(r.storage, r.offset, r.size), patches.defined.data() + r.at,
                 static_cast<size_t>(r.size));
   }
 }
@@ -702,13 +822,13 @@ void Machine::forEachRow(const ResolvedRegion& r, F&& fn) {
 template <class F>
 void Machine::readRowWise(const ResolvedRegion& r, F&& fn) {
   const auto& bi = info(r.buffer);
-  const uint8_t* mem = memory_.data(bi.storage);
   DType dt = r.buffer->dtype;
   const double* half = dt == DType::Float16 ? halfTable().data() : nullptr;
   forEachRow(r, [&](int64_t off, int64_t len) {
     if (access) access->add(bi.storage, off, off + len * bi.elemBytes, false);
+    const uint8_t* row = bytesOf(bi.storage, off, len * bi.elemBytes);
     for (int64_t k = 0; k < len; ++k) {
-      const uint8_t* p = mem + off + k * bi.elemBytes;
+      const uint8_t* p = row + k * bi.elemBytes;
       if (!half) {
         fn(loadElement(p, dt));
         continue;
@@ -792,7 +912,7 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
   forEachRow(src, [&](int64_t off, int64_t len) {
     size_t bytes = static_cast<size_t>(len * s.elemBytes);
     if (access) access->add(s.storage, off, off + static_cast<int64_t>(bytes), false);
-    std::memcpy(raw.data() + at, memory_.data(s.storage) + off, bytes);
+    std::memcpy(raw.data() + at, bytesOf(s.storage, off, static_cast<int64_t>(bytes)), bytes);
     at += bytes;
   });
   std::vector<uint8_t> convertedBytes;
@@ -814,8 +934,8 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
       direct_.bytes.insert(direct_.bytes.end(), converted + at, converted + at + bytes);
       direct_.defined.resize(direct_.defined.size() + static_cast<size_t>(bytes), 1);
     } else {
-      std::memcpy(memory_.data(d.storage) + off, converted + at, static_cast<size_t>(bytes));
-      std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+      std::memcpy(bytesOf(d.storage, off, bytes), converted + at, static_cast<size_t>(bytes));
+      std::memset(memory_.definedAt(d.storage, off, bytes), 1, static_cast<size_t>(bytes));
     }
     at += static_cast<size_t>(bytes);
   });
@@ -1150,8 +1270,8 @@ void Machine::fill(const ResolvedRegion& dst, const Scalar& value) {
       if (row.size() < static_cast<size_t>(bytes))
         for (int64_t k = static_cast<int64_t>(row.size()) / d.elemBytes; k < len; ++k)
           row.insert(row.end(), one, one + d.elemBytes);
-      std::memcpy(memory_.data(d.storage) + off, row.data(), static_cast<size_t>(bytes));
-      std::memset(memory_.defined(d.storage) + off, 1, static_cast<size_t>(bytes));
+      std::memcpy(bytesOf(d.storage, off, bytes), row.data(), static_cast<size_t>(bytes));
+      std::memset(memory_.definedAt(d.storage, off, bytes), 1, static_cast<size_t>(bytes));
     });
     return;
   }
@@ -1447,6 +1567,7 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   auto addAccess = [&](const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write) {
     const auto& bi = buffers_.at(static_cast<size_t>(b->id));
     if (bi.storage < 0 || idx.size() != bi.shape.size()) return -1;
+    if (memory_.isPaged(bi.storage)) return -1;  // element by element fills its chunks
     TileAccess a;
     a.buffer = b;
     a.storage = bi.storage;

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,33 +76,70 @@ struct AccessSet {
 // blocks; on-chip storages are reset per block (`resetOnChip`).
 class Memory {
  public:
-  explicit Memory(const ir::Kernel& kernel);
+  // `demandPaged`: global storages are reserved, not allocated, and filled a
+  // chunk at a time on first touch (setChunkFill); for sampled runs of kernels
+  // whose global tensors exceed the simulator's memory (docs/simulator.md,
+  // "Sampled runs"). Such a Memory cannot be copied.
+  explicit Memory(const ir::Kernel& kernel, bool demandPaged = false);
+  Memory(const Memory& other);
+  Memory& operator=(const Memory& other);
+  Memory(Memory&&) noexcept;
+  Memory& operator=(Memory&&) noexcept;
+  ~Memory();
+
   int index(const ir::Storage& s) const { return indexOfId_.at(static_cast<size_t>(s->id)); }
-  uint8_t* data(int index) { return bytes_[static_cast<size_t>(index)].data(); }
-  const uint8_t* data(int index) const { return bytes_[static_cast<size_t>(index)].data(); }
-  int64_t size(int index) const {
-    return static_cast<int64_t>(bytes_[static_cast<size_t>(index)].size());
-  }
+  // The whole byte array of a storage that is not demand-paged.
+  uint8_t* data(int index) { return dense(index).data(); }
+  const uint8_t* data(int index) const { return const_cast<Memory*>(this)->dense(index).data(); }
+  int64_t size(int index) const { return sizes_[static_cast<size_t>(index)]; }
   const ir::Storage& storage(int index) const { return storages_[static_cast<size_t>(index)]; }
   int numStorages() const { return static_cast<int>(storages_.size()); }
   // Sets the size of a storage whose size depends on run-time values (dynamic GM).
-  void resize(int index, int64_t bytes) {
-    bytes_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 0);
-    defined_[static_cast<size_t>(index)].assign(static_cast<size_t>(bytes), 1);
-  }
+  void resize(int index, int64_t bytes);
   // Starts a block: on-chip bytes are zero and undefined (never written).
   void resetOnChip();
-  std::vector<uint8_t>& raw(int index) { return bytes_[static_cast<size_t>(index)]; }
+  std::vector<uint8_t>& raw(int index) { return dense(index); }
   // Shadow memory: 1 per byte that holds a defined value. Global tensors are
   // always defined (inputs); on-chip bytes become defined when written with a
   // value that is not poison.
-  uint8_t* defined(int index) { return defined_[static_cast<size_t>(index)].data(); }
+  uint8_t* defined(int index) { return definedDense(index).data(); }
+
+  // The bytes [offset, offset + size) of storage `index` and their shadow
+  // bytes, filled first where demand-paged; nullptr when filling them would
+  // take the filled bytes of this Memory past its budget.
+  uint8_t* bytesAt(int index, int64_t offset, int64_t size) {
+    if (!isPaged(index)) return bytes_[static_cast<size_t>(index)].data() + offset;
+    return pagedAt(index, offset, size, false);
+  }
+  uint8_t* definedAt(int index, int64_t offset, int64_t size) {
+    if (!isPaged(index)) return defined_[static_cast<size_t>(index)].data() + offset;
+    return pagedAt(index, offset, size, true);
+  }
+
+  // Demand paging. A chunk is kPageChunk bytes of one storage (the last may
+  // be shorter); `fill` writes a chunk's initial bytes.
+  static constexpr int64_t kPageChunk = int64_t(4) << 10;  // one page
+  using ChunkFill = std::function<void(int64_t offset, uint8_t* bytes, int64_t size)>;
+  bool isPaged(int index) const { return paged_[static_cast<size_t>(index)] != nullptr; }
+  void setChunkFill(int index, ChunkFill fill);
+  bool chunkFilled(int index, int64_t chunk) const;
+  int64_t filledBytes() const { return filledBytes_; }
+  void setPagedBudget(int64_t bytes) { pagedBudget_ = bytes; }
 
  private:
+  struct Paged;  // a reserved mapping of bytes and shadow bytes, filled per chunk
+  std::vector<uint8_t>& dense(int index);
+  std::vector<uint8_t>& definedDense(int index);
+  uint8_t* pagedAt(int index, int64_t offset, int64_t size, bool shadow);
+
   std::vector<ir::Storage> storages_;
   std::vector<int> indexOfId_;
+  std::vector<int64_t> sizes_;
   std::vector<std::vector<uint8_t>> bytes_;
   std::vector<std::vector<uint8_t>> defined_;
+  std::vector<std::unique_ptr<Paged>> paged_;
+  int64_t filledBytes_ = 0;
+  int64_t pagedBudget_ = INT64_MAX;
 };
 
 // A region with its start evaluated: what the scalar unit hands to a pipe.
@@ -224,6 +262,9 @@ class Machine {
   int64_t elementOffset(const ir::Buffer& b, const std::vector<int64_t>& idx);
   Scalar evalValue(const ir::Expr& e);
   int64_t indexValue(const Scalar& v);
+  // memory_.bytesAt, or a run-time error when a demand-paged storage would
+  // pass the Memory's budget (a sampled run touching too much global memory).
+  uint8_t* bytesOf(int storage, int64_t offset, int64_t size);
   Scalar loadAt(int storage, int64_t offset, ir::DType t, int bytes);
   void storeAt(int storage, int64_t offset, ir::DType t, int bytes, const Scalar& v);
   template <class F>

@@ -59,7 +59,8 @@ std::string valueText(const uint8_t* p, DType t) {
 // Binds scalar parameters and dynamic sizes from --input, sizes and fills the
 // global tensors of `kernel` in `memory`.
 bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
-                    std::vector<std::pair<std::string, Scalar>>& bindings, std::string& error) {
+                    std::vector<std::pair<std::string, Scalar>>& bindings,
+                    std::map<std::string, Memory::ChunkFill>& pagedFills, std::string& error) {
   std::map<std::string, NpyArray> files;
   for (const auto& p : kernel.params) {
     auto it = options.inputs.find(p.name);
@@ -139,10 +140,12 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
   // Dynamic shapes are known now: refuse sizes beyond the simulator's memory
   // before allocating them.
   int64_t total = 0;
-  for (int i = 0; i < memory.numStorages(); ++i) total += memory.size(i);
+  for (int i = 0; i < memory.numStorages(); ++i)
+    if (!memory.isPaged(i)) total += memory.size(i);
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
+    if (memory.isPaged(idx)) continue;  // sampled run: filled on demand, within the budget
     int64_t bytes = dtypeBytes(p.buffer->dtype);
     bool overflow = false;
     for (int64_t d : machine.shapeOf(p.buffer))
@@ -164,6 +167,16 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     int64_t bytes = elements * dtypeBytes(p.buffer->dtype);
     if (memory.size(idx) != bytes) memory.resize(idx, bytes);
     auto f = files.find(p.name);
+    if (f == files.end() && memory.isPaged(idx)) {
+      DType t = p.buffer->dtype;
+      uint64_t seed = options.seed;
+      std::string name = p.name;
+      pagedFills[p.name] = [t, seed, name](int64_t offset, uint8_t* out, int64_t size) {
+        generateInputElements(out, t, seed, name, offset / dtypeBytes(t), size / dtypeBytes(t));
+      };
+      memory.setChunkFill(idx, pagedFills[p.name]);
+      continue;
+    }
     if (f == files.end()) {
       generateInput(memory.raw(idx), p.buffer->dtype, options.seed, p.name);
       continue;
@@ -180,6 +193,14 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       error = fmt::format("--input {}: the file holds {} elements, but '{}' has {}", p.name, have,
                           p.name, elements);
       return false;
+    }
+    if (memory.isPaged(idx)) {
+      auto data = std::make_shared<const std::vector<uint8_t>>(std::move(f->second.data));
+      pagedFills[p.name] = [data](int64_t offset, uint8_t* out, int64_t size) {
+        std::memcpy(out, data->data() + offset, static_cast<size_t>(size));
+      };
+      memory.setChunkFill(idx, pagedFills[p.name]);
+      continue;
     }
     std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
   }
@@ -213,11 +234,13 @@ class IterationCounter : public IRVisitor {
 
 }  // namespace
 
-void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
-  uint64_t state = seed ^ hashName(name);
+void generateInputElements(uint8_t* out, DType t, uint64_t seed, const std::string& name,
+                           int64_t first, int64_t count) {
+  // splitmix64 is a counter generator: element k is mix(state0 + (k + 1) * gamma),
+  // so any range is generated as the whole tensor would have it.
+  uint64_t state = (seed ^ hashName(name)) + static_cast<uint64_t>(first) * 0x9e3779b97f4a7c15ull;
   int eb = dtypeBytes(t);
-  for (size_t off = 0; off + static_cast<size_t>(eb) <= bytes.size();
-       off += static_cast<size_t>(eb)) {
+  for (int64_t k = 0; k < count; ++k) {
     uint64_t r = splitmix(state);
     Scalar v;
     if (isFloat(t))
@@ -228,20 +251,31 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
       v = Scalar::ofInt(static_cast<int64_t>(r % 16) - 8);
     else
       v = Scalar::ofInt(static_cast<int64_t>(r % 16));
-    storeElement(bytes.data() + off, t, v);
+    storeElement(out + k * eb, t, v);
   }
 }
 
-std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel) {
+void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const std::string& name) {
+  generateInputElements(bytes.data(), t, seed, name, 0,
+                        static_cast<int64_t>(bytes.size()) / dtypeBytes(t));
+}
+
+std::vector<int64_t> sampledBlocks(int64_t grid) {
+  if (grid <= 1) return {0};
+  return {0, grid - 1};
+}
+
+std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel, bool sampled) {
   auto issue = [](SourceLoc loc, std::string message) {
     return std::optional<Diagnostic>(Diagnostic{Severity::Error, loc, std::move(message), {}});
   };
-  if (kernel.grid > kMaxSimulatedBlocks)
+  if (!sampled && kernel.grid > kMaxSimulatedBlocks)
     return issue(kernel.gridLoc.valid() ? kernel.gridLoc : kernel.kernelLoc,
                  fmt::format("a grid of {} blocks is beyond the simulator, which runs at most {} "
                              "blocks per kernel; use a smaller grid to run it",
                              kernel.grid, kMaxSimulatedBlocks));
-  IterationCounter loops(kernel.grid);
+  IterationCounter loops(sampled ? static_cast<int64_t>(sampledBlocks(kernel.grid).size())
+                                 : kernel.grid);
   if (kernel.body) loops.visitStmt(kernel.body);
   if (loops.tooMany)
     return issue(loops.tooMany->loc,
@@ -260,7 +294,8 @@ std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel) {
     if (seen.insert(b->storage->id).second) storages.push_back(b->storage);
   int64_t total = 0;
   for (const auto& s : storages) {
-    int64_t bytes = std::max<int64_t>(s->bytes, 0);  // at most 2^40 elements of 8 bytes
+    if (sampled && s->scope == MemScope::Global) continue;  // filled on demand, within budget
+    int64_t bytes = std::max<int64_t>(s->bytes, 0);         // at most 2^40 elements of 8 bytes
     total += bytes;
     if (total <= kMaxSimulatedBytes) continue;
     std::string shape;
@@ -288,6 +323,16 @@ std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel) {
   return std::nullopt;
 }
 
+bool needsSampling(const Kernel& kernel) {
+  int64_t global = 0;
+  std::set<int> seen;
+  for (const auto& b : kernel.buffers)
+    if (b->storage->scope == MemScope::Global && seen.insert(b->storage->id).second)
+      global += std::max<int64_t>(b->storage->bytes, 0);
+  return global > kMaxSimulatedBytes && global <= kMaxSampledGlobalBytes &&
+         !checkSimulationLimits(kernel, true);
+}
+
 namespace {
 
 // runKernel of a launch within the simulator's limits (the caller checked
@@ -295,15 +340,23 @@ namespace {
 // `previous`, the launch before it.
 std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
-                                   const KernelRun* previous, std::string& error) {
+                                   const KernelRun* previous, bool sampled, std::string& error) {
   KernelRun run;
   run.name = reference.factory.empty() ? reference.name : reference.factory;
+  std::vector<int64_t> blocks;
+  if (sampled)
+    run.sampledBlocks = blocks = sampledBlocks(reference.grid);
+  else
+    for (int64_t b = 0; b < reference.grid; ++b) blocks.push_back(b);
 
   // 1. Inputs, identical for both runs.
-  Memory refMem(reference);
+  Memory refMem(reference, sampled);
   std::vector<std::pair<std::string, Scalar>> bindings;
-  if (!prepareGlobals(reference, refMem, options, bindings, error)) return std::nullopt;
-  Memory simMem(lowered);
+  std::map<std::string, Memory::ChunkFill> pagedFills;
+  if (!prepareGlobals(reference, refMem, options, bindings, pagedFills, error)) return std::nullopt;
+  Memory simMem(lowered, sampled);
+  refMem.setPagedBudget(kMaxSimulatedBytes);
+  simMem.setPagedBudget(kMaxSimulatedBytes);
   for (const auto& p : lowered.params) {
     if (!p.buffer) continue;
     const KernelParam* rp = nullptr;
@@ -318,6 +371,12 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     // no bytes until its size is known (copying only the data overran them).
     int si = simMem.index(p.buffer->storage), ri = refMem.index(rp->buffer->storage);
     if (simMem.size(si) != refMem.size(ri)) simMem.resize(si, refMem.size(ri));
+    if (simMem.isPaged(si)) {
+      run.globalBytes += simMem.size(si);
+      if (auto fill = pagedFills.find(p.name); fill != pagedFills.end())
+        simMem.setChunkFill(si, fill->second);
+      continue;
+    }
     simMem.raw(si) = refMem.raw(ri);
   }
   // A later launch: each chain continues from its own previous result.
@@ -358,7 +417,7 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
   std::exception_ptr referenceFailure;
   std::thread referenceThread([&] {
     try {
-      for (int64_t b = 0; b < reference.grid; ++b) {
+      for (int64_t b : blocks) {
         refMem.resetOnChip();
         ref.bindBlock(b);
         checkAssumptions(reference, ref, b);
@@ -380,6 +439,7 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
   so.cores = options.cores;
   so.recordTrace = options.recordTrace;
   so.bindings = bindings;
+  so.blocks = run.sampledBlocks;
   try {
     run.sim = simulate(lowered, target, simMem, so);
   } catch (...) {
@@ -404,16 +464,39 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     int eb = dtypeBytes(p.buffer->dtype);
     check.elements = refMem.size(ri) / eb;
     const auto& shape = ref.shapeOf(p.buffer);
-    for (int64_t e = 0; e < check.elements; ++e) {
-      const uint8_t* a = refMem.data(ri) + e * eb;
-      const uint8_t* b = simMem.data(si) + e * eb;
-      if (std::memcmp(a, b, static_cast<size_t>(eb)) == 0) continue;
-      if (check.mismatches++ < 5)
-        check.firstMismatches.push_back(
-            fmt::format("{}[{}]: reference {}, simulated {}", p.name, indexText(e, shape),
-                        valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
+    auto compare = [&](int64_t first, int64_t count) {
+      const uint8_t* ra = refMem.bytesAt(ri, first * eb, count * eb);
+      const uint8_t* sa = simMem.bytesAt(si, first * eb, count * eb);
+      check.compared += count;
+      for (int64_t e = first; e < first + count; ++e) {
+        const uint8_t* a = ra + (e - first) * eb;
+        const uint8_t* b = sa + (e - first) * eb;
+        if (std::memcmp(a, b, static_cast<size_t>(eb)) == 0) continue;
+        if (check.mismatches++ < 5)
+          check.firstMismatches.push_back(
+              fmt::format("{}[{}]: reference {}, simulated {}", p.name, indexText(e, shape),
+                          valueText(a, p.buffer->dtype), valueText(b, p.buffer->dtype)));
+      }
+    };
+    if (!refMem.isPaged(ri)) {
+      compare(0, check.elements);
+    } else {
+      // The chunks either run touched; the other run fills what it did not
+      // touch with the same inputs (beyond the budget: both ran the same blocks).
+      refMem.setPagedBudget(INT64_MAX);
+      simMem.setPagedBudget(INT64_MAX);
+      int64_t chunks = (refMem.size(ri) + Memory::kPageChunk - 1) / Memory::kPageChunk;
+      for (int64_t c = 0; c < chunks; ++c)
+        if (refMem.chunkFilled(ri, c) || simMem.chunkFilled(si, c)) {
+          int64_t first = c * Memory::kPageChunk / eb;
+          compare(first, std::min(Memory::kPageChunk / eb, check.elements - first));
+        }
     }
     if (check.mismatches) run.outputsMatch = false;
+    if (refMem.isPaged(ri)) {  // a sampled run is one launch: nothing to carry or write
+      run.tensors.push_back(std::move(check));
+      continue;
+    }
     run.referenceGlobals[p.name] = refMem.raw(ri);
     run.simulatedGlobals[p.name] = simMem.raw(si);
     if (check.written) {
@@ -429,10 +512,16 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
 }
 
 // The first limit either kernel of `launch` exceeds.
-std::optional<Diagnostic> launchBeyondLimits(const Launch& launch) {
+std::optional<Diagnostic> launchBeyondLimits(const Launch& launch, bool sampled) {
   for (const Kernel* k : {launch.reference, launch.lowered})
-    if (auto limit = checkSimulationLimits(*k)) return limit;
+    if (auto limit = checkSimulationLimits(*k, sampled)) return limit;
   return std::nullopt;
+}
+
+// Only a prim_func of one launch is sampled: later launches would start from
+// global tensors the skipped blocks never wrote.
+bool sampleLaunch(const Launch& launch, bool onlyLaunch) {
+  return onlyLaunch && needsSampling(*launch.reference) && needsSampling(*launch.lowered);
 }
 
 RunRefusal usageRefusal(std::string message) {
@@ -444,12 +533,13 @@ RunRefusal usageRefusal(std::string message) {
 std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowered,
                                    const Target& target, const RunOptions& options,
                                    RunRefusal& refusal) {
-  if (auto limit = launchBeyondLimits({&reference, &lowered})) {
+  bool sampled = sampleLaunch({&reference, &lowered}, true);
+  if (auto limit = launchBeyondLimits({&reference, &lowered}, sampled)) {
     refusal = {true, {std::move(*limit)}};
     return std::nullopt;
   }
   std::string error;
-  auto run = runLaunch(reference, lowered, target, options, nullptr, error);
+  auto run = runLaunch(reference, lowered, target, options, nullptr, sampled, error);
   if (!run) refusal = usageRefusal(std::move(error));
   return run;
 }
@@ -457,8 +547,14 @@ std::optional<KernelRun> runKernel(const Kernel& reference, const Kernel& lowere
 std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const Target& target,
                                       const RunOptions& options, RunRefusal& refusal) {
   refusal = {true, {}};
-  for (const Launch& launch : launches)
-    if (auto limit = launchBeyondLimits(launch)) refusal.errors.push_back(std::move(*limit));
+  std::vector<bool> sampled;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    bool onlyLaunch = launches[i].reference->launch == 0 &&
+                      (i + 1 == launches.size() || launches[i + 1].reference->launch == 0);
+    sampled.push_back(sampleLaunch(launches[i], onlyLaunch));
+    if (auto limit = launchBeyondLimits(launches[i], sampled.back()))
+      refusal.errors.push_back(std::move(*limit));
+  }
   if (!refusal.errors.empty()) return std::nullopt;
   ProgramRun program;
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -471,7 +567,8 @@ std::optional<ProgramRun> runLaunches(const std::vector<Launch>& launches, const
     }
     auto start = std::chrono::steady_clock::now();
     std::string error;
-    auto run = runLaunch(reference, *launches[i].lowered, target, options, previous, error);
+    auto run =
+        runLaunch(reference, *launches[i].lowered, target, options, previous, sampled[i], error);
     if (!run) {
       refusal = usageRefusal(std::move(error));
       return std::nullopt;

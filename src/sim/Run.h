@@ -35,6 +35,7 @@ struct TensorCheck {
   std::string name;
   bool written = false;  // the reference run stored to it (an output)
   int64_t elements = 0;
+  int64_t compared = 0;  // elements compared: all, or in a sampled run those touched
   int64_t mismatches = 0;
   std::vector<std::string>
       firstMismatches;  // "C[3, 7]: reference 1.5 (0x3fc00000), simulated 0 (0x0)"
@@ -54,6 +55,10 @@ struct KernelRun {
   // Cycle at which this launch starts: the end of the previous launch of the
   // same prim_func (runLaunches), 0 for a first launch.
   int64_t startCycle = 0;
+  // A sampled run: the blocks that ran (the reference and the simulation),
+  // and the bytes of the global tensors; empty for a run of every block.
+  std::vector<int64_t> sampledBlocks;
+  int64_t globalBytes = 0;
   double wallMs = 0;  // reference run, simulation and comparison (--time-passes)
 
   // Nothing wrong: outputs match, no race, no flag, capacity or run-time error.
@@ -67,6 +72,9 @@ struct KernelRun {
 // fp16 kernels finite), signed ints in [-8, 8), unsigned in [0, 16), bools 0/1.
 void generateInput(std::vector<uint8_t>& bytes, ir::DType t, uint64_t seed,
                    const std::string& name);
+// The elements [first, first + count) of that pattern, written to `out`.
+void generateInputElements(uint8_t* out, ir::DType t, uint64_t seed, const std::string& name,
+                           int64_t first, int64_t count);
 
 // What the simulator runs (docs/simulator.md "Limits"); `compile` has no such
 // limits. Memory counts every byte of a kernel's global tensors and on-chip
@@ -75,12 +83,24 @@ inline constexpr int64_t kMaxSimulatedBlocks = int64_t(1) << 16;
 inline constexpr int64_t kMaxSimulatedBytes = int64_t(1) << 30;
 // Iterations of any one loop over all blocks and its enclosing loops.
 inline constexpr int64_t kMaxSimulatedIterations = int64_t(1) << 24;
+// Global tensors of a sampled run are reserved (not allocated) up to this.
+inline constexpr int64_t kMaxSampledGlobalBytes = int64_t(1) << 36;
 
 // The first simulator limit `kernel` exceeds, as an error located at the
 // grid, the loop, or the declaration of the buffer that crosses the memory
 // limit; nullopt when it fits. Sizes of dynamic shapes count only once known
 // (see runKernel).
-std::optional<Diagnostic> checkSimulationLimits(const ir::Kernel& kernel);
+// `sampled`: the limits of a sampled run (sampledBlocks), whose global
+// tensors are filled on demand and count only as far as the blocks touch them.
+std::optional<Diagnostic> checkSimulationLimits(const ir::Kernel& kernel, bool sampled = false);
+
+// Sampled runs (docs/simulator.md, "Sampled runs"): a single-launch kernel
+// whose global tensors alone exceed kMaxSimulatedBytes, but which otherwise
+// fits, runs only its first and last block, in both the reference and the
+// simulation, on global memory filled on first touch; the comparison covers
+// the bytes those blocks touched.
+bool needsSampling(const ir::Kernel& kernel);
+std::vector<int64_t> sampledBlocks(int64_t grid);
 
 // Why runKernel or runLaunches ran nothing.
 struct RunRefusal {

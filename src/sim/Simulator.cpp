@@ -1351,7 +1351,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   int64_t globalBytes = 0;
   for (int i = 0; i < memory.numStorages(); ++i)
     if (memory.storage(i)->scope == MemScope::Global) globalBytes += memory.size(i);
-  if (options.threads >= 2 && kernel.grid >= 2 && !options.recordTrace &&
+  if (options.threads >= 2 && kernel.grid >= 2 && options.blocks.empty() && !options.recordTrace &&
       globalBytes <= (int64_t{16} << 20) && !hasAtomicStore(kernel)) {
     if (auto parallel = simulateOnTwoThreads(kernel, target, memory, options, result)) {
       finish(*parallel, kernel, options);
@@ -1364,7 +1364,10 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   int64_t traceBudget = options.maxTraceEvents;
   // A run-time error stops the simulation; a deadlock stops only its own
   // block (the other cores go on), so every blocked block is reported.
-  for (int64_t b = 0; b < kernel.grid; ++b) {
+  std::vector<int64_t> blocks = options.blocks;
+  if (blocks.empty())
+    for (int64_t b = 0; b < kernel.grid; ++b) blocks.push_back(b);
+  for (int64_t b : blocks) {
     bool ok = runner.run(b, races, globalRaces, result, options.recordTrace, traceBudget);
     globalRaces.endBlock();
     if (!ok) break;

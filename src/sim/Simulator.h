@@ -107,6 +107,8 @@ struct Allocation {
 
 struct SimOptions {
   int64_t cores = 0;  // 0: one core per block
+  // The blocks to run, in order; empty: every block (a sampled run, see sim/Run.h).
+  std::vector<int64_t> blocks;
   bool recordTrace = true;
   int64_t maxTraceEvents = 200000;
   // Values of scalar parameters and dynamic sizes, by name.

@@ -34,6 +34,11 @@ std::string jsonEscape(const std::string& s) {
 
 namespace {
 
+// The block the b-th traced block is (a sampled run traces blocks 0 and grid - 1).
+int64_t blockNumber(const SimResult& r, size_t b) {
+  return b < r.blocks.size() ? r.blocks[b].block : static_cast<int64_t>(b);
+}
+
 std::string xmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -109,7 +114,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
     for (size_t b = 0; b < k.result->trace.size(); ++b, ++pid) {
       emit(fmt::format(
           R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": "{} block {}"}}}})",
-          pid, jsonEscape(k.kernelName), b));
+          pid, jsonEscape(k.kernelName), blockNumber(*k.result, b)));
       emit(fmt::format(
           R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})",
           pid, pid));
@@ -166,8 +171,8 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       int64_t cycles = b < k.result->blocks.size() ? k.result->blocks[b].cycles : 0;
       for (const auto& e : k.result->trace[b]) cycles = std::max(cycles, e.end);
       cycles += k.startCycle;
-      sections.push_back(
-          {fmt::format("{} block {}", k.kernelName, b), &k.result->trace[b], k.startCycle, cycles});
+      sections.push_back({fmt::format("{} block {}", k.kernelName, blockNumber(*k.result, b)),
+                          &k.result->trace[b], k.startCycle, cycles});
       span = std::max(span, cycles);
     }
   }
