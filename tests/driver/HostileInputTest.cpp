@@ -13,8 +13,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/CliTestUtil.h"
 #include "Version.h"
+#include "common/CliTestUtil.h"
 #include "driver/Driver.h"
 
 namespace tilesched {
@@ -266,6 +266,50 @@ TEST(Hostile, HugeGlobalTensorIsAClearRunError) {
               sum.str() +
                   ":8:17: error: cannot simulate: 'a' of shape (64,) float32 brings the kernel to "
                   "1073742080 bytes, beyond the simulator");
+}
+
+// Global tensors beyond 1 GiB (up to 64 GiB) do not stop `run`: it runs the
+// first and last block on demand-paged memory and says so (docs/simulator.md
+// "Sampled runs"); B = 2 * A checked on the 2 pages of B those blocks wrote.
+TEST(Hostile, HugeGlobalTensorsRunSampled) {
+  TempFile f(
+      "import tilelang.language as T\n\n\ndef k():\n    @T.prim_func\n"
+      "    def main(A: T.Tensor((1 << 29,), \"float32\"), B: T.Tensor((1 << 29,), "
+      "\"float32\")):\n"
+      "        with T.Kernel(1024, is_npu=True) as bx:\n"
+      "            a = T.alloc_ub((64,), \"float32\")\n"
+      "            T.copy(A[bx * 64:bx * 64 + 64], a)\n"
+      "            for j in T.Parallel(64):\n"
+      "                a[j] = a[j] * 2.0\n"
+      "            T.copy(a, B[bx * 64:bx * 64 + 64])\n"
+      "    return main\n",
+      "sampled.py");
+  fs::path report = fs::temp_directory_path() / (std::to_string(::getpid()) + "_sampled.json");
+  CliRun r = cli({"run", f.str(), "--report", report.string()});
+  ASSERT_EQ(r.code, driver::kExitOk) << r.out << r.err;
+  EXPECT_NE(r.out.find("  sampled run: the global tensors need 4294967296 bytes, beyond the "
+                       "simulator's 1 GiB, so only blocks 0 and 1023 of 1024 ran (reference and "
+                       "simulation), on global memory filled where they touch it; the figures "
+                       "and checks below are for those blocks\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  2 of 1024 blocks on 1024 cores (1 wave): "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  output B: matches the reference bit for bit (2048 of 536870912 "
+                       "elements, those in the pages the blocks touched)\n"),
+            std::string::npos)
+      << r.out;
+  std::ifstream in(report);
+  std::stringstream json;
+  json << in.rdbuf();
+  EXPECT_NE(json.str().find("\"sampled_blocks\": [\n"), std::string::npos);
+  EXPECT_NE(json.str().find("\"compared\": 2048"), std::string::npos);
+  fs::remove(report);
+  // Whole output tensors do not exist to write.
+  fs::path out = fs::temp_directory_path() / (std::to_string(::getpid()) + "_sampled_out");
+  expectClean(cli({"run", f.str(), "--output-dir", out.string()}), driver::kExitUsage,
+              "--output-dir: 'k' ran sampled (its global tensors exceed the simulator's 1 GiB), "
+              "so there are no whole output tensors to write");
+  fs::remove_all(out);
 }
 
 TEST(Hostile, HugeGridIsAClearRunError) {
