@@ -395,6 +395,12 @@ bool constCompare(const std::string& op, const Value& a, const Value& b, SourceL
       cmp = asDouble(a) < asDouble(b) ? -1 : (asDouble(a) > asDouble(b) ? 1 : 0);
   } else if (isText(a) && isText(b)) {
     cmp = a.s.compare(b.s);
+  } else if (a.isSequence() && b.isSequence() && a.kind == b.kind) {
+    // Lexicographic, as Python orders tuples and lists: the first unequal pair decides.
+    size_t n = std::min(a.elts.size(), b.elts.size()), i = 0;
+    while (i < n && valuesEqual(a.elts[i], b.elts[i])) ++i;
+    if (i < n) return constCompare(op, a.elts[i], b.elts[i], loc);
+    cmp = a.elts.size() < b.elts.size() ? -1 : (a.elts.size() > b.elts.size() ? 1 : 0);
   } else {
     fail(loc, fmt::format("'{}' not supported between instances of '{}' and '{}'", op, typeName(a),
                           typeName(b)));

@@ -46,6 +46,20 @@ TEST(ConstEval, FloorDivisionAndModuloOfNegatives) {
   EXPECT_EQ(evalRepr("1 % 0"), "error: integer modulo by zero");
 }
 
+// Python orders tuples and lists lexicographically (DeepGEMM-style config
+// pickers compare (cost, tiles) tuples); different kinds stay an error.
+TEST(ConstEval, SequencesCompareLexicographically) {
+  EXPECT_EQ(evalRepr("(1, 2) < (1, 3)"), "True");
+  EXPECT_EQ(evalRepr("(1, 2) < (1, 2)"), "False");
+  EXPECT_EQ(evalRepr("(1, 2) <= (1, 2)"), "True");
+  EXPECT_EQ(evalRepr("(2,) > (1, 9)"), "True");
+  EXPECT_EQ(evalRepr("(1, 2) < (1, 2, 0)"), "True");
+  EXPECT_EQ(evalRepr("[3, 1] >= [3]"), "True");
+  EXPECT_EQ(evalRepr("min((4, 1), (3, 9))"), "(3, 9)");
+  EXPECT_EQ(evalRepr("(1, 2) < [1, 3]"),
+            "error: '<' not supported between instances of 'tuple' and 'list'");
+}
+
 TEST(ConstEval, Power) {
   EXPECT_EQ(evalRepr("2 ** 10"), "1024");
   EXPECT_EQ(evalRepr("(-1) ** 3"), "-1");
