@@ -178,6 +178,9 @@ struct Stmt {
 
   std::string reason;   // Unparsed: why (e.g. "'try' statements are not supported")
   SourceLoc reasonLoc;  // Unparsed: where the problem is
+  // Unparsed `try`: its body and the first `except` clause's body are parsed
+  // (module and factory code run them for `try: import ... except ImportError:`).
+  bool isTry = false;
 
   explicit Stmt(StmtKind k, SourceLoc l = {}) : kind(k), loc(l) {}
 };

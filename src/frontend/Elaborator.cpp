@@ -844,6 +844,9 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
       case py::StmtKind::Return:
         scanExpr(s.value.get());
         return;
+      case py::StmtKind::Unparsed:
+        if (s.isTry) scanForCall(s.body, env, factory, found, visited, depth, moduleLevel);
+        break;
       default:
         break;
     }
@@ -1155,6 +1158,17 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
       case py::StmtKind::Return:
         if (isFactory) throw ReturnSignal{};
         break;
+      case py::StmtKind::Unparsed: {
+        if (!s.isTry) break;
+        // `try: from .m import f` / `except ImportError: from m import f`: the
+        // handler runs when the body's imports cannot be read.
+        size_t unreadable = unreadableImports_.size();
+        execDefinitions(s.body, env, isFactory);
+        if (unreadableImports_.size() == unreadable) break;
+        unreadableImports_.resize(unreadable);
+        execDefinitions(s.orelse, env, isFactory);
+        break;
+      }
       default:
         break;
     }

@@ -163,6 +163,7 @@ class Parser {
   // --- statements --------------------------------------------------------
   void parseStatement(StmtList& out, int indentLevel);
   StmtPtr unsupportedStatement();
+  StmtPtr parseTry(int indentLevel);
   StmtPtr parseCompound(int indentLevel);
   StmtList parseBlock(const std::string& what, SourceLoc header, int indentLevel);
   void parseSimpleStatements(StmtList& out);
@@ -286,6 +287,10 @@ void Parser::parseStatement(StmtList& out, int indentLevel) {
   size_t outSize = out.size();
   try {
     if (cur().kind == TokenKind::Indent) throw ParseError{"unexpected indent", cur().loc, pos_};
+    if (atKeyword("try")) {
+      out.push_back(parseTry(indentLevel));
+      return;
+    }
     if (StmtPtr s = unsupportedStatement()) {
       out.push_back(std::move(s));
       return;
@@ -576,6 +581,35 @@ StmtPtr Parser::parseIf(int indentLevel) {
   }
   for (Stmt* s : chain) s->endLoc = lastEnd_;
   return root;
+}
+
+// `try:` stays an Unparsed statement (an error where a kernel needs it), but
+// its body and first handler are parsed for module-level import fallbacks.
+StmtPtr Parser::parseTry(int indentLevel) {
+  auto s = std::make_unique<Stmt>(StmtKind::Unparsed, cur().loc);
+  s->reason = "'try' statements are not supported";
+  s->reasonLoc = cur().loc;
+  s->isTry = true;
+  SourceLoc header = advance().loc;
+  s->body = parseBlock("'try' statement", header, indentLevel);
+  bool first = true;
+  while (atKeyword("except")) {
+    SourceLoc at = advance().loc;
+    while (!atOp(":") && !atLineEnd()) advance();  // the exception spec
+    StmtList handler = parseBlock("'except' clause", at, indentLevel);
+    if (first) s->orelse = std::move(handler);
+    first = false;
+  }
+  bool final = false;
+  for (const char* clause : {"else", "finally"})
+    if (atKeyword(clause)) {
+      final = std::string_view(clause) == "finally";
+      SourceLoc at = advance().loc;
+      parseBlock(std::string("'") + clause + "' clause", at, indentLevel);
+    }
+  if (first && !final) fail("expected 'except' or 'finally' after the 'try' block");
+  s->endLoc = lastEnd_;
+  return s;
 }
 
 StmtPtr Parser::parseWhile(int indentLevel) {
