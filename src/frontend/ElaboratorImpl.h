@@ -117,6 +117,8 @@ class Elaborator {
   std::vector<int64_t> toConstShape(const Value& v, SourceLoc loc, const std::string& what);
   std::vector<Value> positional(const py::Expr& call, Env& env);
   const py::Keyword* keyword(const py::Expr& call, const std::string& name);
+  bool transposeRequested(const py::Expr& call, Env& env);
+  void narrowToTopLeftCorner(const ir::Region& src, ir::Region& dst, bool transposed);
   void checkKeywords(const py::Expr& call, const std::string& fn,
                      std::initializer_list<const char*> allowed);
   // Where positional argument `i` of a call is written; the call itself when

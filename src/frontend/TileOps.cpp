@@ -227,6 +227,32 @@ void Elaborator::elabFinalizeReducer(const py::Expr& call, Env& env) {
                                       describe(args[0])));
 }
 
+// transpose=True on a T.copy (checked where the keyword is read).
+bool Elaborator::transposeRequested(const py::Expr& call, Env& env) {
+  const py::Keyword* kw = keyword(call, "transpose");
+  if (!kw) return false;
+  Value v = eval(*kw->value, env);
+  return v.isConstant() && truthy(v, kw->value->loc);
+}
+
+// A global→L1 copy of a box smaller than the L1 tile in every dimension (after
+// transpose=True) fills the tile's top-left corner, as upstream's padded
+// nd2nz copy does for the tail tiles of a GEMM (test_gemm_padded_copy: a
+// (128, 96) weight transposed into a (112, 128) tile): the destination region
+// becomes that corner, and the rest of the tile keeps what it held.
+void Elaborator::narrowToTopLeftCorner(const Region& src, Region& dst, bool transposed) {
+  std::vector<int64_t> box = significant(extentsOf(src));
+  if (transposed && box.size() == 2) std::swap(box[0], box[1]);
+  if (box.size() > dst.ranges.size()) return;
+  size_t lead = dst.ranges.size() - box.size();
+  for (size_t i = 0; i < dst.ranges.size(); ++i) {
+    int64_t want = i < lead ? 1 : box[i - lead];
+    if (want > dst.ranges[i].extent) return;
+  }
+  for (size_t i = 0; i < dst.ranges.size(); ++i)
+    dst.ranges[i].extent = i < lead ? 1 : box[i - lead];
+}
+
 void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.copy", call.loc, ctx);
   checkKeywords(call, "T.copy",
@@ -307,6 +333,9 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                                  "(global→shared, global→shared.l1), not from {}",
                                  padKw->name, memScopeName(s)));
   if (padKw && d == MemScope::UB) padRowsTo32Bytes(dst);
+  if (!padKw && s == MemScope::Global && d == MemScope::L1 &&
+      src.numElements() != dst.numElements())
+    narrowToTopLeftCorner(src, dst, transposeRequested(call, env));
   if (src.numElements() != dst.numElements() && !(padKw && fitsInside(src, dst))) {
     std::string hint;
     if (padKw)
