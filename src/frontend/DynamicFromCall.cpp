@@ -244,7 +244,12 @@ bool Elaborator::findKernelObjectCall(const py::Expr& e, Env& env, FactoryCall& 
     KernelCallArg arg;
     arg.loc = a.loc;
     arg.isNone = a.kind == py::ExprKind::None;
-    if (a.kind == py::ExprKind::Name) arg.spelling = a.id;
+    const py::Expr* base = &a;  // `x` in `x.npu()`
+    while (base->kind == py::ExprKind::Call && base->lhs &&
+           base->lhs->kind == py::ExprKind::Attribute && base->lhs->lhs &&
+           keepsShape(base->lhs->id))
+      base = base->lhs->lhs.get();
+    if (base->kind == py::ExprKind::Name) arg.spelling = base->id;
     if (auto t = torchTensor(a, env); t && isTensorValue(*t)) {
       TorchTensor tensor;
       tensor.madeAt = t->loc;
