@@ -368,11 +368,13 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
   auto probe = std::make_shared<Env>();
   probe->parent = factoryEnv->parent;
   probe->names = factoryEnv->names;
+  const size_t unreadableBefore = unreadableImports_.size();  // the real run records its own
   try {
     execDefinitions(def.body, *probe, /*isFactory=*/true);
   } catch (const ReturnSignal&) {
   } catch (const EvalError&) {
   }
+  unreadableImports_.resize(unreadableBefore);
   // The prim_func the factory returns (or its only one).
   const Value* kernel = nullptr;
   std::vector<std::string> returned;
