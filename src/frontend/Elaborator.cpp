@@ -436,7 +436,7 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
     std::map<std::string, int64_t> saved;
     ~RestoreDynamic() { sizes = std::move(saved); }
   } restoreDynamic{dynamicFromCall_, dynamicFromCall_};
-  if (wanted && !call) {
+  if (!call) {  // (a factory run for the prim_func --func names is not `wanted`)
     auto sizes = dynamicSizesFromCall(def, env, fc);
     if (!sizes) return;
     for (const auto& [name, value] : *sizes) dynamicFromCall_[name] = value;
