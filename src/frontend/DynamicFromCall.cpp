@@ -55,7 +55,8 @@ bool keepsShape(const std::string& method) {
   static const std::set<std::string> kMethods = {
       "npu",   "cuda",     "cpu",     "to",         "half",  "float",   "bfloat16",
       "int",   "long",     "double",  "contiguous", "clone", "detach",  "requires_grad_",
-      "fill_", "uniform_", "normal_", "zero_",      "type",  "float16", "pin_memory"};
+      "fill_", "uniform_", "normal_", "zero_",      "type",  "float16", "pin_memory",
+      "abs"};
   return kMethods.count(method) > 0;
 }
 
@@ -128,6 +129,29 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
   if (e->kind == py::ExprKind::Name) {
     const Value* v = env.lookup(e->id);
     if (v && isTensorValue(*v)) return *v;
+    return std::nullopt;
+  }
+  if (e->kind == py::ExprKind::BinOp && e->lhs && e->rhs &&
+      (e->id == "+" || e->id == "-" || e->id == "*" || e->id == "/")) {
+    // `torch.randn(m, n) * 128.0`: a tensor and a number (or a tensor of the same shape).
+    auto l = torchTensor(*e->lhs, env);
+    auto r = torchTensor(*e->rhs, env);
+    auto isNumber = [&](const py::Expr& x) {
+      try {
+        return eval(x, env).isNumber();
+      } catch (const EvalError&) {
+        return false;
+      }
+    };
+    bool lt = l && isTensorValue(*l), rt = r && isTensorValue(*r);
+    if (lt && rt) {
+      if (l->elts.size() != r->elts.size()) return std::nullopt;
+      for (size_t i = 0; i < l->elts.size(); ++i)
+        if (l->elts[i].i != r->elts[i].i) return std::nullopt;
+      return l;
+    }
+    if (lt && !r && isNumber(*e->rhs)) return l;
+    if (rt && !l && isNumber(*e->lhs)) return r;
     return std::nullopt;
   }
   if (e->kind != py::ExprKind::Call || !e->lhs) return std::nullopt;
@@ -364,35 +388,81 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
   // The factory body run once more, on a copy of its parameters, to see the
   // kernel's declared parameter shapes with their T.dynamic names (the real
   // run below then sees the sizes as constants). Factory code has no effect
-  // outside its environment; a failure here is reported by the real run.
-  auto probe = std::make_shared<Env>();
-  probe->parent = factoryEnv->parent;
-  probe->names = factoryEnv->names;
-  const size_t unreadableBefore = unreadableImports_.size();  // the real run records its own
-  try {
-    execDefinitions(def.body, *probe, /*isFactory=*/true);
-  } catch (const ReturnSignal&) {
-  } catch (const EvalError&) {
-  }
-  unreadableImports_.resize(unreadableBefore);
-  // The prim_func the factory returns (or its only one).
+  // outside its environment; a failure here is reported by the real run. A
+  // factory that returns a nested one (`return build(16)`) is followed into it.
+  std::vector<std::shared_ptr<Env>> probes;  // alive while their functions are read
+  auto runProbe = [&](const py::Stmt& factory, std::shared_ptr<Env> env) {
+    const size_t unreadableBefore = unreadableImports_.size();  // the real run records its own
+    try {
+      execDefinitions(factory.body, *env, /*isFactory=*/true);
+    } catch (const ReturnSignal&) {
+    } catch (const EvalError&) {
+    }
+    unreadableImports_.resize(unreadableBefore);
+    probes.push_back(std::move(env));
+  };
+  auto first = std::make_shared<Env>();
+  first->parent = factoryEnv->parent;
+  first->names = factoryEnv->names;
+  runProbe(def, first);
+  const py::Stmt* level = &def;
   const Value* kernel = nullptr;
-  std::vector<std::string> returned;
-  returnedNames(def.body, returned);
-  for (const auto& name : returned) {
-    auto it = probe->names.find(name);
-    if (it != probe->names.end() && it->second.kind == K::Function && it->second.def &&
-        isPrimFunc(*it->second.def)) {
-      kernel = &it->second;
+  for (int depth = 0; depth < 4 && !kernel; ++depth) {
+    Env& probe = *probes.back();
+    // The prim_func the factory returns by name, else its only one.
+    std::vector<std::string> returned;
+    returnedNames(level->body, returned);
+    for (const auto& name : returned) {
+      auto it = probe.names.find(name);
+      if (it != probe.names.end() && it->second.kind == K::Function && it->second.def &&
+          isPrimFunc(*it->second.def)) {
+        kernel = &it->second;
+        break;
+      }
+    }
+    if (kernel) break;
+    // `return build(args)`: the nested factory with those arguments.
+    const py::Expr* nestedCall = nullptr;
+    const Value* nested = nullptr;
+    for (const auto& st : level->body) {
+      if (st->kind != py::StmtKind::Return || !st->value || st->value->kind != py::ExprKind::Call ||
+          st->value->lhs->kind != py::ExprKind::Name)
+        continue;
+      auto it = probe.names.find(st->value->lhs->id);
+      if (it == probe.names.end() || it->second.kind != K::Function || !it->second.def ||
+          isPrimFunc(*it->second.def))
+        continue;
+      nestedCall = st->value.get();
+      nested = &it->second;
       break;
     }
-  }
-  if (!kernel) {
-    for (const auto& [name, v] : probe->names) {
-      if (v.kind != K::Function || !v.def || !isPrimFunc(*v.def)) continue;
-      if (kernel) return none;  // several kernels and none returned by name
-      kernel = &v;
+    if (!nested) {
+      for (const auto& [name, v] : probe.names) {
+        if (v.kind != K::Function || !v.def || !isPrimFunc(*v.def)) continue;
+        if (kernel) return none;  // several kernels and none returned by name
+        kernel = &v;
+      }
+      break;
     }
+    auto values = constantArguments(*nested->def, *nestedCall, probe);
+    if (!values) return none;
+    auto next = std::make_shared<Env>();
+    next->parent = nested->closure;
+    for (const auto& p : nested->def->params) {
+      if (p.varArgs || p.varKwargs) continue;
+      Value v = Value::undefined("parameter has no value", p.loc);
+      for (const auto& [name, given] : *values)
+        if (name == p.name) v = given;
+      if (v.kind == K::Undefined && p.defaultValue && nested->closure) {
+        try {
+          v = eval(*p.defaultValue, *nested->closure);
+        } catch (const EvalError&) {
+        }
+      }
+      next->bind(p.name, v);
+    }
+    level = nested->def;
+    runProbe(*level, next);
   }
   if (!kernel) return none;
   const py::Stmt& primFunc = *kernel->def;
