@@ -32,9 +32,6 @@ namespace {
 
 using K = Value::Kind;
 
-// Loops over the kernel object's calls and tensor creation stop at this many items.
-constexpr size_t kMaxFollowedIterations = 64;
-
 std::string dotted(const py::Expr& e) {
   if (e.kind == py::ExprKind::Name) return e.id;
   if (e.kind == py::ExprKind::Attribute && e.lhs) {
@@ -332,8 +329,10 @@ void Elaborator::followKernelObject(const py::StmtList& body, size_t from, Env& 
         if (s.iter && findKernelObjectCall(*s.iter, env, fc)) return;
         std::optional<bool> cond;
         try {
-          Value c = eval(*s.iter, env);
-          if (c.isConstant()) cond = truthy(c, s.iter->loc);
+          if (s.iter) {
+            Value c = eval(*s.iter, env);
+            if (c.isConstant()) cond = truthy(c, s.iter->loc);
+          }
         } catch (const EvalError&) {
         }
         if (!cond || *cond) followKernelObject(s.body, 0, env, fc, false);
@@ -345,9 +344,9 @@ void Elaborator::followKernelObject(const py::StmtList& body, size_t from, Env& 
         // The first iteration, with the loop variables of the first item.
         Value first = Value::undefined("loop variable", s.loc);
         try {
+          if (!s.iter) throw EvalError{s.loc, "no iterable"};
           Value it = eval(*s.iter, env);
-          if (it.isSequence() && !it.elts.empty() && it.elts.size() <= kMaxFollowedIterations)
-            first = it.elts[0];
+          if (it.isSequence() && !it.elts.empty()) first = it.elts[0];
         } catch (const EvalError&) {
         }
         for (const auto& t : s.targets) {

@@ -218,7 +218,7 @@ class Elaborator {
                           bool fromHoldsCall);
   bool findKernelObjectCall(const py::Expr& e, Env& env, FactoryCall& fc);
   // The T.dynamic sizes of the kernel `def` makes that the tensors of its own
-  // call give (no -D, no --input); a note says where from. nullopt after an
+  // call give (those without -D); a note says where from. nullopt after an
   // error (two tensors disagree).
   // `fc`: the file's call of `def` when already looked for (else looked for here).
   std::optional<std::map<std::string, int64_t>> dynamicSizesFromCall(
