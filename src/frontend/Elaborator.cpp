@@ -397,9 +397,11 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
       missing.push_back(&p);
     }
   }
+  std::optional<FactoryCall> fc;  // the file's own call of the factory, when looked for
   if (!missing.empty() && wanted && !call) {
     // As `python file.py` would: the values of the file's own first constant call.
-    if (auto fc = findFactoryCall(def)) {
+    fc = findFactoryCall(def);
+    if (fc) {
       std::vector<std::string> shown;
       for (const auto& [name, v] : fc->values) {
         bool defined = false;
@@ -426,6 +428,18 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
                                 "{}=VALUE",
                                 p->name, def.name, p->name));
     return;
+  }
+  // T.dynamic sizes that the tensors of the file's own kernel call give, used
+  // like -D values while this factory runs (DynamicFromCall.cpp).
+  struct RestoreDynamic {
+    std::map<std::string, int64_t>& sizes;
+    std::map<std::string, int64_t> saved;
+    ~RestoreDynamic() { sizes = std::move(saved); }
+  } restoreDynamic{dynamicFromCall_, dynamicFromCall_};
+  if (!call) {  // (a factory run for the prim_func --func names is not `wanted`)
+    auto sizes = dynamicSizesFromCall(def, env, fc);
+    if (!sizes) return;
+    for (const auto& [name, value] : *sizes) dynamicFromCall_[name] = value;
   }
   size_t errorsBefore = diags_.numErrors();
   try {
@@ -699,7 +713,11 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
       for (const auto& x : options_.defines) given |= x.first == p.name;
       if (!given) return;
     }
-    found = FactoryCall{e.loc, std::move(*values), {}};
+    found.emplace();
+    found->loc = e.loc;
+    found->values = std::move(*values);
+    found->expr = &e;
+    found->followingKernel = true;  // to its kernel call, by scanForCall
     return;
   }
   // A function the code calls (`main()`, or one imported from a module next to
@@ -728,6 +746,9 @@ void Elaborator::scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& fa
   visited.insert(def);
   scanForCall(def->body, *local, factory, found, visited, depth + 1, false);
   visited.erase(def);
+  // The kernel object does not leave the function that made it (a returned
+  // kernel is not followed into the caller).
+  if (found) found->followingKernel = false;
 }
 
 void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt& factory,
@@ -736,10 +757,10 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
   auto scanExpr = [&](const py::Expr* e) {
     if (e && !found) scanExprForCall(*e, env, factory, found, visited, depth);
   };
-  for (const auto& sp : body) {
+  for (size_t index = 0; index < body.size(); ++index) {
     if (found || !scanBudget_) return;
     --scanBudget_;
-    const py::Stmt& s = *sp;
+    const py::Stmt& s = *body[index];
     switch (s.kind) {
       case py::StmtKind::Import:
         if (!moduleLevel) bindImport(s, env);
@@ -755,8 +776,9 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
       case py::StmtKind::AugAssign: {
         if (!s.value) break;
         scanExpr(s.value.get());
-        if (found) return;
-        if (moduleLevel && s.kind != py::StmtKind::AugAssign) break;  // already bound
+        if (found) break;
+        if (moduleLevel && s.kind != py::StmtKind::AugAssign && !torchTensor(*s.value, env))
+          break;  // already bound
         Value v;
         const py::Expr& rhs = *s.value;
         if (rhs.kind == py::ExprKind::Call && rhs.lhs->kind == py::ExprKind::Attribute &&
@@ -765,7 +787,7 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
           v = Value::opaque("argparse.Namespace");
           for (const auto& [name, d] : argparseDefaults_) v.items.push_back({Value::str(name), d});
         } else {
-          v = evalAssignedValue(s, env);
+          v = scanAssignedValue(s, env);
         }
         bindAssignTargets(s, v, env);
         break;
@@ -843,12 +865,24 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
         break;
       case py::StmtKind::Return:
         scanExpr(s.value.get());
-        return;
+        if (!found) return;
+        break;
       case py::StmtKind::Unparsed:
         if (s.isTry) scanForCall(s.body, env, factory, found, visited, depth, moduleLevel);
         break;
       default:
         break;
+    }
+    if (found) {
+      // The statement made the factory call (or a block in it did and followed
+      // it to the block's end): follow its result from here.
+      if (found->followingKernel) {
+        bool block = s.kind == py::StmtKind::If || s.kind == py::StmtKind::For ||
+                     s.kind == py::StmtKind::While || s.kind == py::StmtKind::With ||
+                     (s.kind == py::StmtKind::Unparsed && s.isTry);
+        followKernelObject(body, block ? index + 1 : index, env, *found, !block);
+      }
+      return;
     }
   }
 }
@@ -2266,6 +2300,9 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
         fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
       return Value::integer(size);
     }
+    // The value the tensors of the file's own kernel call give, as if by -D.
+    if (auto it = dynamicFromCall_.find(a[0].s); it != dynamicFromCall_.end())
+      return Value::integer(it->second);
     if (!kernel_) {
       Value deferred = Value::opaque("T.dynamic");
       deferred.elts.push_back(Value::str(a[0].s));

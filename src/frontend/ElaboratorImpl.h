@@ -51,6 +51,30 @@ struct ReturnSignal {
   Value value;
 };
 
+// A torch tensor the file's own code makes with a compile-time shape
+// (`a = torch.randn((64,), dtype=torch.float16)`), passed to a kernel.
+struct TorchTensor {
+  std::vector<int64_t> shape;
+  SourceLoc madeAt;  // the torch.* call
+};
+
+// One argument of the call of a kernel object (`kernel(None, a)`).
+struct KernelCallArg {
+  bool isNone = false;
+  std::optional<TorchTensor> tensor;  // a tensor with a compile-time shape
+  std::string spelling;               // `a` for a name, else empty
+  SourceLoc loc;
+};
+
+// The first call of the kernel object a factory call made, in the function
+// that made it: `factory(8)(a, b)`, `k = factory(8); k(a, b)`,
+// `kernel = tilelang.compile(factory(8)); kernel(a, b)`.
+struct KernelObjectCall {
+  SourceLoc loc;
+  std::vector<KernelCallArg> positional;
+  std::vector<std::pair<std::string, KernelCallArg>> keywords;
+};
+
 // A call of a factory found in the file's own code (`func = vec_add(1024, 512)`),
 // with the parameter values its compile-time arguments give.
 struct FactoryCall {
@@ -58,6 +82,12 @@ struct FactoryCall {
   std::vector<std::pair<std::string, Value>> values;  // parameter order
   // The @pytest.mark.parametrize sets the enclosing test function ran with.
   std::vector<std::pair<SourceLoc, std::string>> notes;
+  const py::Expr* expr = nullptr;  // the factory call itself
+  std::optional<KernelObjectCall> kernelCall;
+  // While the scan follows the factory call's result through the rest of its
+  // function: the names bound to the kernel object.
+  bool followingKernel = false;
+  std::set<std::string> kernelNames;
 };
 
 // A module next to the compiled file that the file imports (`from lib import f`,
@@ -178,6 +208,23 @@ class Elaborator {
   void scanExprForCall(const py::Expr& e, Env& env, const py::Stmt& factory,
                        std::optional<FactoryCall>& found, std::set<const py::Stmt*>& visited,
                        int depth);
+  // ---- T.dynamic sizes from the tensors of the file's own kernel call (DynamicFromCall.cpp)
+  // A torch tensor an expression makes or names: nullopt when it is none;
+  // Undefined when it is one whose shape is not a compile-time constant.
+  std::optional<Value> torchTensor(const py::Expr& e, Env& env);
+  // evalAssignedValue, with torch tensors of compile-time shape as values.
+  Value scanAssignedValue(const py::Stmt& s, Env& env);
+  // Follows the factory call's result from statement `from` of `body` (the one
+  // holding the call when `fromHoldsCall`) to the first call of the kernel object.
+  void followKernelObject(const py::StmtList& body, size_t from, Env& env, FactoryCall& fc,
+                          bool fromHoldsCall);
+  bool findKernelObjectCall(const py::Expr& e, Env& env, FactoryCall& fc);
+  // The T.dynamic sizes of the kernel `def` makes that the tensors of its own
+  // call give (those without -D); a note says where from. nullopt after an
+  // error (two tensors disagree).
+  // `fc`: the file's call of `def` when already looked for (else looked for here).
+  std::optional<std::map<std::string, int64_t>> dynamicSizesFromCall(
+      const py::Stmt& def, const std::shared_ptr<Env>& factoryEnv, std::optional<FactoryCall>& fc);
   // Binds a call's arguments to a def's parameters; nullopt when one is not a constant.
   std::optional<std::vector<std::pair<std::string, Value>>> constantArguments(const py::Stmt& def,
                                                                               const py::Expr& call,
@@ -272,6 +319,9 @@ class Elaborator {
   std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
   std::vector<std::string> usedDefines_;
+  // T.dynamic sizes the factory being run takes from its own call's tensors
+  // (used like -D values, which win).
+  std::map<std::string, int64_t> dynamicFromCall_;
   std::map<std::string, std::unique_ptr<ImportedModule>> imports_;  // by module name
   std::vector<ImportedModule*> importOrder_;                        // in load order
   std::vector<UnreadableImport> unreadableImports_;

@@ -1,0 +1,576 @@
+// T.dynamic sizes taken from the tensors the kernel file itself passes to the
+// kernel, as `python file.py` (or pytest) would run it (docs/language.md,
+// "Factory arguments and T.dynamic sizes").
+//
+// Expects: the factory call the file makes (Elaborator::findFactoryCall); the
+// scan that found it follows the call's result through the rest of the same
+// function to the first call of the kernel object, recording every argument
+// that is a torch tensor of compile-time shape (`torch.randn/rand/empty/zeros/
+// ones/full/randint(...)`, `torch.*_like(t)`, through `.npu()`, `.to(...)` ...).
+// Guarantees: each T.dynamic size that no -D sets, found in the
+// declared shape of a kernel parameter that such a tensor fills, gets that
+// tensor's dimension; the factory then runs with it exactly as with -D (the
+// size is a constant everywhere: grids, loop extents, shapes). A note says
+// which call gave which value; two tensors that give one size different values
+// are an error naming both. Nothing found: nothing changes.
+//
+//   def k(use_b):                                   # file's own code:
+//       n = T.dynamic("n")                          #   a = torch.randn((64,), ...)
+//       @T.prim_func                                #   k(True)(None, a)
+//       def main(a: T.Tensor((n,), "float16"),
+//                b: T.Tensor((n,), "float16")): ...
+//   →  main(a: T.Tensor((64,), "float16"), b: T.Tensor((64,), "float16"))
+//      note: kernel 'main' takes the T.dynamic size n=64 from the tensors of its
+//            call at line 9; -D n=VALUE overrides it
+#include <fmt/format.h>
+
+#include "frontend/ElaboratorImpl.h"
+
+namespace tilesched::frontend {
+
+namespace {
+
+using K = Value::Kind;
+
+std::string dotted(const py::Expr& e) {
+  if (e.kind == py::ExprKind::Name) return e.id;
+  if (e.kind == py::ExprKind::Attribute && e.lhs) {
+    std::string base = dotted(*e.lhs);
+    return base.empty() ? "" : base + "." + e.id;
+  }
+  if (e.kind == py::ExprKind::Call && e.lhs) return dotted(*e.lhs);
+  return "";
+}
+
+std::string lastComponent(const std::string& name) {
+  size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+// Tensor methods whose result has the tensor's shape.
+bool keepsShape(const std::string& method) {
+  static const std::set<std::string> kMethods = {
+      "npu",   "cuda",     "cpu",     "to",         "half",  "float",   "bfloat16",
+      "int",   "long",     "double",  "contiguous", "clone", "detach",  "requires_grad_",
+      "fill_", "uniform_", "normal_", "zero_",      "type",  "float16", "pin_memory",
+      "abs"};
+  return kMethods.count(method) > 0;
+}
+
+bool isTensorValue(const Value& v) { return v.kind == K::Opaque && v.s == "torch.Tensor"; }
+
+bool isDeferredDynamicValue(const Value& v) {
+  return v.kind == K::Opaque && v.s == "T.dynamic" && !v.elts.empty() && v.elts[0].kind == K::Str;
+}
+
+// Does `body` (or a def nested in it) call T.dynamic anywhere?
+bool exprCallsDynamic(const py::Expr* e) {
+  if (!e) return false;
+  if (e->kind == py::ExprKind::Call && e->lhs && lastComponent(dotted(*e->lhs)) == "dynamic")
+    return true;
+  for (const auto* list : {&e->elts, &e->keys, &e->values})
+    for (const auto& x : *list)
+      if (exprCallsDynamic(x.get())) return true;
+  for (const auto& k : e->keywords)
+    if (exprCallsDynamic(k.value.get())) return true;
+  return exprCallsDynamic(e->lhs.get()) || exprCallsDynamic(e->rhs.get()) ||
+         exprCallsDynamic(e->step.get());
+}
+
+bool callsDynamic(const py::StmtList& body) {
+  for (const auto& s : body) {
+    for (const auto& t : s->targets)
+      if (exprCallsDynamic(t.get())) return true;
+    for (const auto& w : s->withItems)
+      if (exprCallsDynamic(w.context.get())) return true;
+    for (const auto& p : s->params)
+      if (exprCallsDynamic(p.annotation.get()) || exprCallsDynamic(p.defaultValue.get()))
+        return true;
+    if (exprCallsDynamic(s->value.get()) || exprCallsDynamic(s->iter.get()) ||
+        callsDynamic(s->body) || callsDynamic(s->orelse))
+      return true;
+  }
+  return false;
+}
+
+// The names a factory body returns (`return main`), in statement order.
+void returnedNames(const py::StmtList& body, std::vector<std::string>& out) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::Return && s->value && s->value->kind == py::ExprKind::Name)
+      out.push_back(s->value->id);
+    if (s->kind == py::StmtKind::If || s->kind == py::StmtKind::With) {
+      returnedNames(s->body, out);
+      returnedNames(s->orelse, out);
+    }
+  }
+}
+
+// One dimension of a kernel parameter's declared shape.
+struct DeclaredDim {
+  std::optional<std::string> dynamicName;  // a T.dynamic size not set by -D
+};
+
+struct DeclaredParam {
+  std::string name;
+  std::optional<std::vector<DeclaredDim>> shape;  // a T.Tensor parameter
+};
+
+}  // namespace
+
+std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
+  const py::Expr* e = &expr;
+  // `.npu()`, `.to(device)`, `.half()` ... keep the shape.
+  while (e->kind == py::ExprKind::Call && e->lhs && e->lhs->kind == py::ExprKind::Attribute &&
+         e->lhs->lhs && keepsShape(e->lhs->id))
+    e = e->lhs->lhs.get();
+  if (e->kind == py::ExprKind::Name) {
+    const Value* v = env.lookup(e->id);
+    if (v && isTensorValue(*v)) return *v;
+    return std::nullopt;
+  }
+  if (e->kind == py::ExprKind::BinOp && e->lhs && e->rhs &&
+      (e->id == "+" || e->id == "-" || e->id == "*" || e->id == "/")) {
+    // `torch.randn(m, n) * 128.0`: a tensor and a number (or a tensor of the same shape).
+    auto l = torchTensor(*e->lhs, env);
+    auto r = torchTensor(*e->rhs, env);
+    auto isNumber = [&](const py::Expr& x) {
+      try {
+        return eval(x, env).isNumber();
+      } catch (const EvalError&) {
+        return false;
+      }
+    };
+    bool lt = l && isTensorValue(*l), rt = r && isTensorValue(*r);
+    if (lt && rt) {
+      if (l->elts.size() != r->elts.size()) return std::nullopt;
+      for (size_t i = 0; i < l->elts.size(); ++i)
+        if (l->elts[i].i != r->elts[i].i) return std::nullopt;
+      return l;
+    }
+    if (lt && !r && isNumber(*e->rhs)) return l;
+    if (rt && !l && isNumber(*e->lhs)) return r;
+    return std::nullopt;
+  }
+  if (e->kind != py::ExprKind::Call || !e->lhs) return std::nullopt;
+  std::string callee = dotted(*e->lhs);
+  if (callee.rfind("torch.", 0) != 0 || e->lhs->kind != py::ExprKind::Attribute)
+    return std::nullopt;
+  std::string fn = callee.substr(6);
+  static const std::set<std::string> kBySize = {"randn", "rand", "empty", "zeros", "ones"};
+  static const std::set<std::string> kLike = {"randn_like",  "rand_like", "empty_like",
+                                              "zeros_like",  "ones_like", "full_like",
+                                              "randint_like"};
+  Value undefinedShape = Value::undefined(
+      "a torch tensor whose shape is not a compile-time "
+      "constant",
+      e->loc);
+  if (kLike.count(fn)) {
+    if (e->elts.empty()) return undefinedShape;
+    auto base = torchTensor(*e->elts[0], env);
+    if (!base || !isTensorValue(*base)) return undefinedShape;
+    Value t = *base;
+    t.loc = e->loc;
+    return t;
+  }
+  // The expression the size is written in, and whether it is the whole
+  // argument list (`torch.randn(m, n)`) or one sequence (`torch.full((m, n), v)`).
+  std::vector<const py::Expr*> sizeArgs;
+  if (const py::Keyword* k = keyword(*e, "size")) {
+    sizeArgs.push_back(k->value.get());
+  } else if (kBySize.count(fn)) {
+    for (const auto& a : e->elts) sizeArgs.push_back(a.get());
+  } else if (fn == "full") {
+    if (!e->elts.empty()) sizeArgs.push_back(e->elts[0].get());
+  } else if (fn == "randint") {
+    // randint(high, size) / randint(low, high, size)
+    if (e->elts.size() == 2 || e->elts.size() == 3) sizeArgs.push_back(e->elts.back().get());
+  } else {
+    return std::nullopt;
+  }
+  if (sizeArgs.empty()) return undefinedShape;
+  std::vector<Value> dims;
+  try {
+    for (const py::Expr* a : sizeArgs) {
+      if (a->kind == py::ExprKind::Starred) return undefinedShape;
+      Value v = eval(*a, env);
+      if (v.isSequence() && sizeArgs.size() == 1)
+        dims = v.elts;
+      else
+        dims.push_back(v);
+    }
+  } catch (const EvalError&) {
+    return undefinedShape;
+  }
+  Value t = Value::opaque("torch.Tensor");
+  t.loc = e->loc;
+  for (const auto& d : dims) {
+    if (d.kind != K::Int || d.i < 0) return undefinedShape;
+    t.elts.push_back(Value::integer(d.i));
+  }
+  return t;
+}
+
+Value Elaborator::scanAssignedValue(const py::Stmt& s, Env& env) {
+  if (s.kind != py::StmtKind::AugAssign && s.value) {
+    if (auto t = torchTensor(*s.value, env)) return *t;
+    // `a, b = torch.randn(n), torch.randn(n)`
+    if (s.value->kind == py::ExprKind::Tuple) {
+      bool anyTensor = false;
+      std::vector<Value> elts;
+      for (const auto& x : s.value->elts) {
+        if (auto t = torchTensor(*x, env)) {
+          anyTensor = true;
+          elts.push_back(*t);
+          continue;
+        }
+        try {
+          elts.push_back(eval(*x, env));
+        } catch (const EvalError& err) {
+          elts.push_back(Value::undefined(err.message, err.loc));
+        }
+      }
+      if (anyTensor) return Value::tuple(std::move(elts));
+    }
+  }
+  return evalAssignedValue(s, env);
+}
+
+// Is `e` the kernel object: the factory call itself, a name bound to it, or
+// `tilelang.compile(obj, ...)` / `tilelang.jit(...)(obj)` of it?
+static bool isKernelObject(const py::Expr& e, const FactoryCall& fc) {
+  if (&e == fc.expr) return true;
+  if (e.kind == py::ExprKind::Name) return fc.kernelNames.count(e.id) > 0;
+  if (e.kind != py::ExprKind::Call || !e.lhs) return false;
+  std::string fn = lastComponent(dotted(*e.lhs));
+  if (fn != "compile" && fn != "jit" && fn != "JITKernel") return false;
+  if (!e.elts.empty()) return isKernelObject(*e.elts[0], fc);
+  for (const auto& k : e.keywords)
+    if ((k.name == "func" || k.name == "program") && k.value) return isKernelObject(*k.value, fc);
+  return false;
+}
+
+bool Elaborator::findKernelObjectCall(const py::Expr& e, Env& env, FactoryCall& fc) {
+  if (!fc.followingKernel) return false;
+  if (e.kind == py::ExprKind::Lambda || e.kind == py::ExprKind::Comprehension) return false;
+  // Arguments run before the call itself.
+  for (const auto* list : {&e.elts, &e.keys, &e.values})
+    for (const auto& x : *list)
+      if (x && findKernelObjectCall(*x, env, fc)) return true;
+  for (const auto& k : e.keywords)
+    if (k.value && findKernelObjectCall(*k.value, env, fc)) return true;
+  for (const py::Expr* x : {e.lhs.get(), e.rhs.get(), e.step.get()})
+    if (x && findKernelObjectCall(*x, env, fc)) return true;
+  if (e.kind != py::ExprKind::Call || !e.lhs || !isKernelObject(*e.lhs, fc)) return false;
+  auto describeArg = [&](const py::Expr& a) {
+    KernelCallArg arg;
+    arg.loc = a.loc;
+    arg.isNone = a.kind == py::ExprKind::None;
+    const py::Expr* base = &a;  // `x` in `x.npu()`
+    while (base->kind == py::ExprKind::Call && base->lhs &&
+           base->lhs->kind == py::ExprKind::Attribute && base->lhs->lhs &&
+           keepsShape(base->lhs->id))
+      base = base->lhs->lhs.get();
+    if (base->kind == py::ExprKind::Name) arg.spelling = base->id;
+    if (auto t = torchTensor(a, env); t && isTensorValue(*t)) {
+      TorchTensor tensor;
+      tensor.madeAt = t->loc;
+      for (const auto& d : t->elts) tensor.shape.push_back(d.i);
+      arg.tensor = std::move(tensor);
+    }
+    return arg;
+  };
+  KernelObjectCall call;
+  call.loc = e.loc;
+  for (const auto& a : e.elts) {
+    if (a->kind == py::ExprKind::Starred) break;  // later positions are unknown
+    call.positional.push_back(describeArg(*a));
+  }
+  for (const auto& k : e.keywords)
+    if (!k.name.empty() && k.value) call.keywords.push_back({k.name, describeArg(*k.value)});
+  fc.kernelCall = std::move(call);
+  fc.followingKernel = false;
+  return true;
+}
+
+void Elaborator::followKernelObject(const py::StmtList& body, size_t from, Env& env,
+                                    FactoryCall& fc, bool fromHoldsCall) {
+  for (size_t i = from; i < body.size() && fc.followingKernel; ++i) {
+    if (!scanBudget_) {
+      fc.followingKernel = false;
+      return;
+    }
+    --scanBudget_;
+    const py::Stmt& s = *body[i];
+    switch (s.kind) {
+      case py::StmtKind::Assign:
+      case py::StmtKind::AnnAssign:
+      case py::StmtKind::AugAssign: {
+        if (!s.value) break;
+        if (findKernelObjectCall(*s.value, env, fc)) return;
+        if (s.kind == py::StmtKind::Assign && s.targets.size() == 1 &&
+            s.targets[0]->kind == py::ExprKind::Name) {
+          const std::string& name = s.targets[0]->id;
+          if (isKernelObject(*s.value, fc)) {
+            // Not evaluated: the factory is not run as host code.
+            fc.kernelNames.insert(name);
+            env.bind(name, Value::opaque("kernel"));
+            break;
+          }
+          fc.kernelNames.erase(name);
+        }
+        if (i == from && fromHoldsCall) break;  // the factory call is not run as host code
+        bindAssignTargets(s, scanAssignedValue(s, env), env);
+        break;
+      }
+      case py::StmtKind::Expr:
+        if (s.value) findKernelObjectCall(*s.value, env, fc);
+        break;
+      case py::StmtKind::If: {
+        if (s.iter && findKernelObjectCall(*s.iter, env, fc)) return;
+        std::optional<bool> cond;
+        try {
+          if (s.iter) {
+            Value c = eval(*s.iter, env);
+            if (c.isConstant()) cond = truthy(c, s.iter->loc);
+          }
+        } catch (const EvalError&) {
+        }
+        if (!cond || *cond) followKernelObject(s.body, 0, env, fc, false);
+        if (!cond || !*cond) followKernelObject(s.orelse, 0, env, fc, false);
+        break;
+      }
+      case py::StmtKind::For: {
+        if (s.iter && findKernelObjectCall(*s.iter, env, fc)) return;
+        // The first iteration, with the loop variables of the first item.
+        Value first = Value::undefined("loop variable", s.loc);
+        try {
+          if (!s.iter) throw EvalError{s.loc, "no iterable"};
+          Value it = eval(*s.iter, env);
+          if (it.isSequence() && !it.elts.empty()) first = it.elts[0];
+        } catch (const EvalError&) {
+        }
+        for (const auto& t : s.targets) {
+          try {
+            assignTargets(*t, first, env, s.loc);
+          } catch (const EvalError& e) {
+            assignTargets(*t, Value::undefined(e.message, e.loc), env, s.loc);
+          }
+        }
+        followKernelObject(s.body, 0, env, fc, false);
+        break;
+      }
+      case py::StmtKind::While:
+      case py::StmtKind::With:
+        if (s.iter && findKernelObjectCall(*s.iter, env, fc)) return;
+        for (const auto& w : s.withItems)
+          if (w.context && findKernelObjectCall(*w.context, env, fc)) return;
+        followKernelObject(s.body, 0, env, fc, false);
+        break;
+      case py::StmtKind::Return:
+        if (s.value) findKernelObjectCall(*s.value, env, fc);
+        fc.followingKernel = false;
+        return;
+      case py::StmtKind::Unparsed:
+        if (s.isTry) followKernelObject(s.body, 0, env, fc, false);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
+    const py::Stmt& def, const std::shared_ptr<Env>& factoryEnv, std::optional<FactoryCall>& fc) {
+  std::map<std::string, int64_t> none;
+  if (!callsDynamic(def.body)) return none;
+  if (!fc) fc = findFactoryCall(def);
+  if (!fc || !fc->kernelCall) return none;
+  const KernelObjectCall& call = *fc->kernelCall;
+
+  // The factory body run once more, on a copy of its parameters, to see the
+  // kernel's declared parameter shapes with their T.dynamic names (the real
+  // run below then sees the sizes as constants). Factory code has no effect
+  // outside its environment; a failure here is reported by the real run. A
+  // factory that returns a nested one (`return build(16)`) is followed into it.
+  std::vector<std::shared_ptr<Env>> probes;  // alive while their functions are read
+  auto runProbe = [&](const py::Stmt& factory, std::shared_ptr<Env> env) {
+    const size_t unreadableBefore = unreadableImports_.size();  // the real run records its own
+    try {
+      execDefinitions(factory.body, *env, /*isFactory=*/true);
+    } catch (const ReturnSignal&) {
+    } catch (const EvalError&) {
+    }
+    unreadableImports_.resize(unreadableBefore);
+    probes.push_back(std::move(env));
+  };
+  auto first = std::make_shared<Env>();
+  first->parent = factoryEnv->parent;
+  first->names = factoryEnv->names;
+  runProbe(def, first);
+  const py::Stmt* level = &def;
+  const Value* kernel = nullptr;
+  for (int depth = 0; depth < 4 && !kernel; ++depth) {
+    Env& probe = *probes.back();
+    // The prim_func the factory returns by name, else its only one.
+    std::vector<std::string> returned;
+    returnedNames(level->body, returned);
+    for (const auto& name : returned) {
+      auto it = probe.names.find(name);
+      if (it != probe.names.end() && it->second.kind == K::Function && it->second.def &&
+          isPrimFunc(*it->second.def)) {
+        kernel = &it->second;
+        break;
+      }
+    }
+    if (kernel) break;
+    // `return build(args)`: the nested factory with those arguments.
+    const py::Expr* nestedCall = nullptr;
+    const Value* nested = nullptr;
+    for (const auto& st : level->body) {
+      if (st->kind != py::StmtKind::Return || !st->value || st->value->kind != py::ExprKind::Call ||
+          st->value->lhs->kind != py::ExprKind::Name)
+        continue;
+      auto it = probe.names.find(st->value->lhs->id);
+      if (it == probe.names.end() || it->second.kind != K::Function || !it->second.def ||
+          isPrimFunc(*it->second.def))
+        continue;
+      nestedCall = st->value.get();
+      nested = &it->second;
+      break;
+    }
+    if (!nested) {
+      for (const auto& [name, v] : probe.names) {
+        if (v.kind != K::Function || !v.def || !isPrimFunc(*v.def)) continue;
+        if (kernel) return none;  // several kernels and none returned by name
+        kernel = &v;
+      }
+      break;
+    }
+    auto values = constantArguments(*nested->def, *nestedCall, probe);
+    if (!values) return none;
+    auto next = std::make_shared<Env>();
+    next->parent = nested->closure;
+    for (const auto& p : nested->def->params) {
+      if (p.varArgs || p.varKwargs) continue;
+      Value v = Value::undefined("parameter has no value", p.loc);
+      for (const auto& [name, given] : *values)
+        if (name == p.name) v = given;
+      if (v.kind == K::Undefined && p.defaultValue && nested->closure) {
+        try {
+          v = eval(*p.defaultValue, *nested->closure);
+        } catch (const EvalError&) {
+        }
+      }
+      next->bind(p.name, v);
+    }
+    level = nested->def;
+    runProbe(*level, next);
+  }
+  if (!kernel) return none;
+  const py::Stmt& primFunc = *kernel->def;
+
+  std::vector<DeclaredParam> params;
+  for (const auto& p : primFunc.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    DeclaredParam dp;
+    dp.name = p.name;
+    if (p.annotation) {
+      try {
+        auto annEnv = std::make_shared<Env>();
+        annEnv->parent = kernel->closure;
+        Value ann = eval(*p.annotation, *annEnv);
+        if (ann.kind == K::Opaque && ann.s == "T.Tensor" && ann.elts.size() == 2) {
+          const Value& sv = ann.elts[0];
+          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
+          std::vector<DeclaredDim> shape;
+          for (const auto& d : dims) {
+            DeclaredDim dd;
+            if (isDeferredDynamicValue(d)) dd.dynamicName = d.elts[0].s;
+            shape.push_back(dd);
+          }
+          dp.shape = std::move(shape);
+        }
+      } catch (const EvalError&) {
+      }
+    }
+    params.push_back(std::move(dp));
+  }
+
+  struct Found {
+    std::string name;
+    int64_t value;
+    std::string argText;  // `'a'` or `argument 2`
+    size_t dim;
+    SourceLoc argLoc, madeAt;
+  };
+  std::vector<Found> found;  // first-found order
+  auto consider = [&](const DeclaredParam& dp, const KernelCallArg& arg,
+                      const std::string& argText) -> bool {
+    if (arg.isNone || !arg.tensor || !dp.shape) return true;
+    const TorchTensor& t = *arg.tensor;
+    if (t.shape.size() != dp.shape->size()) return true;  // not this parameter's rank
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      const auto& name = (*dp.shape)[d].dynamicName;
+      if (!name || t.shape[d] < 1) continue;
+      auto same =
+          std::find_if(found.begin(), found.end(), [&](const Found& f) { return f.name == *name; });
+      if (same == found.end()) {
+        found.push_back({*name, t.shape[d], argText, d, arg.loc, t.madeAt});
+        continue;
+      }
+      if (same->value == t.shape[d]) continue;
+      Diagnostic& err = diags_.error(
+          arg.loc,
+          fmt::format("{} and {} give the T.dynamic size '{}' different values ({} and {}) in this "
+                      "call of kernel '{}'; make their shapes agree or pass -D {}=VALUE",
+                      same->argText, argText, *name, same->value, t.shape[d], primFunc.name,
+                      *name));
+      err.notes.push_back({same->argLoc, fmt::format("{}={} from dimension {} of {} here", *name,
+                                                     same->value, same->dim, same->argText)});
+      return false;
+    }
+    return true;
+  };
+  for (size_t i = 0; i < call.positional.size() && i < params.size(); ++i) {
+    const KernelCallArg& arg = call.positional[i];
+    std::string text = arg.spelling.empty() ? fmt::format("argument {}", i + 1)
+                                            : fmt::format("'{}'", arg.spelling);
+    if (!consider(params[i], arg, text)) return std::nullopt;
+  }
+  for (const auto& [kw, arg] : call.keywords) {
+    for (const auto& dp : params) {
+      if (dp.name != kw) continue;
+      std::string text = arg.spelling.empty() ? fmt::format("argument '{}'", kw)
+                                              : fmt::format("'{}'", arg.spelling);
+      if (!consider(dp, arg, text)) return std::nullopt;
+    }
+  }
+  if (found.empty()) return none;
+
+  std::map<std::string, int64_t> sizes;
+  std::string list;
+  for (const auto& f : found) {
+    sizes[f.name] = f.value;
+    list += fmt::format("{}{}={}", list.empty() ? "" : ", ", f.name, f.value);
+  }
+  std::string message =
+      found.size() == 1
+          ? fmt::format(
+                "kernel '{}' takes the T.dynamic size {} from the tensors of its call at "
+                "line {}; -D {}=VALUE overrides it",
+                primFunc.name, list, call.loc.line, found[0].name)
+          : fmt::format(
+                "kernel '{}' takes the T.dynamic sizes {} from the tensors of its call at "
+                "line {}; -D NAME=VALUE overrides them",
+                primFunc.name, list, call.loc.line);
+  Diagnostic& note = diags_.warning(call.loc, message);
+  note.severity = Severity::Note;
+  for (const auto& f : found)
+    note.notes.push_back(
+        {f.madeAt, fmt::format("{}={} is dimension {} of this tensor, passed as {}", f.name,
+                               f.value, f.dim, f.argText)});
+  for (const auto& n : fc->notes) note.notes.push_back(n);
+  return sizes;
+}
+
+}  // namespace tilesched::frontend
