@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/Functor.h"
 #include "transform/LoweredVerifier.h"
 #include "transform/Materialize.h"
 #include "transform/SyncInsertion.h"
@@ -15,6 +16,20 @@
 namespace tilesched::transform {
 
 using namespace ir;
+
+namespace {
+
+const StmtNode* firstAuthorSync(const Stmt& body) {
+  const StmtNode* first = nullptr;
+  forEachStmt(body, [&](const Stmt& s) {
+    if (!first && (s->kind == StmtKind::SetFlag || s->kind == StmtKind::WaitFlag ||
+                   s->kind == StmtKind::Barrier))
+      first = s.get();
+  });
+  return first;
+}
+
+}  // namespace
 
 std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
                                          const analysis::KernelAnalysis& analysis,
@@ -29,6 +44,11 @@ std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
     clock = std::chrono::steady_clock::now();
   };
   size_t errors = diags.numErrors();
+  if (const StmtNode* sync = firstAuthorSync(kernel.body))
+    diags.warning(sync->loc,
+                  "the scheduled lowering replaces the kernel's own set_flag / wait_flag / "
+                  "pipe_barrier statements with the synchronisation it derives (first one here); "
+                  "--schedule as-written simulates the kernel's own");
   LoweredKernel out;
   out.schedule = schedule;
   out.plan = chooseVersionModes(kernel, analysis, schedule, diags);

@@ -146,6 +146,13 @@ Stmt seq(std::vector<Stmt> stmts, SourceLoc loc = {}) {
 
 Stmt barrierAll(SourceLoc loc) { return std::make_shared<BarrierStmt>(true, Pipe::S, loc); }
 
+// The author's own set_flag / wait_flag / pipe_barrier: the lowering derives
+// every flag the schedule needs and drops these (both would double-set ids).
+bool isAuthorSync(const Stmt& s) {
+  return s && (s->kind == StmtKind::SetFlag || s->kind == StmtKind::WaitFlag ||
+               s->kind == StmtKind::Barrier);
+}
+
 // Replaces a loop variable by `var - t` (a stage-t task sees iteration i - t).
 class Shift : public IRMutator {
  public:
@@ -714,6 +721,9 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
         work.push_back(barrierAll(inner->loc));
         epoch = -1;
       }
+    } else if (slot.unit >= 0 && isAuthorSync(slot.stmt)) {
+      // The author's own flag or barrier (a unit of the list; the fences made
+      // here are not): replaced by what is derived here.
     } else if (slot.unmatched && !as<AssignStmt>(slot.stmt) && !as<IfStmt>(slot.stmt) &&
                !as<BarrierStmt>(slot.stmt)) {
       // Not a schedule unit (should not happen): fence it on both sides.
