@@ -2368,6 +2368,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "set_atomic_none",
                                                     "finalize_reducer",
                                                     "assume_conflict",
+                                                    "set_hf32_mode",
                                                     "atomic_add",
                                                     "atomic_max",
                                                     "atomic_min",

@@ -159,6 +159,26 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
             "buffers by the bytes they touch, and distinct allocations never overlap");
     return true;
   }
+  if (name == "set_hf32_mode") {
+    // The cube's HF32 mode for float32 operands: None turns it off; a
+    // rounding mode turns it on, which tilesched does not model (the format
+    // and its rounding are target-defined), so it says so.
+    checkKeywords(call, "T.set_hf32_mode", {});
+    auto a = positional(call, env);
+    if (a.size() != 1)
+      fail(call.loc, fmt::format("T.set_hf32_mode takes one mode ({} given)", a.size()));
+    if (a[0].kind == K::None) return true;
+    if (a[0].kind != K::Str || (a[0].s != "nearest_zero" && a[0].s != "nearest_even"))
+      fail(argLoc(call, 0),
+           fmt::format("T.set_hf32_mode takes None, \"nearest_zero\" or \"nearest_even\", got {}",
+                       describe(a[0])));
+    warning(call.loc,
+            fmt::format("T.set_hf32_mode(\"{}\") is not modelled: the simulator multiplies "
+                        "float32 gemm operands in float32, without HF32 rounding, so the device's "
+                        "results can differ in the low mantissa bits",
+                        a[0].s));
+    return true;
+  }
   if (name == "finalize_reducer") return elabFinalizeReducer(call, env), true;
   if (name == "atomic_add" || name == "atomic_max" || name == "atomic_min")
     return elabAtomicUpdate(name, call, env, ctx), true;

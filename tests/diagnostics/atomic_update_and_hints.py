@@ -1,6 +1,7 @@
 # T.atomic_add/max/min(C[i], v): one element of a global tensor, a value that
 # reads no buffer; the old value (return_prev=True) is not supported yet.
 # T.assume_conflict(a, b) is accepted with a warning (it changes nothing here).
+# T.set_hf32_mode(None | "nearest_zero" | "nearest_even") is accepted (a warning when on).
 import tilelang.language as T
 
 
@@ -27,3 +28,21 @@ def conflict_hint(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         T.assume_conflict(a, b[0:32], cross=False)  # expected-warning col 9 {{T.assume_conflict has no effect: tilesched orders the accesses of two buffers by the bytes they touch, and distinct allocations never overlap}}
         T.assume_conflict(a, 3)  # expected-error col 9 {{T.assume_conflict takes two buffers or slices: T.assume_conflict(a, b)}}
         T.copy(a, B)
+
+
+# T.set_hf32_mode: None is "off" (nothing to model); a rounding mode is
+# accepted with a warning that HF32 rounding is not modelled.
+@T.prim_func
+def hf32(A: T.Tensor((16, 16), "float32"), B: T.Tensor((16, 16), "float32"), C: T.Tensor((16, 16), "float32")):
+    with T.Kernel(1) as bx:
+        T.set_hf32_mode(None)
+        T.set_hf32_mode("nearest_even")  # expected-warning col 9 {{T.set_hf32_mode("nearest_even") is not modelled: the simulator multiplies float32 gemm operands in float32, without HF32 rounding, so the device's results can differ in the low mantissa bits}}
+        T.set_hf32_mode("round_up")  # expected-error col 25 {{T.set_hf32_mode takes None, "nearest_zero" or "nearest_even", got 'round_up'}}
+        T.set_hf32_mode()  # expected-error col 9 {{T.set_hf32_mode takes one mode (0 given)}}
+        a = T.alloc_l1((16, 16), "float32")
+        b = T.alloc_l1((16, 16), "float32")
+        c = T.alloc_l0c((16, 16), "float32")
+        T.copy(A, a)
+        T.copy(B, b)
+        T.gemm(a, b, c, clear_accum=True)
+        T.copy(c, C)
