@@ -82,8 +82,7 @@ std::string dottedName(const py::Expr& e) {
   return "";
 }
 
-const char* kUnsupportedDialect[] = {"Stage",     "Task", "assume_no_conflict",
-                                     "dual_copy", "simd", "vmi"};
+const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dual_copy", "vmi"};
 
 }  // namespace
 
@@ -2335,10 +2334,11 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   }
   if (name.rfind("alloc_", 0) == 0 || name == "view" || name == "reshape")
     fail(call.loc, fmt::format("T.{}() must be assigned to a name: 'buf = T.{}(...)'", name, name));
+  if (name.rfind("simd.", 0) == 0) return callSimd(name.substr(5), call, env);
   for (const char* u : kUnsupportedDialect)
     if (name == u || name.rfind(std::string(u) + ".", 0) == 0)
       fail(call.loc, fmt::format("T.{} is not supported yet", name));
-  static const std::set<std::string> kLoops = {"serial",   "Serial",     "Pipelined",
+  static const std::set<std::string> kLoops = {"serial",   "Serial",     "Pipelined", "Unroll",
                                                "Parallel", "Persistent", "unroll"};
   if (kLoops.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
@@ -2882,6 +2882,11 @@ void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   Value fn = eval(*e.lhs, env);
   if (fn.kind == K::DialectFn && fn.s.rfind("builtins.", 0) != 0) {
     if (elabTileOp(fn.s, e, env, ctx)) return;
+    if (fn.s.rfind("simd.", 0) == 0) {
+      simdNameHint_.clear();
+      callSimd(fn.s.substr(5), e, env);  // vsts, mem_bar; a register made here is unused
+      return;
+    }
     callDialect(fn.s, e, env);  // reports "not supported" for unknown names
     fail(e.loc, fmt::format("the result of T.{}(...) is unused", fn.s));
   }
@@ -3130,7 +3135,10 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       return;
     }
   }
+  // `acc = T.simd.alloc_var(dtype)`: the register is named by its target.
+  simdNameHint_ = target.kind == py::ExprKind::Name ? target.id : "";
   Value v = eval(*s.value, env);
+  simdNameHint_.clear();
   if (s.kind == py::StmtKind::AugAssign) {
     Value old = eval(target, env);
     v = binaryOp(s.op, old, v, s.loc);
@@ -3144,6 +3152,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   }
   if (target.kind == py::ExprKind::Name) {
     const Value* old = env.lookup(target.id);
+    if (assignSimdRegister(old, v, s.value->loc)) return;
     if (old && old->kind == K::Buffer && old->buffer->storage->scope == MemScope::LocalVar)
       return storeTo(*old, v, s.value->loc, ctx);
     if (old && old->kind == K::Buffer && v.kind != K::Buffer)
@@ -3287,6 +3296,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   Value fn = iter.kind == py::ExprKind::Call ? eval(*iter.lhs, env) : Value::none();
   std::string name = fn.kind == K::DialectFn ? fn.s : "";
   if (name == "builtins.range" || name == "Serial") name = "serial";
+  if (name == "Unroll") name = "unroll";  // T.Unroll(n, explicit=True): TileLang's spelling
 
   if (iter.kind != py::ExprKind::Call || name.empty()) {
     // A constant sequence: unrolled while building the kernel.
@@ -3372,7 +3382,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     else if (name == "serial")
       checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
     else
-      checkKeywords(iter, "T.unroll", {});
+      checkKeywords(iter, "T." + fn.s, {"explicit"});
     auto a = positional(iter, env);
     if (a.empty() || a.size() > 3)
       fail(iter.loc,
@@ -3542,34 +3552,48 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
     checkKeywords(call, "T.SimdVF", {"latency"});
   auto region = std::make_shared<VFRegionStmt>(loc);
   region->simt = simt;
+  // Upstream's signatures: T.SimdVF(latency=0), T.SimtVF(threads, latency=0);
+  // the arguments may be positional.
+  size_t maxPositional = simt ? 2 : 1;
+  if (call.elts.size() > maxPositional)
+    fail(call.loc, fmt::format("T.{} takes at most {} positional argument{} ({}) ({} given)", name,
+                               maxPositional, maxPositional == 1 ? "" : "s",
+                               simt ? "threads, latency" : "latency", call.elts.size()));
+  auto argument = [&](const char* kw, size_t pos) -> const py::Expr* {
+    if (const py::Keyword* k = keyword(call, kw)) {
+      if (call.elts.size() > pos)
+        fail(k->loc, fmt::format("T.{} got {} both by position and as {}=", name, kw, kw));
+      return k->value.get();
+    }
+    return call.elts.size() > pos ? call.elts[pos].get() : nullptr;
+  };
   if (simt) {
-    const py::Keyword* t = keyword(call, "threads");
+    const py::Expr* t = argument("threads", 0);
     if (!t) fail(call.loc, "T.SimtVF needs threads=K");
     // threads=(x, y) is a 2-D thread block of x*y threads; no thread index
     // is modelled, so only the count matters.
-    Value threads = eval(*t->value, env);
+    Value threads = eval(*t, env);
     std::vector<Value> dims = threads.isSequence() ? threads.elts : std::vector<Value>{threads};
     if (dims.empty() || dims.size() > 3)
-      fail(t->value->loc, "threads must be an integer or a tuple of 1 to 3 integers");
+      fail(t->loc, "threads must be an integer or a tuple of 1 to 3 integers");
     region->threads = 1;
     for (const auto& d : dims) {
-      int64_t n = toConstInt(d, t->value->loc, "threads");
-      if (n < 1) fail(t->value->loc, "threads must be positive");
+      int64_t n = toConstInt(d, t->loc, "threads");
+      if (n < 1) fail(t->loc, "threads must be positive");
       if (__builtin_mul_overflow(region->threads, n, &region->threads))
-        fail(t->value->loc, "too many threads");
+        fail(t->loc, "too many threads");
     }
     kernel_->hasSimtVF = true;
   }
-  if (const py::Keyword* l = keyword(call, "latency")) {
+  if (const py::Expr* l = argument("latency", simt ? 1 : 0)) {
     // latency=0 asks for the estimate, as when the keyword is absent: upstream
     // files pass `{measured shapes}.get(d, 0)` so unmeasured shapes are estimated.
-    int64_t latency = toConstInt(eval(*l->value, env), l->value->loc, "latency");
+    int64_t latency = toConstInt(eval(*l, env), l->loc, "latency");
     if (latency < 0)
-      fail(l->value->loc,
+      fail(l->loc,
            fmt::format("latency must be a number of cycles (0 for the estimate), got {}", latency));
     if (latency > 0) region->latency = latency;
   }
-  if (!call.elts.empty()) fail(call.loc, fmt::format("T.{} takes keyword arguments only", name));
   std::vector<Stmt> out;
   BlockCtx inner = ctx;
   inner.out = &out;

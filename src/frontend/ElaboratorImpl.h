@@ -301,6 +301,19 @@ class Elaborator {
   void rejectFloat8Compute(std::initializer_list<ir::Expr> operands, SourceLoc loc,
                            const std::string& what);
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
+  // ---- T.simd.* register intrinsics inside T.SimdVF (SimdOps.cpp)
+  Value callSimd(const std::string& op, const py::Expr& call, Env& env);
+  bool isSimdRegister(const Value& v) const;
+  ir::Expr simdActive(const Value* mask, ir::DType t, SourceLoc loc);
+  void emitLanes(int64_t lanes, const ir::Expr& active,
+                 const std::function<ir::Stmt(const ir::Expr&)>& body, SourceLoc loc);
+  Value simdResult(ir::DType t, const ir::Expr& active,
+                   const std::function<ir::Expr(const ir::Expr&)>& lane, const std::string& what,
+                   SourceLoc loc);
+  std::pair<ir::Buffer, ir::Expr> simdAddress(const Value& addr, SourceLoc loc,
+                                              const std::string& what);
+  // `acc = r` for a T.simd.alloc_var `acc`: writes its lanes; false for other names.
+  bool assignSimdRegister(const Value* old, const Value& v, SourceLoc loc);
 
   // Diagnostics from kernel code; inside an inlined macro they carry a note
   // per macro call site.
@@ -318,6 +331,11 @@ class Elaborator {
   std::map<std::string, Value> argparseDefaults_;  // `parser.add_argument("--m", default=...)`
   std::set<std::string> fixtureNames_;             // functions decorated @pytest.fixture
   std::vector<ir::Kernel> kernels_;
+  // T.simd registers (local buffers of one register's lanes); the mutable
+  // ones (T.simd.alloc_var); flat aliases of multi-dimensional UB buffers.
+  std::set<const ir::StorageNode*> simdRegisters_, simdMutable_;
+  std::map<const ir::BufferNode*, ir::Buffer> simdFlat_;
+  std::string simdNameHint_;  // the target name of the assignment being elaborated
   std::vector<std::string> usedDefines_;
   // T.dynamic sizes the factory being run takes from its own call's tensors
   // (used like -D values, which win).

@@ -18,8 +18,8 @@ def main(A: T.Tensor((1024,), "float32"), B: T.Tensor((1024,), "float32")):
         T.Task()  # expected-error col 9 {{T.Task is not supported yet}}
         T.assume_no_conflict(a, b)  # expected-error col 9 {{T.assume_no_conflict is not supported yet}}
         T.dual_copy(A[0:256], a, b)  # expected-error col 9 {{T.dual_copy is not supported yet}}
-        T.simd.vadd(a, b)  # expected-error col 9 {{T.simd.vadd is not supported yet}}
-        x = T.simd.vmul(a, b)  # expected-error col 13 {{T.simd.vmul is not supported yet}}
+        T.simd.vadd(a, b)  # expected-error col 9 {{T.simd.vadd is a vector register intrinsic: use it inside 'with T.SimdVF():'}}
+        x = T.simd.vmul(a, b)  # expected-error col 13 {{T.simd.vmul is a vector register intrinsic: use it inside 'with T.SimdVF():'}}
         with T.Scope("V"):  # expected-error col 14 {{'with T.Scope' is not supported yet}}
             pass
         T.barrier_all()

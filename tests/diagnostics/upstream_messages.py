@@ -28,7 +28,8 @@ def vector_code(N=64):
             T.copy(A, a_ub)
             with T.SimdVF():
                 mask = T.vmi.create_mask(N, size=N)  # expected-error col 24 {{T.vmi.create_mask is not supported yet}}
-                full = S.pset(32, "PAT_ALL")  # expected-error col 24 {{T.simd.pset is not supported yet}}
+                full = S.pset(32, "PAT_ALL")
+                S.vintlv(full, full)  # expected-error col 17 {{T.simd.vintlv is not supported yet; tilesched models T.simd.pset, update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vdup, vdupv, alloc_var and mem_bar (docs/language.md)}}
             T.copy(a_ub, C)
 
     return main

@@ -24,7 +24,13 @@ def main(A: T.Tensor((1024,), "float32")):
             pass
         with T.SimdVF(threads=4):  # expected-error col 23 {{unknown keyword argument 'threads' to T.SimdVF; accepted: latency}}
             pass
-        with T.SimdVF(3):  # expected-error col 14 {{T.SimdVF takes keyword arguments only}}
+        with T.SimdVF(3):
+            pass
+        with T.SimdVF(3, 4):  # expected-error col 14 {{T.SimdVF takes at most 1 positional argument (latency) (2 given)}}
+            pass
+        with T.SimdVF(3, latency=4):  # expected-error col 26 {{T.SimdVF got latency both by position and as latency=}}
+            pass
+        with T.SimtVF(64, 8):
             pass
         with T.SimdVF(latency=8):
             with T.SimdVF(latency=8):  # expected-error col 13 {{VF regions cannot be nested}}

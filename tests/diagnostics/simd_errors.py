@@ -1,0 +1,30 @@
+# T.simd register intrinsics: only inside a T.SimdVF region, on UB addresses
+# and registers; the intrinsics, distributions and modes tilesched does not
+# model yet are errors that say so.
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
+    with T.Kernel(1) as bx:
+        x = T.alloc_shared((64,), "float32")
+        h = T.alloc_shared((128,), "float16")
+        T.copy(A, x)
+        r = T.simd.vld(x[0])  # expected-error col 13 {{T.simd.vld is a vector register intrinsic: use it inside 'with T.SimdVF():'}}
+        with T.SimdVF():
+            full = T.simd.pset(32)
+            a = T.simd.vld(x[0])
+            c = T.simd.vld(h[0])
+            T.simd.vintlv(a, a)  # expected-error col 13 {{T.simd.vintlv is not supported yet; tilesched models T.simd.pset, update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vdup, vdupv, alloc_var and mem_bar (docs/language.md)}}
+            u = T.simd.vld(x[0], dist="UNPK_B16")  # expected-error col 39 {{T.simd.vld(..., dist="UNPK_B16") is not supported yet on float32 data; tilesched models NORM and BRC_B32}}
+            m = T.simd.vadd(a, a, full, mode="MODE_MERGING")  # expected-error col 46 {{T.simd.vadd(..., mode="MODE_MERGING") is not supported yet; tilesched models MODE_ZEROING (inactive lanes are zero)}}
+            T.simd.vsts(h[0], a, full)  # expected-error col 31 {{T.simd.vsts stores float32 lanes into 'h', which holds float16}}
+            n = T.simd.vadd(a, a, 3)  # expected-error col 17 {{a T.simd mask must come from T.simd.pset or T.simd.update_mask, got 3}}
+            k = T.simd.vadd(x, a)  # expected-error col 29 {{T.simd.vadd takes a vector register (the result of a T.simd intrinsic) as src0, got buffer 'x'}}
+            d = T.simd.vadd(a, c)  # expected-error col 17 {{T.simd.vadd needs two registers of one dtype, got float32 and float16}}
+            g = T.simd.vld(A[0])  # expected-error col 28 {{T.simd.vld addresses a UB buffer (T.alloc_shared / T.alloc_ub); 'A' is global}}
+            q = T.simd.pset(12)  # expected-error col 29 {{T.simd.pset element width must be 8, 16 or 32, got 12}}
+            w = T.simd.pset(32, "PAT_M3")  # expected-error col 33 {{T.simd.pset(..., "PAT_M3") is not supported yet; tilesched models PAT_ALL, PAT_VLn, PAT_H and PAT_Q}}
+            acc = T.simd.alloc_var("float32")
+            acc = 1.0  # expected-error col 19 {{'acc' is a T.simd.alloc_var register; assign it the result of a T.simd intrinsic, got 1.0}}
+            T.simd.vsts(x[0], a, full)
