@@ -172,6 +172,23 @@ std::string instructionName(const StmtNode* s) {
 
 namespace {
 AtomicOp atomicOf(const Stmt& s);  // defined below, with hasAtomicStore
+bool hasAtomicStore(const Kernel& kernel);
+
+// atomicOf per statement, computed once (it walks the statement's subtree and
+// is asked at every completion); None without a walk in a kernel without
+// atomic stores.
+struct AtomicKinds {
+  bool any = false;
+  std::unordered_map<const StmtNode*, AtomicOp> byStmt;
+
+  explicit AtomicKinds(const Kernel& kernel) : any(hasAtomicStore(kernel)) {}
+  AtomicOp of(const Stmt& s) {
+    if (!any) return AtomicOp::None;
+    auto [it, fresh] = byStmt.try_emplace(s.get(), AtomicOp::None);
+    if (fresh) it->second = atomicOf(s);
+    return it->second;
+  }
+};
 
 std::string instrName(const Stmt& s) { return instructionName(s.get()); }
 
@@ -239,8 +256,8 @@ class BlockSim {
  public:
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
            GlobalRaceChecker& globalRaces, SimResult& result,
-           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, int64_t block,
-           bool trace, int64_t& traceBudget)
+           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, AtomicKinds& atomics,
+           int64_t block, bool trace, int64_t& traceBudget)
       : kernel_(kernel),
         target_(target),
         machine_(machine),
@@ -248,6 +265,7 @@ class BlockSim {
         globalRaces_(globalRaces),
         result_(result),
         costs_(costs),
+        atomics_(atomics),
         block_(block),
         trace_(trace),
         traceBudget_(traceBudget) {
@@ -307,6 +325,7 @@ class BlockSim {
   GlobalRaceChecker& globalRaces_;
   SimResult& result_;
   std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
+  AtomicKinds& atomics_;
   int64_t block_;
   bool trace_;
   int64_t& traceBudget_;
@@ -789,7 +808,7 @@ void BlockSim::execute(Instr* in, bool deferred) {
   acc.normalize();
   AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
   races_.access(who, acc);
-  globalRaces_.access(who, acc, atomicOf(in->stmt));
+  globalRaces_.access(who, acc, atomics_.of(in->stmt));
 }
 
 void BlockSim::startWork(Instr* in, int64_t t) {
@@ -1142,9 +1161,10 @@ struct BlockRunner {
   Memory& memory;
   Machine machine;
   std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
+  AtomicKinds atomics;
 
   BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
-      : kernel(k), target(t), memory(m), machine(k, m) {
+      : kernel(k), target(t), memory(m), machine(k, m), atomics(k) {
     machine.trackPoison = true;
     machine.fastPaths = options.fastPaths;
     for (const auto& [name, value] : options.bindings) {
@@ -1170,7 +1190,8 @@ struct BlockRunner {
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, b, trace, traceBudget);
+    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, atomics, b, trace,
+                 traceBudget);
     try {
       checkAssumptions(kernel, machine, b);
       sim.run();
@@ -1205,12 +1226,16 @@ std::vector<bool> globalStorages(const Memory& memory) {
   return isGlobal;
 }
 
+// The atomic kind of one store statement: a T.set_atomic copy or a T.atomic_* update.
+AtomicOp storeAtomic(const Stmt& s) {
+  if (const auto* c = as<CopyStmt>(s)) return c->atomic;
+  if (const auto* st = as<StoreStmt>(s)) return st->atomic;
+  return AtomicOp::None;
+}
+
 bool hasAtomicStore(const Kernel& kernel) {
   bool atomic = false;
-  forEachStmt(kernel.body, [&](const Stmt& s) {
-    if (const auto* c = as<CopyStmt>(s); c && c->atomic != AtomicOp::None) atomic = true;
-    if (const auto* st = as<StoreStmt>(s); st && st->atomic != AtomicOp::None) atomic = true;
-  });
+  forEachStmt(kernel.body, [&](const Stmt& s) { atomic |= storeAtomic(s) != AtomicOp::None; });
   return atomic;
 }
 
