@@ -702,6 +702,14 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where,
   return out;
 }
 
+// Where a box's significant extents start: its leading 1s dropped (the last
+// extent kept), so boxes of different ranks line up from the right.
+static size_t significantFrom(const std::vector<int64_t>& extents) {
+  size_t i = 0;
+  while (i + 1 < extents.size() && extents[i] == 1) ++i;
+  return i;
+}
+
 // The two regions of a copy. A global side that runs past the end of the
 // tensor is clipped there (TileLang-Ascend's tail clamping), and the on-chip
 // side loses the same rows and columns: the copy moves the in-bounds box only.
@@ -721,11 +729,9 @@ CopyRegions Machine::resolveCopy(const CopyStmt& c) {
   if (declared.empty()) return out;
   const ResolvedRegion& gm = srcGlobal ? out.src : out.dst;
   ResolvedRegion& chip = srcGlobal ? out.dst : out.src;
-  // Line the significant extents (leading 1s dropped) up from the right.
-  size_t g0 = 0, c0 = 0;
+  // Line the significant extents up from the right.
   if (c.transpose) std::reverse(declared.begin(), declared.end());
-  while (g0 + 1 < declared.size() && declared[g0] == 1) ++g0;
-  while (c0 + 1 < chip.extents.size() && chip.extents[c0] == 1) ++c0;
+  size_t g0 = significantFrom(declared), c0 = significantFrom(chip.extents);
   bool lined = declared.size() - g0 == chip.extents.size() - c0;
   for (size_t i = 0; lined && g0 + i < declared.size(); ++i)
     lined = declared[g0 + i] == chip.extents[c0 + i];
@@ -947,8 +953,8 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
   loc = where;
   // The source box as the destination sees it: rows and columns swapped by
   // transpose=True (a (rows, cols) box read column by column).
-  std::vector<int64_t> se = src.extents;
-  while (se.size() > 1 && se.front() == 1) se.erase(se.begin());
+  std::vector<int64_t> se(src.extents.begin() + static_cast<long>(significantFrom(src.extents)),
+                          src.extents.end());
   int64_t cols = se.back(), rows = cols ? src.numElements() / cols : 0;
   if (transpose) se = {cols, rows};
   // With a pad value, the source's extents lined up from the right under the
