@@ -690,6 +690,24 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
                                         "it keeps one version",
                                         claims.at(st->id).front().buffer->name, o.reason));
       }
+    // A claimed owner that reads the storage before writing it in an
+    // iteration: trusted (SPEC §2.4), but that read sees whichever version the
+    // rotation reaches, not what was written before the loop; say so, since
+    // the run then differs from the reference without any race.
+    if (o.eligible && o.explicitClaim)
+      for (const auto& c : claims.at(st->id)) {
+        const LoopInfo& info = loops[c.loop.get()];
+        WriteSet writes;
+        SourceLoc bad;
+        if (!info.body || writeFirstWalk(*info.body, st, {}, writes, bad)) continue;
+        diags.warningOnce(
+            "claim-read-first:" + std::to_string(st->id) + ":" + std::to_string(c.loc.line), c.loc,
+            fmt::format("the multi_buffer_eligible claim of '{}' is trusted, but the loop reads it "
+                        "before writing it in an iteration (line {}): with several versions that "
+                        "read sees another version than the one written before the loop; "
+                        "{{{}: 1}} opts it out",
+                        c.buffer->name, bad.line, c.buffer->name));
+      }
     if (o.eligible) describeEpochs(o, loops, defs, root);
     // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;

@@ -22,3 +22,19 @@ def kernel(N=4096):
                     carried[j] = out[j]
                 T.copy(out, B[bx * 1024 + i * 256])
     return main
+
+
+# A claimed owner loop that reads its storage before writing it in an
+# iteration: the claim is trusted, with a warning (each version would hold a
+# different iteration's data, not what the first loop left).
+def live_in_claim(N=512):
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32"), C: T.Tensor((N,), "float32")):
+        with T.Kernel(1) as bx:
+            ub = T.alloc_shared((64,), "float32")
+            for i in T.Pipelined(2, num_stages=2, annotations={"multi_buffer_eligible": [ub]}):
+                T.copy(A[i * 64], ub)
+                T.copy(ub, C[i * 64])
+            for j in T.Pipelined(2, num_stages=2, annotations={"multi_buffer_eligible": [ub]}):  # expected-warning col 63 {{the multi_buffer_eligible claim of 'ub' is trusted, but the loop reads it before writing it in an iteration (line 39): with several versions that read sees another version than the one written before the loop; {ub: 1} opts it out}}
+                T.copy(ub, C[256 + j * 64])
+    return main
