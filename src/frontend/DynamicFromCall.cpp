@@ -152,6 +152,8 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
     return std::nullopt;
   }
   if (e->kind != py::ExprKind::Call || !e->lhs) return std::nullopt;
+  if (const Value* helper = calleeFunction(*e->lhs, env); helper && helper->def)
+    return helperTensor(*helper, *e, env);
   std::string callee = dotted(*e->lhs);
   if (callee.rfind("torch.", 0) != 0 || e->lhs->kind != py::ExprKind::Attribute)
     return std::nullopt;
@@ -207,6 +209,43 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
     if (d.kind != K::Int || d.i < 0) return undefinedShape;
     t.elts.push_back(Value::integer(d.i));
   }
+  return t;
+}
+
+// `make_input((n, 64), dtype=...)` with a helper whose last statement returns
+// a torch tensor built from its parameters (upstream's `simulator_safe_randn`):
+// that tensor, with the call's arguments bound (nullopt for anything else).
+std::optional<Value> Elaborator::helperTensor(const Value& fn, const py::Expr& call, Env& env) {
+  const py::Stmt& def = *fn.def;
+  if (isPrimFunc(def) || isMacro(def) || def.body.empty() || callDepth_ >= 64)  // as kMaxCallDepth
+    return std::nullopt;
+  const py::Stmt& last = *def.body.back();
+  if (last.kind != py::StmtKind::Return || !last.value) return std::nullopt;
+  auto local = std::make_shared<Env>();
+  local->parent = fn.closure ? fn.closure : moduleEnv_;
+  size_t ai = 0;
+  for (const auto& p : def.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    const py::Expr* arg = nullptr;
+    if (ai < call.elts.size() && !p.keywordOnly && call.elts[ai]->kind != py::ExprKind::Starred)
+      arg = call.elts[ai++].get();
+    else if (const py::Keyword* k = keyword(call, p.name))
+      arg = k->value.get();
+    Value v = Value::undefined("parameter has no value", p.loc);
+    try {
+      if (arg)
+        v = eval(*arg, env);
+      else if (p.defaultValue)
+        v = eval(*p.defaultValue, *local->parent);
+    } catch (const EvalError& err) {
+      v = Value::undefined(err.message, err.loc);
+    }
+    local->bind(p.name, v);
+  }
+  ++callDepth_;
+  auto t = torchTensor(*last.value, *local);
+  --callDepth_;
+  if (t) t->loc = call.loc;  // notes point at the helper's call, not into it
   return t;
 }
 

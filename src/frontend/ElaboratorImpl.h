@@ -212,6 +212,7 @@ class Elaborator {
   // A torch tensor an expression makes or names: nullopt when it is none;
   // Undefined when it is one whose shape is not a compile-time constant.
   std::optional<Value> torchTensor(const py::Expr& e, Env& env);
+  std::optional<Value> helperTensor(const Value& fn, const py::Expr& call, Env& env);
   // evalAssignedValue, with torch tensors of compile-time shape as values.
   Value scanAssignedValue(const py::Stmt& s, Env& env);
   // Follows the factory call's result from statement `from` of `body` (the one
