@@ -2369,6 +2369,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "finalize_reducer",
                                                     "assume_conflict",
                                                     "set_hf32_mode",
+                                                    "print",
                                                     "atomic_add",
                                                     "atomic_max",
                                                     "atomic_min",

@@ -159,6 +159,18 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
             "buffers by the bytes they touch, and distinct allocations never overlap");
     return true;
   }
+  if (name == "print") {
+    // A device-side debug print: checked, then left out (the simulator has
+    // no print statement yet), which the warning says.
+    checkKeywords(call, "T.print", {"msg"});
+    auto a = positional(call, env);
+    if (a.size() != 1)
+      fail(call.loc, fmt::format("T.print takes one value or buffer ({} given)", a.size()));
+    warning(call.loc,
+            "T.print is not simulated yet: tilesched runs the kernel without it and "
+            "prints nothing");
+    return true;
+  }
   if (name == "set_hf32_mode") {
     // The cube's HF32 mode for float32 operands: None turns it off; a
     // rounding mode turns it on, which tilesched does not model (the format

@@ -2,6 +2,7 @@
 # reads no buffer; the old value (return_prev=True) is not supported yet.
 # T.assume_conflict(a, b) is accepted with a warning (it changes nothing here).
 # T.set_hf32_mode(None | "nearest_zero" | "nearest_even") is accepted (a warning when on).
+# T.print is accepted with a warning (not simulated).
 import tilelang.language as T
 
 
@@ -46,3 +47,15 @@ def hf32(A: T.Tensor((16, 16), "float32"), B: T.Tensor((16, 16), "float32"), C: 
         T.copy(B, b)
         T.gemm(a, b, c, clear_accum=True)
         T.copy(c, C)
+
+
+# T.print(value or buffer, msg=...) is accepted with a warning: not simulated.
+@T.prim_func
+def printing(A: T.Tensor((16,), "float32")):
+    with T.Kernel(2) as bx:
+        a = T.alloc_shared((16,), "float32")
+        T.copy(A, a)
+        T.print(bx + 42, msg="block")  # expected-warning col 9 {{T.print is not simulated yet: tilesched runs the kernel without it and prints nothing}}
+        T.print(a)  # expected-warning col 9 {{T.print is not simulated yet: tilesched runs the kernel without it and prints nothing}}
+        T.print()  # expected-error col 9 {{T.print takes one value or buffer (0 given)}}
+        T.copy(a, A)
