@@ -3599,6 +3599,7 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
   BlockCtx inner = ctx;
   inner.out = &out;
   inner.inVF = true;
+  inner.inSimt = simt;
   elabScopedBlock(body, env, inner, "T." + name + " region", loc, /*loop=*/false);
   region->body = std::make_shared<SeqStmt>(std::move(out), loc);
   ctx.out->push_back(region);

@@ -23,6 +23,7 @@ struct BlockCtx {
   std::vector<ir::Stmt>* out = nullptr;
   bool inParallel = false;  // element-wise body of T.Parallel
   bool inVF = false;        // T.SimtVF / T.SimdVF region
+  bool inSimt = false;      // T.SimtVF region (its threads access memory element by element)
 };
 
 // A kernel body that scopes the names bound in it, as TVMScript's parser does
@@ -286,6 +287,9 @@ class Elaborator {
   void elabSetAtomic(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx);
   void padRowsTo32Bytes(ir::Region& dst);
+  // T.copy inside a T.SimtVF region: the threads copy element by element.
+  void elabSimtCopy(const py::Expr& call, const ir::Region& src, const ir::Region& dst,
+                    BlockCtx& ctx);
   void annotateBufferVersions(const py::Expr& call, Env& env);
   void annotateManual(const py::Expr& call, Env& env);
   void annotateUnlimit(const py::Expr& call, Env& env);

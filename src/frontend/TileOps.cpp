@@ -327,6 +327,8 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     dst = toRegion(args[1], dstLoc, "T.copy destination");
   }
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
+  if (ctx.inSimt && (s == MemScope::Global || d == MemScope::Global))
+    return elabSimtCopy(call, src, dst, ctx);
   // data_select=True pads like pad_value= with the value of the pad register.
   Expr padValue;
   const py::Keyword* padKw = keyword(call, "pad_value");
@@ -442,6 +444,48 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     op->kwargs.push_back({kw.name, kwargText(v)});
   }
   ctx.out->push_back(op);
+}
+
+// T.copy between global memory and a buffer inside a T.SimtVF region is not a
+// DMA: the region's threads move the elements themselves (upstream lowers it
+// to per-thread accesses), converting the dtype as a store does. One
+// T.Parallel pairs the k-th elements of the two regions in row-major order,
+// as every T.copy does:
+//   with T.SimtVF(threads=128):            with T.SimtVF(threads=128):
+//       T.copy(A[0:256], temp)                 for k in T.Parallel(256): temp[k] = A[k]
+void Elaborator::elabSimtCopy(const py::Expr& call, const Region& src, const Region& dst,
+                              BlockCtx& ctx) {
+  for (const auto& kw : call.keywords)
+    if (kw.name != "l2_cache_ctrl")
+      fail(kw.loc, fmt::format("T.copy(..., {}=) inside a T.SimtVF region is not supported yet "
+                               "(the region's threads copy element by element)",
+                               kw.name));
+  int64_t n = src.numElements();
+  if (n != dst.numElements())
+    fail(call.loc, fmt::format("T.copy moves {} elements from '{}' {} but the destination '{}' {} "
+                               "holds {}",
+                               n, src.buffer->name, extentsText(extentsOf(src)), dst.buffer->name,
+                               extentsText(extentsOf(dst)), dst.numElements()));
+  if (n == 0) return;
+  auto p = std::make_shared<ParallelStmt>(call.loc);
+  Var k = makeVar("k", DType::Int32, VarKind::Loop);
+  p->vars.push_back(k);
+  p->extents.push_back(n);
+  // The indices of element `k` of a region, row-major.
+  auto indices = [&](const Region& r) {
+    std::vector<Expr> idx(r.ranges.size());
+    int64_t stride = 1;
+    for (size_t d = r.ranges.size(); d-- > 0;) {
+      Expr at = stride == 1 ? varRef(k) : floordiv(varRef(k), intImm(stride));
+      if (d > 0) at = floormod(at, intImm(r.ranges[d].extent));
+      idx[d] = add(r.ranges[d].min, at);
+      stride *= r.ranges[d].extent;
+    }
+    return idx;
+  };
+  p->body = std::make_shared<StoreStmt>(
+      dst.buffer, indices(dst), cast(dst.buffer->dtype, load(src.buffer, indices(src))), call.loc);
+  ctx.out->push_back(p);
 }
 
 // A padded global→UB copy (pad_value= or data_select=True) writes whole

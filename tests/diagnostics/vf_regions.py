@@ -1,4 +1,5 @@
-# T.SimtVF / T.SimdVF regions hold vector work only.
+# T.SimtVF / T.SimdVF regions hold vector work only (a SIMT region copies with
+# global memory element by element).
 import tilelang.language as T
 
 
@@ -43,3 +44,9 @@ def main(A: T.Tensor((1024,), "float32")):
                 pass
         with T.SimdVF(), T.SimdVF():  # expected-error col 9 {{only one item per 'with' is supported in a kernel}}
             pass
+        # In a SIMT region a copy with global memory is the threads' own
+        # element copy (no DMA): no padding, transposes or atomics there.
+        with T.SimtVF(threads=64):
+            T.copy(A[0:256], a)
+            T.copy(A[0:128], a, pad_value=0.0)  # expected-error col 33 {{T.copy(..., pad_value=) inside a T.SimtVF region is not supported yet (the region's threads copy element by element)}}
+            T.copy(A[0:128], a)  # expected-error col 13 {{T.copy moves 128 elements from 'A' (128,) but the destination 'a' (256,) holds 256}}
