@@ -343,6 +343,65 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
         },
         op, call.loc);
   }
+  if (op == "vabsdif" || op == "vexpdif") {
+    checkKeywords(call, what, {"mask", "mode"});
+    Buffer a = reg(0, "src0"), b = reg(1, "src1");
+    if (a->dtype != b->dtype || !isFloat(a->dtype))
+      fail(call.loc, fmt::format("{} needs two float registers of one dtype, got {} and {}", what,
+                                 dtypeName(a->dtype), dtypeName(b->dtype)));
+    zeroing(3);
+    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
+    UnOp uop = op == "vabsdif" ? UnOp::Abs : UnOp::Exp;
+    return simdResult(
+        a->dtype, active,
+        [&](const Expr& l) { return unary(uop, sub(lanesLoad(a, l), lanesLoad(b, l))); }, op,
+        call.loc);
+  }
+  if (op == "vlrelu") {
+    checkKeywords(call, what, {"mask"});
+    Buffer a = reg(0, "src");
+    if (!isFloat(a->dtype))
+      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a->dtype)));
+    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, alpha, mask=None)", what));
+    Expr alpha = cast(a->dtype, toExpr(args[1], argLoc(call, 1), a->dtype));
+    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
+    DType t = a->dtype;
+    return simdResult(
+        t, active,
+        [&](const Expr& l) {
+          Expr x = lanesLoad(a, l);
+          return select(binary(BinOp::GE, x, cast(t, intImm(0))), x, binary(BinOp::Mul, alpha, x));
+        },
+        op, call.loc);
+  }
+  if (op == "vintlv" || op == "vdintlv") {
+    // vintlv(x, y): (x0 y0 x1 y1 ...) over the low halves, then the high
+    // halves; vdintlv(a, b) undoes it: the even and the odd elements of a ++ b.
+    checkKeywords(call, what, {});
+    Buffer a = reg(0, "src0"), b = reg(1, "src1");
+    if (a->dtype != b->dtype)
+      fail(call.loc, fmt::format("{} needs two registers of one dtype, got {} and {}", what,
+                                 dtypeName(a->dtype), dtypeName(b->dtype)));
+    int64_t lanes = lanesOf(a->dtype), half = lanes / 2;
+    std::vector<Value> out;
+    for (int64_t part = 0; part < 2; ++part)
+      out.push_back(simdResult(
+          a->dtype, intImm(lanes),
+          [&](const Expr& l) {
+            if (op == "vintlv") {
+              Expr from = add(floordiv(l, intImm(2)), intImm(part * half));
+              return select(binary(BinOp::EQ, floormod(l, intImm(2)), intImm(0)), load(a, {from}),
+                            load(b, {from}));
+            }
+            // Element 2l + part of a ++ b; both loads stay in bounds.
+            Expr j = add(mul(l, 2), intImm(part));
+            Expr inA = binary(BinOp::Min, j, intImm(lanes - 1));
+            Expr inB = binary(BinOp::Max, sub(j, intImm(lanes)), intImm(0));
+            return select(binary(BinOp::LT, j, intImm(lanes)), load(a, {inA}), load(b, {inB}));
+          },
+          op, call.loc));
+    return Value::tuple(std::move(out));
+  }
   if (op == "vdup") {
     checkKeywords(call, what, {"mask", "mode"});
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (scalar, dtype, mask=None)", what));
@@ -372,8 +431,9 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
   }
   fail(call.loc, fmt::format("{} is not supported yet; tilesched models T.simd.pset, "
                              "update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
-                             "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vdup, "
-                             "vdupv, alloc_var and mem_bar (docs/language.md)",
+                             "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
+                             "vexpdif, vlrelu, vintlv/vdintlv, vdup, vdupv, alloc_var and mem_bar "
+                             "(docs/language.md)",
                              what));
 }
 

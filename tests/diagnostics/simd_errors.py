@@ -15,7 +15,7 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
             full = T.simd.pset(32)
             a = T.simd.vld(x[0])
             c = T.simd.vld(h[0])
-            T.simd.vintlv(a, a)  # expected-error col 13 {{T.simd.vintlv is not supported yet; tilesched models T.simd.pset, update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vdup, vdupv, alloc_var and mem_bar (docs/language.md)}}
+            T.simd.vcmax(a)  # expected-error col 13 {{T.simd.vcmax is not supported yet; tilesched models T.simd.pset, update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vintlv/vdintlv, vdup, vdupv, alloc_var and mem_bar (docs/language.md)}}
             u = T.simd.vld(x[0], dist="UNPK_B16")  # expected-error col 39 {{T.simd.vld(..., dist="UNPK_B16") is not supported yet on float32 data; tilesched models NORM and BRC_B32}}
             m = T.simd.vadd(a, a, full, mode="MODE_MERGING")  # expected-error col 46 {{T.simd.vadd(..., mode="MODE_MERGING") is not supported yet; tilesched models MODE_ZEROING (inactive lanes are zero)}}
             T.simd.vsts(h[0], a, full)  # expected-error col 31 {{T.simd.vsts stores float32 lanes into 'h', which holds float16}}
