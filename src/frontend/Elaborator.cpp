@@ -3153,7 +3153,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   }
   if (target.kind == py::ExprKind::Name) {
     const Value* old = env.lookup(target.id);
-    if (assignSimdRegister(old, v, s.value->loc)) return;
+    if (assignSimdRegister(old, v, s.value->kind == py::ExprKind::Name, s.value->loc)) return;
     if (old && old->kind == K::Buffer && old->buffer->storage->scope == MemScope::LocalVar)
       return storeTo(*old, v, s.value->loc, ctx);
     if (old && old->kind == K::Buffer && v.kind != K::Buffer)

@@ -318,7 +318,10 @@ class Elaborator {
   std::pair<ir::Buffer, ir::Expr> simdAddress(const Value& addr, SourceLoc loc,
                                               const std::string& what);
   // `acc = r` for a T.simd.alloc_var `acc`: writes its lanes; false for other names.
-  bool assignSimdRegister(const Value* old, const Value& v, SourceLoc loc);
+  // `readsName`: the value is a name read (`b = acc`), not an intrinsic's result.
+  bool assignSimdRegister(const Value* old, Value& v, bool readsName, SourceLoc loc);
+  void simdCheckSpan(const ir::Buffer& flat, const ir::Expr& offset, int64_t lanes,
+                     const std::string& what, const char* verb, SourceLoc loc);
 
   // Diagnostics from kernel code; inside an inlined macro they carry a note
   // per macro call site.

@@ -140,9 +140,26 @@ std::pair<Buffer, Expr> Elaborator::simdAddress(const Value& addr, SourceLoc loc
   return {flat, off};
 }
 
+// A register load or store of `lanes` elements from a constant offset must
+// stay inside the buffer: one register is always 256 bytes, whatever the
+// buffer's size (a run-time offset is checked by the simulator).
+void Elaborator::simdCheckSpan(const Buffer& flat, const Expr& offset, int64_t lanes,
+                               const std::string& what, const char* verb, SourceLoc loc) {
+  auto off = asConstInt(offset);
+  auto shape = constShape(flat);
+  if (!off || !shape) return;
+  int64_t total = 1;
+  for (int64_t d : *shape) total *= d;
+  if (*off >= 0 && *off + lanes <= total) return;
+  fail(loc, fmt::format("{} {} {} {} lanes ({} bytes) at element {} of '{}', which holds {} "
+                        "elements; a register is always {} bytes",
+                        what, verb, lanes, dtypeName(flat->dtype), lanes * dtypeBytes(flat->dtype),
+                        *off, flat->name, total, kRegisterBytes));
+}
+
 Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env) {
   const std::string what = "T.simd." + op;
-  if (!currentCtx_ || !currentCtx_->inVF || currentCtx_->inParallel)
+  if (!currentCtx_ || !currentCtx_->inVF || currentCtx_->inSimt || currentCtx_->inParallel)
     fail(call.loc, fmt::format("{} is a vector register intrinsic: use it inside "
                                "'with T.SimdVF():'",
                                what));
@@ -182,6 +199,10 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                          what, mode));
   };
   auto lanesLoad = [&](const Buffer& r, const Expr& l) { return load(r, {l}); };
+  // float8 lanes are moved (vld, vsts, vdupv, interleaves), never computed with.
+  auto noFloat8 = [&](const Buffer& r) {
+    rejectFloat8Compute({load(r, {intImm(0)})}, call.loc, what);
+  };
 
   if (op == "pset" || op == "pge") {
     checkKeywords(call, what, {"dist"});
@@ -250,6 +271,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
            fmt::format("{}(..., dist=\"{}\") is not supported yet on {} data; tilesched models "
                        "NORM and BRC_B{}",
                        what, dist, dtypeName(t), bits));
+    if (!brc) simdCheckSpan(b, off, lanesOf(t), what, "reads", call.loc);
     Buffer src = b;
     Expr base = off;
     return simdResult(
@@ -275,7 +297,10 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
            fmt::format("{}(..., extent=) is not supported yet", what));
     Expr active = simdActive(arg(2, "mask"), src->dtype, call.loc);
     if (onePoint) active = binary(BinOp::Min, active, intImm(1));
-    if (auto c = asConstInt(active)) active = intImm(*c);
+    if (auto c = asConstInt(active)) {
+      active = intImm(*c);
+      simdCheckSpan(b, off, *c, what, "writes", call.loc);
+    }
     Buffer dst = b;
     Expr base = off;
     emitLanes(
@@ -299,7 +324,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     if (it->second == BinOp::Div && !isFloat(a->dtype))
       fail(call.loc, fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a->dtype)));
     zeroing(3);
-    rejectFloat8Compute({load(a, {intImm(0)})}, call.loc, what);
+    noFloat8(a);
     Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
     BinOp bop = it->second;
     return simdResult(
@@ -312,6 +337,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     checkKeywords(call, what, {"mask", "mode"});
     Buffer a = reg(0, "src");
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, scalar, mask=None)", what));
+    noFloat8(a);
     Expr x = cast(a->dtype, toExpr(args[1], argLoc(call, 1), a->dtype));
     zeroing(3);
     Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
@@ -325,27 +351,28 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                                      {"vsqrt", UnOp::Sqrt},
                                                      {"vabs", UnOp::Abs},
                                                      {"vneg", UnOp::Neg}};
-  if (auto it = kUnary.find(op); it != kUnary.end() || op == "vrelu") {
+  auto unaryLanes = [&](const std::function<Expr(const Expr&)>& f) {
     checkKeywords(call, what, {"mask", "mode", "precision"});
     Buffer a = reg(0, "src");
+    noFloat8(a);
     if (op != "vabs" && op != "vneg" && !isFloat(a->dtype))
       fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a->dtype)));
     zeroing(2);
     Expr active = simdActive(arg(1, "mask"), a->dtype, call.loc);
-    bool relu = op == "vrelu";
-    UnOp uop = relu ? UnOp::Abs : it->second;  // Abs unused for vrelu
-    DType t = a->dtype;
     return simdResult(
-        t, active,
-        [&](const Expr& l) {
-          return relu ? binary(BinOp::Max, lanesLoad(a, l), cast(t, intImm(0)))
-                      : unary(uop, lanesLoad(a, l));
-        },
-        op, call.loc);
+        a->dtype, active, [&](const Expr& l) { return f(load(a, {l})); }, op, call.loc);
+  };
+  if (auto it = kUnary.find(op); it != kUnary.end()) {
+    UnOp uop = it->second;
+    return unaryLanes([&](const Expr& x) { return unary(uop, x); });
   }
+  if (op == "vrelu")
+    return unaryLanes(
+        [&](const Expr& x) { return binary(BinOp::Max, x, cast(x->dtype, intImm(0))); });
   if (op == "vabsdif" || op == "vexpdif") {
     checkKeywords(call, what, {"mask", "mode"});
     Buffer a = reg(0, "src0"), b = reg(1, "src1");
+    noFloat8(a);
     if (a->dtype != b->dtype || !isFloat(a->dtype))
       fail(call.loc, fmt::format("{} needs two float registers of one dtype, got {} and {}", what,
                                  dtypeName(a->dtype), dtypeName(b->dtype)));
@@ -360,6 +387,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
   if (op == "vlrelu") {
     checkKeywords(call, what, {"mask"});
     Buffer a = reg(0, "src");
+    noFloat8(a);
     if (!isFloat(a->dtype))
       fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a->dtype)));
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, alpha, mask=None)", what));
@@ -406,6 +434,10 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     checkKeywords(call, what, {"mask", "mode"});
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (scalar, dtype, mask=None)", what));
     DType t = toDType(args[1], argLoc(call, 1));
+    if (isFloat8(t))
+      fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported; broadcast in "
+                                        "float32 and convert",
+                                        what));
     if (isSimdRegister(args[0]))
       fail(argLoc(call, 0), fmt::format("{} broadcasts a scalar; use T.simd.vdupv for a lane of a "
                                         "register",
@@ -439,9 +471,19 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
 
 // `acc = <register>` where `acc` is a T.simd.alloc_var: its lanes are written
 // (a mutable register); any other register assignment binds the name.
-bool Elaborator::assignSimdRegister(const Value* old, const Value& v, SourceLoc loc) {
-  if (!old || old->kind != K::Buffer || !simdMutable_.count(old->buffer->storage.get()))
+bool Elaborator::assignSimdRegister(const Value* old, Value& v, bool readsName, SourceLoc loc) {
+  bool oldMutable = old && old->kind == K::Buffer && simdMutable_.count(old->buffer->storage.get());
+  if (!oldMutable) {
+    // `b = acc` reads the mutable register now: `b` is a snapshot of its lanes
+    // (a later write of `acc` or `b` does not reach the other).
+    if (readsName && v.kind == K::Buffer && simdMutable_.count(v.buffer->storage.get())) {
+      Buffer src = v.buffer;
+      v = simdResult(
+          src->dtype, intImm(lanesOf(src->dtype)), [&](const Expr& l) { return load(src, {l}); },
+          src->name, loc);
+    }
     return false;
+  }
   if (!isSimdRegister(v))
     fail(loc, fmt::format("'{}' is a T.simd.alloc_var register; assign it the result of a T.simd "
                           "intrinsic, got {}",

@@ -273,8 +273,11 @@ bool Elaborator::transposeRequested(const py::Expr& call, Env& env) {
 // (128, 96) weight transposed into a (112, 128) tile): the destination region
 // becomes that corner, and the rest of the tile keeps what it held.
 void Elaborator::narrowToTopLeftCorner(const Region& src, Region& dst, bool transposed) {
-  std::vector<int64_t> box = significant(extentsOf(src));
-  if (transposed && box.size() == 2) std::swap(box[0], box[1]);
+  // Transposed: the last two extents swap before the leading 1s go, so a
+  // one-row box (1, k) lands as a column (k, 1).
+  std::vector<int64_t> raw = extentsOf(src);
+  if (transposed && raw.size() >= 2) std::swap(raw[raw.size() - 2], raw[raw.size() - 1]);
+  std::vector<int64_t> box = significant(raw);
   if (box.size() > dst.ranges.size()) return;
   size_t lead = dst.ranges.size() - box.size();
   for (size_t i = 0; i < dst.ranges.size(); ++i) {
@@ -416,9 +419,10 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
       Value v = eval(*kw.value, env);
       if (!v.isConstant()) fail(kw.value->loc, "transpose= must be a compile-time True or False");
       if (!truthy(v, kw.value->loc)) continue;
-      std::vector<int64_t> se = significant(extentsOf(src)), de = significant(extentsOf(dst));
-      if (se.size() > 2 || de.size() > 2 ||
-          (se.size() == 2 ? std::vector<int64_t>{se[1], se[0]} : se) != de)
+      std::vector<int64_t> raw = extentsOf(src);
+      if (raw.size() >= 2) std::swap(raw[raw.size() - 2], raw[raw.size() - 1]);
+      std::vector<int64_t> se = significant(raw), de = significant(extentsOf(dst));
+      if (se.size() > 2 || de.size() > 2 || se != de)
         fail(kw.loc, fmt::format("transpose=True copies a 2-D box (a, b) into a (b, a) one, but "
                                  "the source is {} and the destination {}",
                                  extentsText(extentsOf(src)), extentsText(extentsOf(dst))));
@@ -733,6 +737,12 @@ void Elaborator::elabReduce(ReduceKind kind, const std::string& fn, const py::Ex
 
 void Elaborator::elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T." + name, call.loc, ctx);
+  // A VF region is one V instruction: there is no pipe order inside it to
+  // synchronise (and the simulator would not see the flags).
+  if (ctx.inVF)
+    fail(call.loc, fmt::format("T.{} is not allowed inside a VF region; synchronise around the "
+                               "region (it runs as one V instruction)",
+                               name));
   checkKeywords(call, "T." + name, {});
   auto args = positional(call, env);
   auto pipeArg = [&](size_t i) {

@@ -27,4 +27,10 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
             w = T.simd.pset(32, "PAT_M3")  # expected-error col 33 {{T.simd.pset(..., "PAT_M3") is not supported yet; tilesched models PAT_ALL, PAT_VLn, PAT_H and PAT_Q}}
             acc = T.simd.alloc_var("float32")
             acc = 1.0  # expected-error col 19 {{'acc' is a T.simd.alloc_var register; assign it the result of a T.simd intrinsic, got 1.0}}
+            small = T.alloc_shared((32,), "float32")
+            z = T.simd.vld(small[0])  # expected-error col 17 {{T.simd.vld reads 64 float32 lanes (256 bytes) at element 0 of 'small', which holds 32 elements; a register is always 256 bytes}}
+            f8 = T.alloc_shared((256,), "float8_e4m3fn")
+            e = T.simd.vmuls(T.simd.vld(f8[0]), 2.0)  # expected-error col 17 {{T.simd.vmuls on float8_e4m3fn values is not supported: float8 is a storage type (copies, casts, stores); convert first with T.cast(x, "float32")}}
             T.simd.vsts(x[0], a, full)
+        with T.SimtVF(threads=32):
+            s = T.simd.vld(x[0])  # expected-error col 17 {{T.simd.vld is a vector register intrinsic: use it inside 'with T.SimdVF():'}}

@@ -50,3 +50,7 @@ def main(A: T.Tensor((1024,), "float32")):
             T.copy(A[0:256], a)
             T.copy(A[0:128], a, pad_value=0.0)  # expected-error col 33 {{T.copy(..., pad_value=) inside a T.SimtVF region is not supported yet (the region's threads copy element by element)}}
             T.copy(A[0:128], a)  # expected-error col 13 {{T.copy moves 128 elements from 'A' (128,) but the destination 'a' (256,) holds 256}}
+        with T.SimdVF():
+            T.set_flag("MTE2", "V", 0)  # expected-error col 13 {{T.set_flag is not allowed inside a VF region; synchronise around the region (it runs as one V instruction)}}
+            T.ascend_wait_flag("MTE2_V", 0)  # expected-error col 13 {{T.wait_flag is not allowed inside a VF region; synchronise around the region (it runs as one V instruction)}}
+            T.pipe_barrier("V")  # expected-error col 13 {{T.pipe_barrier is not allowed inside a VF region; synchronise around the region (it runs as one V instruction)}}

@@ -3,7 +3,8 @@ upstream SIMD examples: predicates from T.simd.pset (all lanes, the first 16)
 and T.simd.update_mask (a run-time count), loads of one 256-byte register
 (64 float32 / 128 float16 lanes) from rows of 2-D UB buffers, arithmetic with
 zeroing masks, scalar operands, broadcasts, a mutable register accumulating
-over a loop, and stores that write the active lanes only.
+over a loop (read into a snapshot before a last update), and stores that
+write the active lanes only.
 
     O[r, :] = max(X * Y, X + 0.5) / 4                  (float32)
     S[:]    = sum over r of |X[r, :]|, in row order    (float32)
@@ -53,7 +54,9 @@ def simd_ops():
                     acc = T.simd.vadd(acc, T.simd.vabs(a), full)
                     part = T.simd.update_mask(r * 16 + 8)
                     T.simd.vsts(p[r, 0], T.simd.vneg(b, part), head)
-                T.simd.vsts(s[0], acc, full)
+                snap = acc  # a snapshot: the update below does not reach it
+                acc = T.simd.vadds(acc, 1.0)
+                T.simd.vsts(s[0], snap, full)
                 hv = T.simd.vld(h[0])
                 T.simd.vsts(g[0], T.simd.vrelu(T.simd.vmuls(hv, 2.0), head), full, dist="NORM_B16")
             T.copy(o, O)
