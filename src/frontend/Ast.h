@@ -181,6 +181,7 @@ struct Stmt {
   // Unparsed `try`: its body and the first `except` clause's body are parsed
   // (module and factory code run them for `try: import ... except ImportError:`).
   bool isTry = false;
+  StmtList tryElse, tryFinally;  // a `try`'s else: and finally: bodies
 
   explicit Stmt(StmtKind k, SourceLoc l = {}) : kind(k), loc(l) {}
 };

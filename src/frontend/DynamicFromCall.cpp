@@ -221,6 +221,15 @@ std::optional<Value> Elaborator::helperTensor(const Value& fn, const py::Expr& c
     return std::nullopt;
   const py::Stmt& last = *def.body.back();
   if (last.kind != py::StmtKind::Return || !last.value) return std::nullopt;
+  // Only a body that is that return (after imports and a docstring): other
+  // statements could change what the return sees.
+  for (size_t i = 0; i + 1 < def.body.size(); ++i) {
+    const py::Stmt& st = *def.body[i];
+    bool docstring =
+        st.kind == py::StmtKind::Expr && st.value && st.value->kind == py::ExprKind::Str;
+    if (st.kind != py::StmtKind::Import && st.kind != py::StmtKind::Pass && !docstring)
+      return std::nullopt;
+  }
   auto local = std::make_shared<Env>();
   local->parent = fn.closure ? fn.closure : moduleEnv_;
   size_t ai = 0;

@@ -1197,9 +1197,13 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         // handler runs when the body's imports cannot be read.
         size_t unreadable = unreadableImports_.size();
         execDefinitions(s.body, env, isFactory);
-        if (unreadableImports_.size() == unreadable) break;
-        unreadableImports_.resize(unreadable);
-        execDefinitions(s.orelse, env, isFactory);
+        if (unreadableImports_.size() == unreadable) {
+          execDefinitions(s.tryElse, env, isFactory);
+        } else {
+          unreadableImports_.resize(unreadable);
+          execDefinitions(s.orelse, env, isFactory);
+        }
+        execDefinitions(s.tryFinally, env, isFactory);
         break;
       }
       default:

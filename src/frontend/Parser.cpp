@@ -605,7 +605,8 @@ StmtPtr Parser::parseTry(int indentLevel) {
     if (atKeyword(clause)) {
       final = std::string_view(clause) == "finally";
       SourceLoc at = advance().loc;
-      parseBlock(std::string("'") + clause + "' clause", at, indentLevel);
+      (final ? s->tryFinally : s->tryElse) =
+          parseBlock(std::string("'") + clause + "' clause", at, indentLevel);
     }
   if (first && !final) fail("expected 'except' or 'finally' after the 'try' block");
   s->endLoc = lastEnd_;

@@ -139,24 +139,29 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
   machine.resolveShapes();
   // Dynamic shapes are known now: refuse sizes beyond the simulator's memory
   // before allocating them.
-  int64_t total = 0;
+  // A sampled run's global tensors are only reserved (filled on demand, within
+  // the budget): they count against kMaxSampledGlobalBytes instead.
+  int64_t total = 0, reserved = 0;
   for (int i = 0; i < memory.numStorages(); ++i)
-    if (!memory.isPaged(i)) total += memory.size(i);
+    (memory.isPaged(i) ? reserved : total) += memory.size(i);
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
-    if (memory.isPaged(idx)) continue;  // sampled run: filled on demand, within the budget
+    bool paged = memory.isPaged(idx);
     int64_t bytes = dtypeBytes(p.buffer->dtype);
     bool overflow = false;
     for (int64_t d : machine.shapeOf(p.buffer))
       overflow |= d < 0 || __builtin_mul_overflow(bytes, d, &bytes);
-    if (!overflow && memory.size(idx) != bytes) total += bytes - memory.size(idx);
-    if (overflow || total > kMaxSimulatedBytes) {
+    int64_t& sum = paged ? reserved : total;
+    if (!overflow && memory.size(idx) != bytes) sum += bytes - memory.size(idx);
+    int64_t limit = paged ? kMaxSampledGlobalBytes : kMaxSimulatedBytes;
+    if (overflow || sum > limit) {
       error = fmt::format(
           "'{}' of shape ({}) needs {} bytes with the dynamic sizes of the --input files; the "
-          "simulator holds at most {} bytes (1 GiB) per kernel",
+          "simulator holds at most {} bytes ({}) per kernel",
           p.name, fmt::join(machine.shapeOf(p.buffer), ", "),
-          overflow ? std::string("more than 2^63") : std::to_string(bytes), kMaxSimulatedBytes);
+          overflow ? std::string("more than 2^63") : std::to_string(bytes), limit,
+          paged ? "64 GiB of global tensors in a sampled run" : "1 GiB");
       return false;
     }
   }

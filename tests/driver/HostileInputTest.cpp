@@ -312,6 +312,32 @@ TEST(Hostile, HugeGlobalTensorsRunSampled) {
   fs::remove_all(out);
 }
 
+// In a sampled run a dynamic tensor is only reserved, but its size still
+// counts: beyond 64 GiB of global tensors it is a usage error (it once ended
+// in std::bad_alloc, or reserved 16 TiB).
+TEST(Hostile, HugeDynamicShapeInASampledRunIsAUsageError) {
+  TempFile f(
+      "import tilelang.language as T\n\n\ndef k():\n    m = T.dynamic(\"m\")\n\n"
+      "    @T.prim_func\n"
+      "    def main(A: T.Tensor((1 << 28,), \"float32\"), B: T.Tensor((1 << 28,), \"float32\"), "
+      "D: T.Tensor((m,), \"float32\"), C: T.Tensor((m, m), \"float32\")):\n"
+      "        with T.Kernel(4, is_npu=True) as bx:\n"
+      "            a = T.alloc_ub((64,), \"float32\")\n"
+      "            T.copy(A[bx * 64:bx * 64 + 64], a)\n"
+      "            T.copy(a, B[bx * 64:bx * 64 + 64])\n"
+      "    return main\n",
+      "sampled_dyn.py");
+  TempFile in(npy("<f4", "(4194304,)", 4194304 * 4), "sampled_dyn.npy");
+  expectClean(cli({"run", f.str(), "--input", "D=" + in.str()}), driver::kExitUsage,
+              "'C' of shape (4194304, 4194304) needs 70368744177664 bytes with the dynamic sizes "
+              "of the --input files; the simulator holds at most 68719476736 bytes (64 GiB of "
+              "global tensors in a sampled run) per kernel");
+  TempFile small(npy("<f4", "(64,)", 64 * 4), "sampled_dyn_small.npy");
+  CliRun ok = cli({"run", f.str(), "--input", "D=" + small.str()});
+  EXPECT_EQ(ok.code, driver::kExitOk) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("sampled run:"), std::string::npos) << ok.out;
+}
+
 TEST(Hostile, HugeGridIsAClearRunError) {
   for (const std::string grid : {"1 << 40", "65537"}) {
     TempFile f(kernel("            a = T.alloc_ub((64,), \"float32\")\n"
