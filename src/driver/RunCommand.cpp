@@ -383,9 +383,7 @@ bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
 void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine& runDiags) {
   for (const auto& oc : outcomes) {
     const auto& r = oc.run.sim;
-    // Storage names by the simulator's storage index; demand-paged, so the
-    // global tensors are only reserved, not allocated again.
-    sim::Memory mem(oc.lowered, /*demandPaged=*/true);
+    const std::vector<ir::Storage> storages = sim::storageOrder(oc.lowered);  // by race.storage
     for (const auto& race : r.races) {
       auto describe = [](const sim::AccessOwner& o, bool w) {
         return fmt::format("{} by {} ({})", w ? "written" : "read",
@@ -405,9 +403,9 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
             fmt::format("race between blocks {} and {} on global tensor '{}' (element {}, bytes "
                         "[{}, {})): {} here and {} at line {}; blocks run concurrently on "
                         "different cores with no order between them{}{}",
-                        race.first.block, race.second.block, mem.storage(race.storage)->name,
-                        race.element, race.lo, race.hi,
-                        access(race.second, race.secondWrites, race.secondAtomic),
+                        race.first.block, race.second.block,
+                        storages[static_cast<size_t>(race.storage)]->name, race.element, race.lo,
+                        race.hi, access(race.second, race.secondWrites, race.secondAtomic),
                         access(race.first, race.firstWrites, race.firstAtomic),
                         race.first.stmt ? race.first.stmt->loc.line : 0,
                         race.firstAtomic || race.secondAtomic
@@ -425,7 +423,7 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
           fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, "
                       "barrier or flag chain "
                       "between them{}",
-                      mem.storage(race.storage)->name, race.lo, race.hi,
+                      storages[static_cast<size_t>(race.storage)]->name, race.lo, race.hi,
                       describe(race.second, race.secondWrites),
                       describe(race.first, race.firstWrites),
                       race.first.stmt ? race.first.stmt->loc.line : 0,
@@ -720,13 +718,14 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
       annotateExplanations(report["kernels"][i], *oc.kernel, analyses[i], oc.lowering->schedule,
                            target);
     }
-    sim::Memory mem(oc.lowered, /*demandPaged=*/true);  // for storage names only
+    const std::vector<ir::Storage> storages = sim::storageOrder(oc.lowered);  // by race.storage
     auto describe = [](const sim::AccessOwner& a) {
       return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
     };
     json s = simulationJson(oc, o.schedule, o.file, describe);
     for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
-      s["race_reports"][ri]["storage"] = mem.storage(oc.run.sim.races[ri].storage)->name;
+      s["race_reports"][ri]["storage"] =
+          storages[static_cast<size_t>(oc.run.sim.races[ri].storage)]->name;
     report["kernels"][i]["simulation"] = s;
     sims.push_back(s);
   }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <new>
+#include <set>
 
 #include <sys/mman.h>
 
@@ -97,13 +98,22 @@ struct Memory::Paged {
   }
 };
 
+std::vector<Storage> storageOrder(const Kernel& kernel) {
+  std::vector<Storage> order;
+  std::set<int> seen;
+  for (const auto& s : kernel.storages)
+    if (seen.insert(s->id).second) order.push_back(s);
+  for (const auto& b : kernel.buffers)
+    if (seen.insert(b->storage->id).second) order.push_back(b->storage);
+  return order;
+}
+
 Memory::Memory(const Kernel& kernel, bool demandPaged) {
+  std::vector<Storage> order = storageOrder(kernel);
   int maxId = 0;
-  for (const auto& s : kernel.storages) maxId = std::max(maxId, s->id);
-  for (const auto& b : kernel.buffers) maxId = std::max(maxId, b->storage->id);
+  for (const auto& s : order) maxId = std::max(maxId, s->id);
   indexOfId_.assign(static_cast<size_t>(maxId) + 1, -1);
-  auto addStorage = [&](const Storage& s) {
-    if (indexOfId_[static_cast<size_t>(s->id)] >= 0) return;
+  for (const auto& s : order) {
     indexOfId_[static_cast<size_t>(s->id)] = static_cast<int>(storages_.size());
     storages_.push_back(s);
     int64_t bytes = std::max<int64_t>(s->bytes, 0);
@@ -113,9 +123,7 @@ Memory::Memory(const Kernel& kernel, bool demandPaged) {
     defined_.emplace_back(paged ? 0 : static_cast<size_t>(bytes),
                           s->scope == MemScope::Global ? 1 : 0);
     paged_.push_back(paged ? std::make_unique<Paged>(bytes) : nullptr);
-  };
-  for (const auto& s : kernel.storages) addStorage(s);
-  for (const auto& b : kernel.buffers) addStorage(b->storage);
+  }
 }
 
 Memory::Memory(const Memory& other)

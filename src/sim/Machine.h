@@ -72,6 +72,11 @@ struct AccessSet {
   bool empty() const { return entries.empty(); }
 };
 
+// Every storage of a kernel once, in the order Memory indexes them (the
+// kernel's storages, then those only its buffers name), so a storage index of
+// a race or an access names the same storage everywhere.
+std::vector<ir::Storage> storageOrder(const ir::Kernel& kernel);
+
 // Byte arrays of all storages of one kernel. Global tensors are shared by all
 // blocks; on-chip storages are reset per block (`resetOnChip`).
 class Memory {

@@ -291,12 +291,7 @@ std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel, bool sampl
                                                            : std::to_string(loops.iterations),
                              kMaxSimulatedIterations));
   // Every storage once, in declaration order (as Memory allocates them).
-  std::vector<Storage> storages;
-  std::set<int> seen;
-  for (const auto& s : kernel.storages)
-    if (seen.insert(s->id).second) storages.push_back(s);
-  for (const auto& b : kernel.buffers)
-    if (seen.insert(b->storage->id).second) storages.push_back(b->storage);
+  std::vector<Storage> storages = storageOrder(kernel);
   int64_t total = 0;
   for (const auto& s : storages) {
     if (sampled && s->scope == MemScope::Global) continue;  // filled on demand, within budget
