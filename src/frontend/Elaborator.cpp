@@ -1559,7 +1559,11 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
       }
       acc.access.push_back(std::move(ai));
     }
-    if (acc.access.size() != base.buffer->shape.size())
+    // v[i] of a T.simd.alloc_local array names register i (its lanes are the
+    // second dimension).
+    bool registerRow = acc.access.size() == 1 && !acc.access[0].isSlice &&
+                       simdArrays_.count(base.buffer->storage.get());
+    if (acc.access.size() != base.buffer->shape.size() && !registerRow)
       fail(loc, fmt::format("buffer '{}' has rank {} but is indexed with {} {}", base.buffer->name,
                             base.buffer->shape.size(), acc.access.size(),
                             acc.access.size() == 1 ? "index" : "indices"));
@@ -2289,6 +2293,30 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     auto a = args();
     arity(a, 1);
     return Value::irExpr(floatImm(INFINITY, toDType(a[0], call.loc)));
+  }
+  if (name == "max_value" || name == "min_value") {
+    // The largest / smallest finite value of a dtype.
+    auto a = args();
+    arity(a, 1);
+    DType t = toDType(a[0], argLoc(call, 0));
+    bool largest = name == "max_value";
+    if (isFloat(t)) {
+      double m = t == DType::Float32    ? 3.4028234663852886e38
+                 : t == DType::Float16  ? 65504.0
+                 : t == DType::BFloat16 ? 3.3895313892515355e38
+                                        : 0.0;
+      if (m == 0.0) fail(call.loc, fmt::format("T.{} of {} is not supported", name, dtypeName(t)));
+      return Value::irExpr(floatImm(largest ? m : -m, t));
+    }
+    int bits = dtypeBytes(t) * 8;
+    int64_t v = 0;
+    if (isSigned(t))
+      v = largest ? (bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1)
+                  : (bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)));
+    else
+      v = largest ? (bits >= 63 ? INT64_MAX : (int64_t(1) << bits) - 1) : 0;
+    if (t == DType::Bool) v = largest ? 1 : 0;
+    return Value::irExpr(intImm(v, t));
   }
   if (name == "dynamic") {
     auto a = args();
@@ -3153,6 +3181,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (base.kind != K::Buffer)
       fail(target.loc, "only buffer elements can be assigned in a kernel");
     Value acc = subscript(base, *target.rhs, env, target.loc);
+    if (storeSimdArrayRow(acc, v, s.value->loc)) return;
     return storeTo(acc, v, s.value->loc, ctx);
   }
   if (target.kind == py::ExprKind::Name) {

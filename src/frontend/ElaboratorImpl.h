@@ -118,6 +118,20 @@ struct ParamSet {
   std::vector<std::pair<SourceLoc, std::string>> picks;  // per decorator: which set, for a note
 };
 
+// The lanes a T.simd mask selects for an operation on elements of one width:
+// a prefix [0, count) (pset, update_mask), or the lanes a predicate register
+// (vcmp, vcmps) holds true, one uint8 per element of its own width.
+struct SimdLanes {
+  int64_t lanes = 0;  // of the operation's element width
+  ir::Expr count;     // prefix; null for a predicate register
+  ir::Buffer predicate;
+  int64_t opBits = 32, predicateBits = 32;
+  // Every lane (a constant prefix of all of them).
+  bool all() const;
+  // Whether lane `l` is active; null when every lane is.
+  ir::Expr at(const ir::Expr& l) const;
+};
+
 class Elaborator {
  public:
   Elaborator(std::shared_ptr<const SourceFile> file, const FrontendOptions& options,
@@ -309,10 +323,10 @@ class Elaborator {
   // ---- T.simd.* register intrinsics inside T.SimdVF (SimdOps.cpp)
   Value callSimd(const std::string& op, const py::Expr& call, Env& env);
   bool isSimdRegister(const Value& v) const;
-  ir::Expr simdActive(const Value* mask, ir::DType t, SourceLoc loc);
-  void emitLanes(int64_t lanes, const ir::Expr& active,
-                 const std::function<ir::Stmt(const ir::Expr&)>& body, SourceLoc loc);
-  Value simdResult(ir::DType t, const ir::Expr& active,
+  SimdLanes simdLanes(const Value* mask, ir::DType t, SourceLoc loc);
+  void emitLanes(const SimdLanes& active, const std::function<ir::Stmt(const ir::Expr&)>& body,
+                 SourceLoc loc);
+  Value simdResult(ir::DType t, const SimdLanes& active,
                    const std::function<ir::Expr(const ir::Expr&)>& lane, const std::string& what,
                    SourceLoc loc);
   std::pair<ir::Buffer, ir::Expr> simdAddress(const Value& addr, SourceLoc loc,
@@ -320,6 +334,9 @@ class Elaborator {
   // `acc = r` for a T.simd.alloc_var `acc`: writes its lanes; false for other names.
   // `readsName`: the value is a name read (`b = acc`), not an intrinsic's result.
   bool assignSimdRegister(const Value* old, Value& v, bool readsName, SourceLoc loc);
+  Value simdCopy(const Value& v, SourceLoc loc);
+  void storeSimdRegister(const ir::Buffer& dst, const ir::Expr& row, const Value& v, SourceLoc loc);
+  bool storeSimdArrayRow(const Value& target, const Value& v, SourceLoc loc);
   void simdCheckSpan(const ir::Buffer& flat, const ir::Expr& offset, int64_t lanes,
                      const std::string& what, const char* verb, SourceLoc loc);
 
@@ -342,6 +359,7 @@ class Elaborator {
   // T.simd registers (local buffers of one register's lanes); the mutable
   // ones (T.simd.alloc_var); flat aliases of multi-dimensional UB buffers.
   std::set<const ir::StorageNode*> simdRegisters_, simdMutable_;
+  std::set<const ir::StorageNode*> simdArrays_;  // T.simd.alloc_local: rows are registers
   std::map<const ir::BufferNode*, ir::Buffer> simdFlat_;
   std::string simdNameHint_;  // the target name of the assignment being elaborated
   std::vector<std::string> usedDefines_;

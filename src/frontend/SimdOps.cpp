@@ -25,6 +25,7 @@
 // errors naming the intrinsic; widening, narrowing and interleaving
 // distributions (UNPK, PK, DINTLV, ...) and merging mode likewise.
 #include <deque>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -49,61 +50,121 @@ Value maskValue(int bits, Expr active) {
   return m;
 }
 
+Value predicateValue(int bits, Buffer predicate) {
+  Value m = Value::opaque(kMaskTag);
+  m.i = bits;
+  m.buffer = std::move(predicate);
+  return m;
+}
+
 bool isMask(const Value& v) { return v.kind == K::Opaque && v.s == kMaskTag; }
+
+// The smallest or largest value of an integer dtype.
+int64_t intLimit(DType t, bool largest) {
+  int bits = dtypeBytes(t) * 8;
+  if (isSigned(t)) {
+    int64_t half =
+        bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+    return largest ? half : -half - 1;
+  }
+  return largest ? (bits >= 63 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << bits) - 1)
+                 : 0;
+}
+
+// A register operand: a whole register, or row `row` of a T.simd.alloc_local
+// array of registers.
+struct SimdReg {
+  Buffer buf;
+  Expr row;
+  DType dtype() const { return buf->dtype; }
+  Expr at(const Expr& l) const { return row ? load(buf, {row, l}) : load(buf, {l}); }
+};
 
 }  // namespace
 
-bool Elaborator::isSimdRegister(const Value& v) const {
-  return v.kind == K::Buffer && simdRegisters_.count(v.buffer->storage.get());
+bool SimdLanes::all() const {
+  auto c = count ? asConstInt(count) : std::nullopt;
+  return c && *c >= lanes;
 }
 
-// The active elements of width `t` a mask argument selects (all without one).
-Expr Elaborator::simdActive(const Value* mask, DType t, SourceLoc loc) {
-  int64_t lanes = lanesOf(t);
-  if (!mask || mask->kind == K::None) return intImm(lanes);
+Expr SimdLanes::at(const Expr& l) const {
+  if (all()) return nullptr;
+  if (count) return binary(BinOp::LT, l, count);
+  // The predicate bit of a lane's first byte, in the predicate's elements.
+  Expr idx = opBits == predicateBits ? l : floordiv(mul(l, opBits), intImm(predicateBits));
+  return binary(BinOp::NE, load(predicate, {idx}), intImm(0, predicate->dtype));
+}
+
+bool Elaborator::isSimdRegister(const Value& v) const {
+  if (v.kind == K::Buffer) return simdRegisters_.count(v.buffer->storage.get()) != 0;
+  return v.kind == K::Access && v.access.size() == 1 && !v.access[0].isSlice &&
+         simdArrays_.count(v.buffer->storage.get()) != 0;
+}
+
+// The lanes of width `t` a mask argument selects (all without one).
+SimdLanes Elaborator::simdLanes(const Value* mask, DType t, SourceLoc loc) {
+  SimdLanes out;
+  out.lanes = lanesOf(t);
+  out.opBits = dtypeBytes(t) * 8;
+  if (!mask || mask->kind == K::None) {
+    out.count = intImm(out.lanes);
+    return out;
+  }
   if (!isMask(*mask))
-    fail(loc, fmt::format("a T.simd mask must come from T.simd.pset or T.simd.update_mask, got {}",
+    fail(loc, fmt::format("a T.simd mask must come from T.simd.pset, update_mask, vcmp or vcmps, "
+                          "got {}",
                           describe(*mask)));
-  int bits = static_cast<int>(mask->i), width = static_cast<int>(dtypeBytes(t) * 8);
+  int64_t bits = mask->i;
+  if (mask->buffer) {
+    out.predicate = mask->buffer;
+    out.predicateBits = bits;
+    return out;
+  }
   Expr active = mask->expr;
   // Same active bytes at another element width: ceil(n * bits / width).
-  if (bits != width) active = floordiv(add(mul(active, bits), width - 1), intImm(width));
-  if (auto c = asConstInt(active)) return intImm(std::min(*c, lanes));
-  return binary(BinOp::Min, active, intImm(lanes));
+  if (bits != out.opBits)
+    active = floordiv(add(mul(active, bits), out.opBits - 1), intImm(out.opBits));
+  if (auto c = asConstInt(active))
+    out.count = intImm(std::min(*c, out.lanes));
+  else
+    out.count = binary(BinOp::Min, active, intImm(out.lanes));
+  return out;
 }
 
-// One T.Parallel over `lanes` lanes whose body `body(lane)` makes; under a
-// run-time `active` count the body runs only for the active lanes.
-void Elaborator::emitLanes(int64_t lanes, const Expr& active,
-                           const std::function<Stmt(const Expr&)>& body, SourceLoc loc) {
-  auto active0 = asConstInt(active);
-  int64_t extent = active0 ? *active0 : lanes;
+// One T.Parallel over the lanes whose body `body(lane)` makes: over the
+// active prefix when it is a constant, else every lane, guarded.
+void Elaborator::emitLanes(const SimdLanes& active, const std::function<Stmt(const Expr&)>& body,
+                           SourceLoc loc) {
+  auto prefix = active.count ? asConstInt(active.count) : std::nullopt;
+  int64_t extent = prefix ? *prefix : active.lanes;
   if (extent <= 0) return;
   auto p = std::make_shared<ParallelStmt>(loc);
   Var lane = makeVar("lane", DType::Int32, VarKind::Loop);
   p->vars.push_back(lane);
   p->extents.push_back(extent);
   Stmt s = body(varRef(lane));
-  if (!active0)
-    s = std::make_shared<IfStmt>(binary(BinOp::LT, varRef(lane), active), s, nullptr, loc);
+  if (!prefix)
+    if (Expr on = active.at(varRef(lane))) s = std::make_shared<IfStmt>(on, s, nullptr, loc);
   p->body = s;
   currentCtx_->out->push_back(p);
 }
 
 // A fresh register of dtype `t`, every lane written by `lane(l)` (zero where
-// `active` does not reach).
-Value Elaborator::simdResult(DType t, const Expr& active,
+// `active` does not reach: MODE_ZEROING).
+Value Elaborator::simdResult(DType t, const SimdLanes& active,
                              const std::function<Expr(const Expr&)>& lane, const std::string& what,
                              SourceLoc loc) {
   int64_t lanes = lanesOf(t);
   Buffer r = makeBuffer(what, MemScope::Local, t, {intImm(lanes)}, loc);
   simdRegisters_.insert(r->storage.get());
-  bool all = asConstInt(active) && *asConstInt(active) >= lanes;
+  SimdLanes every;
+  every.lanes = lanes;
+  every.count = intImm(lanes);
   emitLanes(
-      lanes, intImm(lanes),
+      every,
       [&](const Expr& l) {
         Expr v = cast(t, lane(l));
-        if (!all) v = select(binary(BinOp::LT, l, active), v, cast(t, intImm(0)));
+        if (Expr on = active.at(l)) v = select(on, v, cast(t, intImm(0)));
         return std::make_shared<StoreStmt>(r, std::vector<Expr>{l}, v, loc);
       },
       loc);
@@ -182,14 +243,15 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     if (v->kind != K::Str) fail(where(i, kw), fmt::format("{}: {}= must be a string", what, kw));
     return v->s;
   };
-  auto reg = [&](size_t i, const char* kw) -> Buffer {
+  auto reg = [&](size_t i, const char* kw) -> SimdReg {
     const Value* v = arg(i, kw);
     if (!v) fail(call.loc, fmt::format("{} needs a vector register as its {}", what, kw));
     if (!isSimdRegister(*v))
       fail(where(i, kw), fmt::format("{} takes a vector register (the result of a T.simd "
                                      "intrinsic) as {}, got {}",
                                      what, kw, describe(*v)));
-    return v->buffer;
+    if (v->kind == K::Access) return {v->buffer, v->access[0].start};
+    return {v->buffer, nullptr};
   };
   auto zeroing = [&](size_t i) {
     std::string mode = text(i, "mode", "MODE_ZEROING");
@@ -198,10 +260,12 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                          "models MODE_ZEROING (inactive lanes are zero)",
                                          what, mode));
   };
-  auto lanesLoad = [&](const Buffer& r, const Expr& l) { return load(r, {l}); };
-  // float8 lanes are moved (vld, vsts, vdupv, interleaves), never computed with.
-  auto noFloat8 = [&](const Buffer& r) {
-    rejectFloat8Compute({load(r, {intImm(0)})}, call.loc, what);
+  // float8 lanes are moved (vld, vsts, vdupv, interleaves, selects), never computed with.
+  auto noFloat8 = [&](const SimdReg& r) { rejectFloat8Compute({r.at(intImm(0))}, call.loc, what); };
+  auto sameDtype = [&](const SimdReg& a, const SimdReg& b) {
+    if (a.dtype() != b.dtype())
+      fail(call.loc, fmt::format("{} needs two registers of one dtype, got {} and {}", what,
+                                 dtypeName(a.dtype()), dtypeName(b.dtype())));
   };
 
   if (op == "pset" || op == "pge") {
@@ -241,20 +305,75 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     if (auto c = asConstInt(n)) n = intImm(std::max<int64_t>(*c, 0));
     return maskValue(static_cast<int>(bits), n);
   }
+  if (op == "vcmp" || op == "vcmps") {
+    // A predicate register: lane l is true where the comparison holds on an
+    // active lane (one uint8 per element of the operands' width).
+    bool scalar = op == "vcmps";
+    checkKeywords(call, what, {"mask", "op"});
+    SimdReg a = reg(0, "src0");
+    if (args.size() < 2)
+      fail(call.loc,
+           fmt::format("{} takes (src0, {}, mask=None, op=...)", what, scalar ? "scalar" : "src1"));
+    noFloat8(a);
+    std::function<Expr(const Expr&)> rhs;
+    if (scalar) {
+      Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
+      rhs = [x](const Expr&) { return x; };
+    } else {
+      SimdReg b = reg(1, "src1");
+      sameDtype(a, b);
+      rhs = [b](const Expr& l) { return b.at(l); };
+    }
+    static const std::map<std::string, BinOp> kCmp = {{"eq", BinOp::EQ}, {"ne", BinOp::NE},
+                                                      {"gt", BinOp::GT}, {"ge", BinOp::GE},
+                                                      {"lt", BinOp::LT}, {"le", BinOp::LE}};
+    std::string cmp = text(3, "op", scalar ? "lt" : "eq");
+    auto it = kCmp.find(cmp);
+    if (it == kCmp.end())
+      fail(where(3, "op"),
+           fmt::format("{} op= is one of eq, ne, gt, ge, lt, le, got \"{}\"", what, cmp));
+    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+    BinOp bop = it->second;
+    Value p = simdResult(
+        DType::UInt8, simdLanes(nullptr, DType::UInt8, call.loc),
+        [&](const Expr& l) {
+          // Lanes past the operands' count (narrower predicates) stay false.
+          Expr in = binary(BinOp::LT, l, intImm(active.lanes));
+          Expr safe = binary(BinOp::Min, l, intImm(active.lanes - 1));
+          Expr on = binary(bop, a.at(safe), rhs(safe));
+          if (Expr act = active.at(safe)) on = binary(BinOp::And, on, act);
+          return select(binary(BinOp::And, in, on), intImm(1, DType::UInt8),
+                        intImm(0, DType::UInt8));
+        },
+        op, call.loc);
+    return predicateValue(static_cast<int>(dtypeBytes(a.dtype()) * 8), p.buffer);
+  }
   if (op == "mem_bar") {
     // Orders a VF's vector stores and loads; statements of a VF body already
     // run in order in tilesched.
     return Value::none();
   }
-  if (op == "alloc_var") {
-    checkKeywords(call, what, {"dtype"});
-    const Value* d = arg(0, "dtype");
-    if (!d) fail(call.loc, fmt::format("{} takes a dtype", what));
-    DType t = toDType(*d, where(0, "dtype"));
-    Buffer r = makeBuffer(simdNameHint_.empty() ? "vreg" : simdNameHint_, MemScope::Local, t,
-                          {intImm(lanesOf(t))}, call.loc);
-    simdRegisters_.insert(r->storage.get());
-    simdMutable_.insert(r->storage.get());
+  if (op == "alloc_var" || op == "alloc_local") {
+    bool array = op == "alloc_local";
+    checkKeywords(call, what,
+                  array ? std::initializer_list<const char*>{"shape", "dtype"}
+                        : std::initializer_list<const char*>{"dtype"});
+    const Value* d = arg(array ? 1 : 0, "dtype");
+    if (!d) fail(call.loc, fmt::format("{} takes {}dtype", what, array ? "a count and a " : "a "));
+    DType t = toDType(*d, where(array ? 1 : 0, "dtype"));
+    std::string name = simdNameHint_.empty() ? "vreg" : simdNameHint_;
+    std::vector<Expr> shape{intImm(lanesOf(t))};
+    if (array) {
+      const Value* n = arg(0, "shape");
+      Value count = n && n->isSequence() && n->elts.size() == 1 ? n->elts[0] : (n ? *n : Value{});
+      int64_t rows = toConstInt(count, where(0, "shape"), "the number of registers");
+      if (rows < 1 || rows > 64)
+        fail(where(0, "shape"), fmt::format("{} holds 1 to 64 registers, got {}", what, rows));
+      shape.insert(shape.begin(), intImm(rows));
+    }
+    Buffer r = makeBuffer(name, MemScope::Local, t, shape, call.loc);
+    (array ? simdArrays_ : simdRegisters_).insert(r->storage.get());
+    if (!array) simdMutable_.insert(r->storage.get());
     return Value::buf(r);
   }
   if (op == "vld") {
@@ -275,17 +394,17 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     Buffer src = b;
     Expr base = off;
     return simdResult(
-        t, intImm(lanesOf(t)),
+        t, simdLanes(nullptr, t, call.loc),
         [&](const Expr& l) { return load(src, {brc ? base : add(base, l)}); }, "vld", call.loc);
   }
   if (op == "vsts") {
     checkKeywords(call, what, {"mask", "dist", "extent"});
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (address, vector, mask=None)", what));
     auto [b, off] = simdAddress(args[0], argLoc(call, 0), what);
-    Buffer src = reg(1, "src");
-    if (src->dtype != b->dtype)
+    SimdReg src = reg(1, "src");
+    if (src.dtype() != b->dtype)
       fail(argLoc(call, 1), fmt::format("{} stores {} lanes into '{}', which holds {}", what,
-                                        dtypeName(src->dtype), b->name, dtypeName(b->dtype)));
+                                        dtypeName(src.dtype()), b->name, dtypeName(b->dtype)));
     std::string dist = text(3, "dist", "NORM_B32");
     bool onePoint = dist.rfind("ONEPT_", 0) == 0;
     if (dist.rfind("NORM", 0) != 0 && !onePoint)
@@ -295,18 +414,22 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
     if (keyword(call, "extent"))
       fail(keyword(call, "extent")->loc,
            fmt::format("{}(..., extent=) is not supported yet", what));
-    Expr active = simdActive(arg(2, "mask"), src->dtype, call.loc);
-    if (onePoint) active = binary(BinOp::Min, active, intImm(1));
-    if (auto c = asConstInt(active)) {
-      active = intImm(*c);
-      simdCheckSpan(b, off, *c, what, "writes", call.loc);
+    SimdLanes active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
+    if (onePoint) {
+      // Lane 0 only, when the mask has it.
+      Expr on = active.at(intImm(0));
+      active.predicate = nullptr;
+      active.count = on ? select(on, intImm(1), intImm(0)) : intImm(1);
+      if (auto c = asConstInt(active.count)) active.count = intImm(*c);
     }
+    if (auto c = active.count ? asConstInt(active.count) : std::nullopt)
+      simdCheckSpan(b, off, *c, what, "writes", call.loc);
     Buffer dst = b;
     Expr base = off;
     emitLanes(
-        lanesOf(src->dtype), active,
+        active,
         [&](const Expr& l) {
-          return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, load(src, {l}),
+          return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, src.at(l),
                                              call.loc);
         },
         call.loc);
@@ -317,34 +440,32 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                                        {"vmax", BinOp::Max}, {"vmin", BinOp::Min}};
   if (auto it = kBinary.find(op); it != kBinary.end()) {
     checkKeywords(call, what, {"mask", "mode", "precision"});
-    Buffer a = reg(0, "src0"), b = reg(1, "src1");
-    if (a->dtype != b->dtype)
-      fail(call.loc, fmt::format("{} needs two registers of one dtype, got {} and {}", what,
-                                 dtypeName(a->dtype), dtypeName(b->dtype)));
-    if (it->second == BinOp::Div && !isFloat(a->dtype))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a->dtype)));
+    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+    sameDtype(a, b);
+    if (it->second == BinOp::Div && !isFloat(a.dtype()))
+      fail(call.loc,
+           fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a.dtype())));
     zeroing(3);
     noFloat8(a);
-    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
+    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
     BinOp bop = it->second;
     return simdResult(
-        a->dtype, active,
-        [&](const Expr& l) { return binary(bop, lanesLoad(a, l), lanesLoad(b, l)); }, op, call.loc);
+        a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), b.at(l)); }, op,
+        call.loc);
   }
   static const std::map<std::string, BinOp> kScalar = {
       {"vadds", BinOp::Add}, {"vmuls", BinOp::Mul}, {"vmaxs", BinOp::Max}, {"vmins", BinOp::Min}};
   if (auto it = kScalar.find(op); it != kScalar.end()) {
     checkKeywords(call, what, {"mask", "mode"});
-    Buffer a = reg(0, "src");
+    SimdReg a = reg(0, "src");
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, scalar, mask=None)", what));
     noFloat8(a);
-    Expr x = cast(a->dtype, toExpr(args[1], argLoc(call, 1), a->dtype));
+    Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
     zeroing(3);
-    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
+    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
     BinOp bop = it->second;
     return simdResult(
-        a->dtype, active, [&](const Expr& l) { return binary(bop, lanesLoad(a, l), x); }, op,
-        call.loc);
+        a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), x); }, op, call.loc);
   }
   static const std::map<std::string, UnOp> kUnary = {{"vexp", UnOp::Exp},
                                                      {"vln", UnOp::Log},
@@ -353,14 +474,14 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                                      {"vneg", UnOp::Neg}};
   auto unaryLanes = [&](const std::function<Expr(const Expr&)>& f) {
     checkKeywords(call, what, {"mask", "mode", "precision"});
-    Buffer a = reg(0, "src");
+    SimdReg a = reg(0, "src");
     noFloat8(a);
-    if (op != "vabs" && op != "vneg" && !isFloat(a->dtype))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a->dtype)));
+    if (op != "vabs" && op != "vneg" && !isFloat(a.dtype()))
+      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
     zeroing(2);
-    Expr active = simdActive(arg(1, "mask"), a->dtype, call.loc);
+    SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
     return simdResult(
-        a->dtype, active, [&](const Expr& l) { return f(load(a, {l})); }, op, call.loc);
+        a.dtype(), active, [&](const Expr& l) { return f(a.at(l)); }, op, call.loc);
   };
   if (auto it = kUnary.find(op); it != kUnary.end()) {
     UnOp uop = it->second;
@@ -371,61 +492,149 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
         [&](const Expr& x) { return binary(BinOp::Max, x, cast(x->dtype, intImm(0))); });
   if (op == "vabsdif" || op == "vexpdif") {
     checkKeywords(call, what, {"mask", "mode"});
-    Buffer a = reg(0, "src0"), b = reg(1, "src1");
+    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
     noFloat8(a);
-    if (a->dtype != b->dtype || !isFloat(a->dtype))
-      fail(call.loc, fmt::format("{} needs two float registers of one dtype, got {} and {}", what,
-                                 dtypeName(a->dtype), dtypeName(b->dtype)));
+    sameDtype(a, b);
+    if (!isFloat(a.dtype()))
+      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
     zeroing(3);
-    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
+    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
     UnOp uop = op == "vabsdif" ? UnOp::Abs : UnOp::Exp;
     return simdResult(
-        a->dtype, active,
-        [&](const Expr& l) { return unary(uop, sub(lanesLoad(a, l), lanesLoad(b, l))); }, op,
+        a.dtype(), active, [&](const Expr& l) { return unary(uop, sub(a.at(l), b.at(l))); }, op,
         call.loc);
   }
   if (op == "vlrelu") {
     checkKeywords(call, what, {"mask"});
-    Buffer a = reg(0, "src");
+    SimdReg a = reg(0, "src");
     noFloat8(a);
-    if (!isFloat(a->dtype))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a->dtype)));
+    if (!isFloat(a.dtype()))
+      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
     if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, alpha, mask=None)", what));
-    Expr alpha = cast(a->dtype, toExpr(args[1], argLoc(call, 1), a->dtype));
-    Expr active = simdActive(arg(2, "mask"), a->dtype, call.loc);
-    DType t = a->dtype;
+    Expr alpha = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
+    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+    DType t = a.dtype();
     return simdResult(
         t, active,
         [&](const Expr& l) {
-          Expr x = lanesLoad(a, l);
+          Expr x = a.at(l);
           return select(binary(BinOp::GE, x, cast(t, intImm(0))), x, binary(BinOp::Mul, alpha, x));
         },
         op, call.loc);
+  }
+  if (op == "vsel") {
+    // vsel(a, b, predicate): a where the predicate holds, else b.
+    checkKeywords(call, what, {"mask"});
+    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+    sameDtype(a, b);
+    const Value* m = arg(2, "mask");
+    if (!m) fail(call.loc, fmt::format("{} takes (src0, src1, predicate)", what));
+    SimdLanes pick = simdLanes(m, a.dtype(), call.loc);
+    return simdResult(
+        a.dtype(), simdLanes(nullptr, a.dtype(), call.loc),
+        [&](const Expr& l) {
+          Expr on = pick.at(l);
+          return on ? select(on, a.at(l), b.at(l)) : a.at(l);
+        },
+        op, call.loc);
+  }
+  if (op == "vci") {
+    // An index ramp: index + lane (INC_ORDER) or index - lane (DEC_ORDER).
+    checkKeywords(call, what, {"order"});
+    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (index, dtype, order)", what));
+    DType t = toDType(args[1], argLoc(call, 1));
+    if (isFloat8(t))
+      fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported", what));
+    std::string order = text(2, "order", "INC_ORDER");
+    if (order != "INC_ORDER" && order != "DEC_ORDER")
+      fail(where(2, "order"),
+           fmt::format("{} order= is INC_ORDER or DEC_ORDER, got \"{}\"", what, order));
+    Expr start = toExpr(args[0], argLoc(call, 0));
+    bool inc = order == "INC_ORDER";
+    return simdResult(
+        t, simdLanes(nullptr, t, call.loc),
+        [&](const Expr& l) {
+          Expr lane = cast(start->dtype, l);
+          return inc ? add(start, lane) : sub(start, lane);
+        },
+        op, call.loc);
+  }
+  if (op == "vcmax" || op == "vcmin" || op == "vcadd") {
+    // A reduction over the active lanes into lane 0 (lanes in order for a
+    // sum); the other lanes are zero. tilesched does not model a second
+    // result lane (such as the index of the maximum) some hardware forms write.
+    checkKeywords(call, what, {"mask", "mode"});
+    SimdReg a = reg(0, "src");
+    noFloat8(a);
+    zeroing(2);
+    DType t = a.dtype();
+    if (op == "vcadd" && !isFloat(t) && dtypeBytes(t) < 4)
+      fail(call.loc,
+           fmt::format("{} on {} lanes (a widening sum) is not supported yet", what, dtypeName(t)));
+    SimdLanes active = simdLanes(arg(1, "mask"), t, call.loc);
+    int64_t lanes = lanesOf(t);
+    // Inactive lanes take the reduction's identity, then one reduction.
+    Expr identity;
+    if (op == "vcadd")
+      identity = cast(t, intImm(0));
+    else if (isFloat(t))
+      identity = floatImm(op == "vcmax" ? -std::numeric_limits<double>::infinity()
+                                        : std::numeric_limits<double>::infinity(),
+                          t);
+    else
+      identity = intImm(intLimit(t, op != "vcmax"), t);
+    Value masked = simdResult(
+        t, simdLanes(nullptr, t, call.loc),
+        [&](const Expr& l) {
+          Expr on = active.at(l);
+          return on ? select(on, a.at(l), identity) : a.at(l);
+        },
+        op + "_in", call.loc);
+    Buffer out = makeBuffer(op, MemScope::Local, t, {intImm(lanes)}, call.loc);
+    simdRegisters_.insert(out->storage.get());
+    auto r = std::make_shared<ReduceStmt>(call.loc);
+    r->reduceKind = op == "vcmax"   ? ReduceKind::Max
+                    : op == "vcmin" ? ReduceKind::Min
+                                    : ReduceKind::Sum;
+    r->src = Region{masked.buffer, {Range{intImm(0), lanes}}};
+    r->dst = Region{out, {Range{intImm(0), 1}}};
+    r->dim = 0;
+    r->clear = true;
+    SimdLanes rest;
+    rest.lanes = lanes - 1;
+    rest.count = intImm(lanes - 1);
+    emitLanes(
+        rest,
+        [&](const Expr& l) {
+          return std::make_shared<StoreStmt>(out, std::vector<Expr>{add(l, intImm(1))},
+                                             cast(t, intImm(0)), call.loc);
+        },
+        call.loc);
+    currentCtx_->out->push_back(r);
+    return Value::buf(out);
   }
   if (op == "vintlv" || op == "vdintlv") {
     // vintlv(x, y): (x0 y0 x1 y1 ...) over the low halves, then the high
     // halves; vdintlv(a, b) undoes it: the even and the odd elements of a ++ b.
     checkKeywords(call, what, {});
-    Buffer a = reg(0, "src0"), b = reg(1, "src1");
-    if (a->dtype != b->dtype)
-      fail(call.loc, fmt::format("{} needs two registers of one dtype, got {} and {}", what,
-                                 dtypeName(a->dtype), dtypeName(b->dtype)));
-    int64_t lanes = lanesOf(a->dtype), half = lanes / 2;
+    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+    sameDtype(a, b);
+    int64_t lanes = lanesOf(a.dtype()), half = lanes / 2;
     std::vector<Value> out;
     for (int64_t part = 0; part < 2; ++part)
       out.push_back(simdResult(
-          a->dtype, intImm(lanes),
+          a.dtype(), simdLanes(nullptr, a.dtype(), call.loc),
           [&](const Expr& l) {
             if (op == "vintlv") {
               Expr from = add(floordiv(l, intImm(2)), intImm(part * half));
-              return select(binary(BinOp::EQ, floormod(l, intImm(2)), intImm(0)), load(a, {from}),
-                            load(b, {from}));
+              return select(binary(BinOp::EQ, floormod(l, intImm(2)), intImm(0)), a.at(from),
+                            b.at(from));
             }
             // Element 2l + part of a ++ b; both loads stay in bounds.
             Expr j = add(mul(l, 2), intImm(part));
             Expr inA = binary(BinOp::Min, j, intImm(lanes - 1));
             Expr inB = binary(BinOp::Max, sub(j, intImm(lanes)), intImm(0));
-            return select(binary(BinOp::LT, j, intImm(lanes)), load(a, {inA}), load(b, {inB}));
+            return select(binary(BinOp::LT, j, intImm(lanes)), a.at(inA), b.at(inB));
           },
           op, call.loc));
     return Value::tuple(std::move(out));
@@ -444,28 +653,28 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                         what));
     Expr x = cast(t, toExpr(args[0], argLoc(call, 0), t));
     zeroing(3);
-    Expr active = simdActive(arg(2, "mask"), t, call.loc);
+    SimdLanes active = simdLanes(arg(2, "mask"), t, call.loc);
     return simdResult(
         t, active, [&](const Expr&) { return x; }, "vdup", call.loc);
   }
   if (op == "vdupv") {
     checkKeywords(call, what, {"mask", "pos", "mode"});
-    Buffer a = reg(0, "src");
+    SimdReg a = reg(0, "src");
     std::string pos = text(2, "pos", "POS_LOWEST");
     if (pos != "POS_LOWEST" && pos != "POS_HIGHEST")
       fail(where(2, "pos"),
            fmt::format("{} pos= is POS_LOWEST or POS_HIGHEST, got \"{}\"", what, pos));
     zeroing(3);
-    Expr active = simdActive(arg(1, "mask"), a->dtype, call.loc);
-    Expr from = intImm(pos == "POS_LOWEST" ? 0 : lanesOf(a->dtype) - 1);
+    SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
+    Expr from = intImm(pos == "POS_LOWEST" ? 0 : lanesOf(a.dtype()) - 1);
     return simdResult(
-        a->dtype, active, [&](const Expr&) { return load(a, {from}); }, "vdupv", call.loc);
+        a.dtype(), active, [&](const Expr&) { return a.at(from); }, "vdupv", call.loc);
   }
   fail(call.loc, fmt::format("{} is not supported yet; tilesched models T.simd.pset, "
-                             "update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
+                             "update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
                              "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
-                             "vexpdif, vlrelu, vintlv/vdintlv, vdup, vdupv, alloc_var and mem_bar "
-                             "(docs/language.md)",
+                             "vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, "
+                             "vdupv, alloc_var, alloc_local and mem_bar (docs/language.md)",
                              what));
 }
 
@@ -475,29 +684,61 @@ bool Elaborator::assignSimdRegister(const Value* old, Value& v, bool readsName, 
   bool oldMutable = old && old->kind == K::Buffer && simdMutable_.count(old->buffer->storage.get());
   if (!oldMutable) {
     // `b = acc` reads the mutable register now: `b` is a snapshot of its lanes
-    // (a later write of `acc` or `b` does not reach the other).
-    if (readsName && v.kind == K::Buffer && simdMutable_.count(v.buffer->storage.get())) {
-      Buffer src = v.buffer;
-      v = simdResult(
-          src->dtype, intImm(lanesOf(src->dtype)), [&](const Expr& l) { return load(src, {l}); },
-          src->name, loc);
-    }
+    // (a later write of `acc` or `b` does not reach the other); so is `b = v[i]`
+    // of a register array.
+    bool mutableSource = (v.kind == K::Buffer && simdMutable_.count(v.buffer->storage.get())) ||
+                         (v.kind == K::Access && isSimdRegister(v));
+    if (readsName && mutableSource) v = simdCopy(v, loc);
     return false;
   }
   if (!isSimdRegister(v))
     fail(loc, fmt::format("'{}' is a T.simd.alloc_var register; assign it the result of a T.simd "
                           "intrinsic, got {}",
                           old->buffer->name, describe(v)));
-  Buffer dst = old->buffer, src = v.buffer;
-  if (dst->dtype != src->dtype)
+  storeSimdRegister(old->buffer, nullptr, v, loc);
+  return true;
+}
+
+// A register value (a register or a row of a register array) copied into a
+// fresh register.
+Value Elaborator::simdCopy(const Value& v, SourceLoc loc) {
+  SimdReg src =
+      v.kind == K::Access ? SimdReg{v.buffer, v.access[0].start} : SimdReg{v.buffer, nullptr};
+  return simdResult(
+      src.dtype(), simdLanes(nullptr, src.dtype(), loc), [&](const Expr& l) { return src.at(l); },
+      src.buf->name, loc);
+}
+
+// Writes every lane of register value `v` into `dst` (row `row` of a register
+// array, or a whole mutable register).
+void Elaborator::storeSimdRegister(const Buffer& dst, const Expr& row, const Value& v,
+                                   SourceLoc loc) {
+  SimdReg src =
+      v.kind == K::Access ? SimdReg{v.buffer, v.access[0].start} : SimdReg{v.buffer, nullptr};
+  if (dst->dtype != src.dtype())
     fail(loc, fmt::format("'{}' holds {} lanes, the value {} lanes", dst->name,
-                          dtypeName(dst->dtype), dtypeName(src->dtype)));
+                          dtypeName(dst->dtype), dtypeName(src.dtype())));
   emitLanes(
-      lanesOf(dst->dtype), intImm(lanesOf(dst->dtype)),
+      simdLanes(nullptr, dst->dtype, loc),
       [&](const Expr& l) {
-        return std::make_shared<StoreStmt>(dst, std::vector<Expr>{l}, load(src, {l}), loc);
+        std::vector<Expr> idx = row ? std::vector<Expr>{row, l} : std::vector<Expr>{l};
+        return std::make_shared<StoreStmt>(dst, idx, src.at(l), loc);
       },
       loc);
+}
+
+// `v[i] = <register>` for a T.simd.alloc_local array: row i's lanes are
+// written; false for any other subscript store.
+bool Elaborator::storeSimdArrayRow(const Value& target, const Value& v, SourceLoc loc) {
+  if (target.kind != K::Access || !simdArrays_.count(target.buffer->storage.get())) return false;
+  if (target.access.size() != 1 || target.access[0].isSlice)
+    fail(loc, fmt::format("'{}' is an array of T.simd registers; assign one register: {}[i] = ...",
+                          target.buffer->name, target.buffer->name));
+  if (!isSimdRegister(v))
+    fail(loc, fmt::format("'{}[i]' is a T.simd register; assign it the result of a T.simd "
+                          "intrinsic, got {}",
+                          target.buffer->name, describe(v)));
+  storeSimdRegister(target.buffer, target.access[0].start, v, loc);
   return true;
 }
 

@@ -15,11 +15,11 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
             full = T.simd.pset(32)
             a = T.simd.vld(x[0])
             c = T.simd.vld(h[0])
-            T.simd.vcmax(a)  # expected-error col 13 {{T.simd.vcmax is not supported yet; tilesched models T.simd.pset, update_mask, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vintlv/vdintlv, vdup, vdupv, alloc_var and mem_bar (docs/language.md)}}
+            T.simd.vcvt(a, "float16")  # expected-error col 13 {{T.simd.vcvt is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, alloc_var, alloc_local and mem_bar (docs/language.md)}}
             u = T.simd.vld(x[0], dist="UNPK_B16")  # expected-error col 39 {{T.simd.vld(..., dist="UNPK_B16") is not supported yet on float32 data; tilesched models NORM and BRC_B32}}
             m = T.simd.vadd(a, a, full, mode="MODE_MERGING")  # expected-error col 46 {{T.simd.vadd(..., mode="MODE_MERGING") is not supported yet; tilesched models MODE_ZEROING (inactive lanes are zero)}}
             T.simd.vsts(h[0], a, full)  # expected-error col 31 {{T.simd.vsts stores float32 lanes into 'h', which holds float16}}
-            n = T.simd.vadd(a, a, 3)  # expected-error col 17 {{a T.simd mask must come from T.simd.pset or T.simd.update_mask, got 3}}
+            n = T.simd.vadd(a, a, 3)  # expected-error col 17 {{a T.simd mask must come from T.simd.pset, update_mask, vcmp or vcmps, got 3}}
             k = T.simd.vadd(x, a)  # expected-error col 29 {{T.simd.vadd takes a vector register (the result of a T.simd intrinsic) as src0, got buffer 'x'}}
             d = T.simd.vadd(a, c)  # expected-error col 17 {{T.simd.vadd needs two registers of one dtype, got float32 and float16}}
             g = T.simd.vld(A[0])  # expected-error col 28 {{T.simd.vld addresses a UB buffer (T.alloc_shared / T.alloc_ub); 'A' is global}}
