@@ -330,7 +330,11 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     dst = toRegion(args[1], dstLoc, "T.copy destination");
   }
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
-  if (ctx.inSimt && (s == MemScope::Global || d == MemScope::Global))
+  // Inside a SIMT region, and between global memory and a fragment (which has
+  // no DMA path), the elements are moved one by one.
+  bool fragment = s == MemScope::Fragment || d == MemScope::Fragment;
+  if ((ctx.inSimt || fragment) && (s == MemScope::Global || d == MemScope::Global) &&
+      !ctx.inParallel)
     return elabSimtCopy(call, src, dst, ctx);
   // data_select=True pads like pad_value= with the value of the pad register.
   Expr padValue;
