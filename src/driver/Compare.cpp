@@ -132,6 +132,8 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
         row.error = firstError(modeDiags);
         break;
       }
+      // The lowering's warnings (e.g. replaced hand-written flags), once: auto's.
+      if (std::string_view(mode) == "auto") c.diagnostics += modeDiags.renderAll();
       lowered.push_back(std::move(*kernel));
     }
     row.compiled = lowered.size() == program->kernels.size();

@@ -68,6 +68,13 @@ TEST(Cli, ScheduledRunsReplaceTheKernelsOwnFlags) {
         << mode << "\n"
         << r.err;
   }
+  // --compare shows the warning once (from its auto mode).
+  CliRun cmp = cli({"run", file, "--compare"});
+  EXPECT_EQ(cmp.code, 0) << cmp.out << cmp.err;
+  size_t first = cmp.err.find("warning: the scheduled lowering replaces");
+  EXPECT_NE(first, std::string::npos) << cmp.err;
+  EXPECT_EQ(cmp.err.find("warning: the scheduled lowering replaces", first + 1), std::string::npos)
+      << cmp.err;
   CliRun own = cli({"run", file, "--schedule", "as-written"});
   EXPECT_EQ(own.code, 0) << own.out << own.err;
   EXPECT_EQ(own.err.find("warning"), std::string::npos) << own.err;
