@@ -3640,10 +3640,12 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
 
 void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   Value cond = eval(*s.iter, env);
-  // Each branch scopes its names, also under a compile-time condition (TVMScript).
+  // A compile-time condition picks its branch while the file is read, as the
+  // Python `if` it is in TileLang's builder: the branch is inlined, and the
+  // names it binds stay bound after it (`if backend == "pto": ... else:
+  // best = T.alloc_var(...)`). Only a run-time branch scopes its names.
   if (cond.isConstant() || cond.kind == K::Buffer) {
-    elabScopedBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx, "branch", s.loc,
-                    /*loop=*/false);
+    elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
     return;
   }
   Expr c = toExpr(cond, s.iter->loc);

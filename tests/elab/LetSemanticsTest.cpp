@@ -144,6 +144,30 @@ TEST(LetSemantics, PlainNameReboundInABranchIsLocalToTheBranch) {
   }
 }
 
+// An `if` on a compile-time value is decided while the file is read, as the
+// Python `if` it is in TileLang's builder: the taken branch is inlined, so a
+// T.alloc_var it declares and a name it re-binds are what the code after it
+// sees (upstream's scalar top-k declares its running arg-max this way).
+TEST(LetSemantics, CompileTimeBranchBindsInTheEnclosingBody) {
+  std::string text = kernelText("a: T.Tensor((2,), \"float32\"), o: T.Tensor((4,), \"float32\")",
+                                "mode = 1\n"
+                                "m = a[1]\n"
+                                "if mode == 2:\n"
+                                "    acc = T.alloc_shared((1,), \"float32\")\n"
+                                "else:\n"
+                                "    acc = T.alloc_var(\"float32\", init=a[0])\n"
+                                "    m = m * 2.0\n"
+                                "for s in T.serial(3):\n"
+                                "    acc = acc + m\n"
+                                "    o[s] = acc\n"
+                                "o[3] = m\n");
+  std::vector<double> a = {1.25, -0.5};
+  std::vector<double> expected = {a[0] + 2 * a[1], a[0] + 4 * a[1], a[0] + 6 * a[1], 2 * a[1]};
+  auto r = runBoth(text, {{"a", a}}, "o");
+  EXPECT_EQ(r.reference, expected);
+  EXPECT_EQ(r.simulated, expected);
+}
+
 // A name re-bound inside a VF region and read after it: TileLang's answer is
 // the value from before the region, and the reference must agree with the
 // simulator (it used the new value, so `run` failed a valid kernel).
