@@ -99,6 +99,7 @@ void Elaborator::addMacroNotes(Diagnostic& d) {
 }
 
 void Elaborator::error(SourceLoc loc, std::string msg) {
+  if (msg.empty()) return;  // a use of a name whose assignment failed (reported there)
   Diagnostic& d = diags_.error(loc, std::move(msg));
   addMacroNotes(d);
 }
@@ -1250,6 +1251,13 @@ void Elaborator::bindAssignTargets(const py::Stmt& s, const Value& v, Env& env) 
   }
 }
 
+void Elaborator::markFailedNames(const py::Expr& target, Env& env) {
+  if (target.kind == py::ExprKind::Name && !env.lookup(target.id))
+    env.bind(target.id, Value::undefined(kFailedBinding, target.loc));
+  if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List)
+    for (const auto& t : target.elts) markFailedNames(*t, env);
+}
+
 void Elaborator::assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc) {
   if (target.kind == py::ExprKind::Name) {
     env.bind(target.id, v);
@@ -1638,6 +1646,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       const Value* v = env.lookup(e.id);
       if (!v) fail(e.loc, fmt::format("name '{}' is not defined", e.id));
       if (v->scopeNote || !scopes_.empty()) noteNameRead(e, env);
+      if (v->kind == K::Undefined && v->s == kFailedBinding)
+        throw EvalError{e.loc, ""};  // its statement's error was reported
       if (v->kind == K::Undefined)
         fail(e.loc, fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v->s));
       Value read = *v;
@@ -2705,6 +2715,11 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
       elabStmt(*s, env, ctx);
     } catch (const EvalError& e) {
       error(e.loc, e.message);
+      // New names the failed statement would have bound now read as "failed":
+      // their uses fail silently instead of adding "name 'x' is not defined".
+      // Names bound before keep their value, as after a failed Python statement.
+      if (s->kind == py::StmtKind::Assign || s->kind == py::StmtKind::AnnAssign)
+        for (const auto& target : s->targets) markFailedNames(*target, env);
     }
   }
 }
@@ -3673,7 +3688,7 @@ std::optional<Program> compileSource(std::shared_ptr<const SourceFile> file,
   try {
     return elaborator.run();
   } catch (const EvalError& e) {
-    diags.error(e.loc, e.message);
+    if (!e.message.empty() || diags.numErrors() == 0) diags.error(e.loc, e.message);
   } catch (const ReturnSignal&) {
     diags.error({}, "internal error: stray return");
   }

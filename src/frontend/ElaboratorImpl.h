@@ -202,6 +202,8 @@ class Elaborator {
   // bound to the reason).
   void bindAssignTargets(const py::Stmt& s, const Value& v, Env& env);
   void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
+  // Binds the names of `target` not bound yet to the kFailedBinding marker.
+  void markFailedNames(const py::Expr& target, Env& env);
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);
   bool defines(const py::StmtList& body);

@@ -198,8 +198,13 @@ struct Env {
   }
 };
 
+// Value::undefined's reason for a name whose assignment failed with an error:
+// reading it throws an EvalError with an empty message, which is not reported.
+inline constexpr const char* kFailedBinding = "its assignment failed (see the error there)";
+
 // An error raised while evaluating; turned into a diagnostic by the caller,
-// which decides whether it matters (kernel code) or not (test code).
+// which decides whether it matters (kernel code) or not (test code). An empty
+// message stands for an error already reported.
 struct EvalError {
   SourceLoc loc;
   std::string message;
