@@ -262,13 +262,17 @@ void GlobalRaceChecker::addGaps(Intervals& set, int64_t lo, int64_t hi, const Ac
   }
 }
 
-void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set, ir::AtomicOp atomic) {
-  size_t atomicKind = static_cast<size_t>(Atomic) + static_cast<size_t>(atomic) - 1;
+void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set,
+                               const StorageAtomics& atomics) {
   for (const auto& e : set.entries) {
     if (e.storage < 0 || static_cast<size_t>(e.storage) >= isGlobal_.size() ||
         !isGlobal_[static_cast<size_t>(e.storage)])
       continue;
     auto& kinds = block_[e.storage];
+    ir::AtomicOp atomic = ir::AtomicOp::None;
+    for (const auto& [storage, op] : atomics)
+      if (storage == e.storage) atomic = op;
+    size_t atomicKind = static_cast<size_t>(Atomic) + static_cast<size_t>(atomic) - 1;
     // An atomic accumulate reads and writes its destination as one access.
     bool isAtomic = atomic != ir::AtomicOp::None;
     size_t writeKind = isAtomic ? atomicKind : static_cast<size_t>(Write);

@@ -150,10 +150,13 @@ class GlobalRaceChecker {
  public:
   // isGlobal[storage index]: accesses to other storages are ignored.
   explicit GlobalRaceChecker(std::vector<bool> isGlobal) : isGlobal_(std::move(isGlobal)) {}
-  // Records one instruction's accesses in the current block's summary;
-  // `atomic`: its global accesses are atomic accumulates of that kind (two
-  // atomics of different kinds, add and max, do not commute: a race).
-  void access(const AccessOwner& who, const AccessSet& set, ir::AtomicOp atomic);
+  // The global storages (by memory index) an instruction's accesses update
+  // atomically, with the kind; its accesses to every other storage are plain.
+  using StorageAtomics = std::vector<std::pair<int, ir::AtomicOp>>;
+  // Records one instruction's accesses in the current block's summary. Its
+  // accesses to a storage in `atomics` are atomic accumulates of that kind
+  // (two atomics of different kinds, add and max, do not commute: a race).
+  void access(const AccessOwner& who, const AccessSet& set, const StorageAtomics& atomics = {});
   // Checks the current block against every earlier block and starts a new one.
   void endBlock();
   const std::vector<Race>& races() const { return found_.races(); }

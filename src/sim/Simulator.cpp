@@ -171,21 +171,26 @@ std::string instructionName(const StmtNode* s) {
 }
 
 namespace {
-AtomicOp atomicOf(const Stmt& s);  // defined below, with hasAtomicStore
+// The global storages (memory indices) an instruction updates atomically, with
+// the kind; accesses to every other storage are plain reads and writes.
+using StorageAtomics = GlobalRaceChecker::StorageAtomics;
+StorageAtomics atomicsOf(const Stmt& s, const Memory& memory);  // defined below
 bool hasAtomicStore(const Kernel& kernel);
 
-// atomicOf per statement, computed once (it walks the statement's subtree and
-// is asked at every completion); None without a walk in a kernel without
+// atomicsOf per statement, computed once (it walks the statement's subtree and
+// is asked at every completion); empty without a walk in a kernel without
 // atomic stores.
 struct AtomicKinds {
+  const Memory& memory;
   bool any = false;
-  std::unordered_map<const StmtNode*, AtomicOp> byStmt;
+  std::unordered_map<const StmtNode*, StorageAtomics> byStmt;
 
-  explicit AtomicKinds(const Kernel& kernel) : any(hasAtomicStore(kernel)) {}
-  AtomicOp of(const Stmt& s) {
-    if (!any) return AtomicOp::None;
-    auto [it, fresh] = byStmt.try_emplace(s.get(), AtomicOp::None);
-    if (fresh) it->second = atomicOf(s);
+  AtomicKinds(const Kernel& kernel, const Memory& m) : memory(m), any(hasAtomicStore(kernel)) {}
+  const StorageAtomics& of(const Stmt& s) {
+    static const StorageAtomics none;
+    if (!any) return none;
+    auto [it, fresh] = byStmt.try_emplace(s.get());
+    if (fresh) it->second = atomicsOf(s, memory);
     return it->second;
   }
 };
@@ -415,7 +420,7 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOf
   AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
   if (operandsOfNext) who.operandsOf = nextId_;  // newInstr takes the next id
   races_.access(who, norm);
-  globalRaces_.access(who, norm, AtomicOp::None);
+  globalRaces_.access(who, norm);
   ++sIndex_;
   issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
 }
@@ -1164,7 +1169,7 @@ struct BlockRunner {
   AtomicKinds atomics;
 
   BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
-      : kernel(k), target(t), memory(m), machine(k, m), atomics(k) {
+      : kernel(k), target(t), memory(m), machine(k, m), atomics(k, m) {
     machine.trackPoison = true;
     machine.fastPaths = options.fastPaths;
     for (const auto& [name, value] : options.bindings) {
@@ -1239,27 +1244,74 @@ bool hasAtomicStore(const Kernel& kernel) {
   return atomic;
 }
 
-// The atomic kind of an instruction's global accesses: a T.set_atomic store, or
-// a T.atomic_* update (alone, or in the T.Parallel / VF body that issues it).
-// An instruction that also stores to global memory plainly, or mixes kinds,
-// gets none, so its accesses are checked as plain ones.
-AtomicOp atomicOf(const Stmt& s) {
-  if (const auto* c = as<CopyStmt>(s)) return c->atomic;
-  AtomicOp op = AtomicOp::None;
-  bool plain = false;
-  forEachStmt(s, [&](const Stmt& x) {
-    if (const auto* st = as<StoreStmt>(x)) {
-      if (st->buffer->storage->scope != MemScope::Global) return;
-      if (st->atomic == AtomicOp::None || (op != AtomicOp::None && st->atomic != op))
-        plain = true;
-      else
-        op = st->atomic;
-    }
-    if (const auto* c = as<CopyStmt>(x); c && (c->src.buffer->storage->scope == MemScope::Global ||
-                                               c->dst.buffer->storage->scope == MemScope::Global))
-      plain = true;
-  });
-  return plain ? AtomicOp::None : op;
+// Per global storage an instruction touches, the kind of its accesses there:
+// atomic of one kind when every access to it is a T.set_atomic store or a
+// T.atomic_* update of that kind (an instruction can be a whole T.Parallel or
+// VF body, updating a sum with atomic_add and a maximum with atomic_max);
+// plain when the instruction also reads or writes it otherwise or mixes kinds
+// on it. Plain reads do not commute with other blocks' writes, atomic or not.
+class GlobalAccessKinds : public IRVisitor {
+ public:
+  explicit GlobalAccessKinds(const Memory& memory) : memory_(memory) {}
+
+  StorageAtomics atomics() const {
+    StorageAtomics out;
+    for (const auto& [index, k] : byIndex_)
+      if (!k.plain && k.op != AtomicOp::None) out.emplace_back(index, k.op);
+    return out;
+  }
+
+ protected:
+  void visitStore(const StoreStmt& s) override {
+    note(s.buffer->storage, s.atomic);
+    // An atomic update reads its own destination as part of the update.
+    const ExprNode* own = s.atomic != AtomicOp::None && s.value && !s.value->operands.empty()
+                              ? s.value->operands[0].get()
+                              : nullptr;
+    std::swap(ownLoad_, own);
+    IRVisitor::visitStore(s);
+    std::swap(ownLoad_, own);
+  }
+  void visitCopy(const CopyStmt& c) override {
+    visitRegion(c.src);
+    note(c.dst.buffer->storage, c.atomic);
+    IRVisitor::visitRegion(c.dst);
+    if (c.padValue) visitExpr(c.padValue);
+  }
+  void visitRegion(const Region& r) override {
+    note(r.buffer->storage, AtomicOp::None);
+    IRVisitor::visitRegion(r);
+  }
+  void visitExpr(const Expr& e) override {
+    if (e && e->kind == ExprKind::Load && e->buffer && e.get() != ownLoad_)
+      note(e->buffer->storage, AtomicOp::None);
+    IRVisitor::visitExpr(e);
+  }
+
+ private:
+  struct Kind {
+    AtomicOp op = AtomicOp::None;
+    bool plain = false;
+  };
+  void note(const Storage& storage, AtomicOp op) {
+    if (storage->scope != MemScope::Global) return;
+    auto [it, fresh] = byIndex_.try_emplace(memory_.index(storage));
+    Kind& k = it->second;
+    if (op == AtomicOp::None || (!fresh && k.op != op))
+      k.plain = true;
+    else
+      k.op = op;
+  }
+
+  const Memory& memory_;
+  std::map<int, Kind> byIndex_;  // by memory index
+  const ExprNode* ownLoad_ = nullptr;
+};
+
+StorageAtomics atomicsOf(const Stmt& s, const Memory& memory) {
+  GlobalAccessKinds kinds(memory);
+  kinds.visitStmt(s);
+  return kinds.atomics();
 }
 
 // The blocks of one launch on two threads (issue 10): even blocks on this

@@ -268,6 +268,60 @@ TEST(Atomic, AddAgainstMaxFromAnotherBlockRaces) {
   EXPECT_TRUE(blockRaces(run)[0]->firstAtomic && blockRaces(run)[0]->secondAtomic);
 }
 
+// One SIMT region per block: every thread reads its element of A into a
+// scalar and updates S and M with it (lines: 6 region, 9 atomic_add, 10 max).
+std::string simtSumAndMax(const std::string& extra) {
+  return kernelText(
+      "A: T.Tensor((64,), \"float32\"), S: T.Tensor((2,), \"float32\"), "
+      "M: T.Tensor((2,), \"float32\"), B: T.Tensor((64,), \"float32\")",
+      "with T.SimtVF(threads=16):\n"
+      "    for tx in T.Parallel(16):\n"
+      "        x = A[bx * 16 + tx]\n"
+      "        T.atomic_add(S[0], x)\n"
+      "        T.atomic_max(M[0], x)\n" +
+          extra,
+      4);
+}
+
+// The atomic kind is per tensor: a region that adds into S and takes the
+// maximum into M does not race across blocks, and its plain reads of A do not
+// race with another instruction's reads of A (both were reported before).
+TEST(Atomic, OneRegionUpdatingTwoTensorsWithDifferentKindsDoesNotRace) {
+  auto run =
+      runSerial(simtSumAndMax("a = T.alloc_shared((64,), \"float32\")\n"
+                              "T.copy(A, a)\n"
+                              "T.copy(a[bx * 16 : bx * 16 + 16], B[bx * 16 : bx * 16 + 16])\n"));
+  EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.front().element;
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> a(256), s0(8), m0(8);
+  generateInput(a, ir::DType::Float32, 0, "A");
+  generateInput(s0, ir::DType::Float32, 0, "S");
+  generateInput(m0, ir::DType::Float32, 0, "M");
+  auto at = [](const std::vector<uint8_t>& v, int i) {
+    return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
+  };
+  float sum = at(s0, 0), max = at(m0, 0);
+  for (int i = 0; i < 64; ++i) sum += at(a, i), max = std::max(max, at(a, i));
+  auto s = finalValues(run, "S", ir::DType::Float32);
+  auto m = finalValues(run, "M", ir::DType::Float32);
+  EXPECT_EQ(s[0], static_cast<double>(sum));
+  EXPECT_EQ(m[0], static_cast<double>(max));
+  EXPECT_EQ(s[1], static_cast<double>(at(s0, 1)));
+}
+
+// Another instruction's plain read of the atomically updated tensor still
+// races with the other blocks' updates.
+TEST(Atomic, PlainReadOfAnAtomicallyUpdatedTensorRaces) {
+  auto run =
+      runSerial(simtSumAndMax("s = T.alloc_shared((8,), \"float32\")\n"
+                              "T.copy(S[0:2], s[0:2])\n"));
+  auto races = blockRaces(run);
+  ASSERT_FALSE(races.empty());
+  EXPECT_EQ(races[0]->element, "S[0]");
+  EXPECT_NE(races[0]->firstAtomic, races[0]->secondAtomic);
+  EXPECT_FALSE(run.ok());
+}
+
 TEST(Atomic, PrintedIrShowsTheAtomicStore) {
   Harness h(
       atomicAdds("T.set_atomic(\"add\")\n"

@@ -18,8 +18,9 @@ def simt_atomics(num_blocks=4, threads=64):
     @T.prim_func
     def main(S: T.Tensor((3,), "float32"), H: T.Tensor((4,), "int32")):
         with T.Kernel(num_blocks) as bx:
-            # One kind of update per region: updates of different kinds do not
-            # commute, so tilesched checks them as plain accesses.
+            # One kind of update per tensor in a region: updates of different
+            # kinds to one tensor do not commute, so tilesched checks them as
+            # plain accesses.
             with T.SimtVF(threads=threads):
                 for tx in T.Parallel(threads):
                     T.atomic_add(S[0], T.cast(bx * threads + tx, "float32") * 0.5 + 0.25)
