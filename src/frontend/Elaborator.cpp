@@ -2258,6 +2258,18 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     rejectFloat8Compute({x, y}, call.loc, "T." + name);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
+  if (name == "clamp") {
+    // T.clamp(x, lo, hi) is T.min(T.max(x, lo), hi), as TileLang defines it.
+    checkKeywords(call, "T.clamp", {});
+    auto a = args();
+    if (a.size() != 3)
+      fail(call.loc, fmt::format("T.clamp takes (x, min_val, max_val) ({} given)", a.size()));
+    auto [x, lo] = unifyOperands(a[0], argLoc(call, 0), a[1], argLoc(call, 1));
+    Expr low = binary(BinOp::Max, x, lo);
+    auto [y, hi] = unifyOperands(Value::irExpr(low), call.loc, a[2], argLoc(call, 2));
+    rejectFloat8Compute({x, lo, hi}, call.loc, "T.clamp");
+    return Value::irExpr(binary(BinOp::Min, y, hi));
+  }
   if (name == "bind") {
     // T.bind(e): evaluate e once, here, and name the result; a plain name
     // bound to a value already takes it at this point (docs/language.md).
