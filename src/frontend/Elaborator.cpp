@@ -3430,6 +3430,42 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return;
   }
 
+  if (ctx.inParallel && (name == "serial" || name == "unroll")) {
+    // A serial loop in a T.Parallel body runs for each element, in order; with
+    // a constant trip count it is unrolled into the element-wise body here.
+    // Upstream's plain-TileLang kernels accumulate this way:
+    // `for k in T.serial(n): acc[i] += a[k, i]`.
+    checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
+    auto a = positional(iter, env);
+    if (a.empty() || a.size() > 3)
+      fail(iter.loc,
+           fmt::format("T.{} takes 1 to 3 arguments (extent, or start, stop[, step])", name));
+    const char* what = "the trip count of a loop inside a T.Parallel loop";
+    for (const auto& v : a)
+      if (!v.isConstant())
+        fail(iter.loc, fmt::format("a loop inside a T.Parallel loop is unrolled, so its bounds "
+                                   "must be compile-time integers; got {}",
+                                   describe(v)));
+    int64_t start = a.size() == 1 ? 0 : toConstInt(a[0], iter.loc, what);
+    int64_t stop = toConstInt(a.size() == 1 ? a[0] : a[1], iter.loc, what);
+    int64_t step = a.size() == 3 ? toConstInt(a[2], iter.loc, what) : 1;
+    if (step == 0) fail(iter.loc, "loop step must not be zero");
+    if (target.kind != py::ExprKind::Name)
+      fail(target.loc, "the loop variable must be a plain name");
+    int64_t trips = step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
+                             : std::max<int64_t>(0, (start - stop - step - 1) / -step);
+    constexpr int64_t kMaxUnrolledTrips = 1024;
+    if (trips > kMaxUnrolledTrips)
+      fail(iter.loc, fmt::format("a loop inside a T.Parallel loop is unrolled; {} iterations "
+                                 "(more than {}) are not supported yet",
+                                 trips, kMaxUnrolledTrips));
+    for (int64_t t = 0; t < trips; ++t) {
+      auto saved = bindTemp(target.id, Value::integer(start + t * step));
+      elabScopedBlock(s.body, env, ctx, "loop", s.loc, /*loop=*/true);
+      restore(target.id, saved);
+    }
+    return;
+  }
   requireNotElementwise("a loop", s.loc, ctx);
   auto loop = std::make_shared<ForStmt>(s.loc);
   std::vector<std::pair<std::string, std::optional<Value>>> saved;

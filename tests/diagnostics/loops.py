@@ -60,7 +60,11 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
         for i in T.Parallel(256):
             for j in T.Parallel(2):  # expected-error col 13 {{a nested T.Parallel is not allowed inside a T.Parallel loop}}
                 pass
-            for k in T.serial(2):  # expected-error col 13 {{a loop is not allowed inside a T.Parallel loop}}
+            for k in T.serial(n):  # expected-error col 22 {{a loop inside a T.Parallel loop is unrolled, so its bounds must be compile-time integers; got a run-time value}}
+                pass
+            for k in T.serial(2000):  # expected-error col 22 {{a loop inside a T.Parallel loop is unrolled; 2000 iterations (more than 1024) are not supported yet}}
+                pass
+            for k in T.Pipelined(2):  # expected-error col 13 {{a loop is not allowed inside a T.Parallel loop}}
                 pass
             T.copy(A[0:256], a)  # expected-error col 13 {{T.copy is not allowed inside a T.Parallel loop}}
         for i in T.Kernel(4):  # expected-error col 18 {{T.Kernel is not a loop; use T.serial, T.Pipelined, T.Parallel, T.Persistent, T.unroll or range}}
