@@ -460,11 +460,19 @@ void renderLowering(const transform::LoweredKernel& lk, std::ostream& out) {
                        ls.fallback ? ", list-schedule fallback" : "", ls.maxStage,
                        ls.enableOffset ? ", enable_offset" : "");
   }
-  out << "  buffer      scope       versions  mode       source\n";
+  // Columns as wide as their longest entry (`local.fragment`, long names).
+  size_t nameWidth = 11, scopeWidth = 11;
   for (const auto& sl : lk.plan.storages) {
     if (!sl.buffer || sl.storage->scope == MemScope::Global) continue;
-    out << fmt::format("  {:<11} {:<11} {:>8}  {:<10} {}\n", sl.buffer->name,
-                       memScopeName(sl.storage->scope), sl.versions, modeName(sl),
+    nameWidth = std::max(nameWidth, sl.buffer->name.size());
+    scopeWidth = std::max(scopeWidth, std::string(memScopeName(sl.storage->scope)).size());
+  }
+  out << fmt::format("  {:<{}} {:<{}} versions  mode       source\n", "buffer", nameWidth, "scope",
+                     scopeWidth);
+  for (const auto& sl : lk.plan.storages) {
+    if (!sl.buffer || sl.storage->scope == MemScope::Global) continue;
+    out << fmt::format("  {:<{}} {:<{}} {:>8}  {:<10} {}\n", sl.buffer->name, nameWidth,
+                       memScopeName(sl.storage->scope), scopeWidth, sl.versions, modeName(sl),
                        schedule::versionSourceName(sl.source));
   }
   std::string ids;
@@ -525,8 +533,9 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
     }
     out << fmt::format(
         "  (busy and util: the slowest block of each wave; instrs and stalls: summed over {})\n",
-        sampled.empty() ? fmt::format("all {} blocks", k.grid)
-                        : fmt::format("the {} blocks that ran", sampled.size()));
+        sampled.empty()
+            ? (k.grid == 1 ? std::string("the one block") : fmt::format("all {} blocks", k.grid))
+            : fmt::format("the {} blocks that ran", sampled.size()));
     for (const auto& t : oc.run.tensors) {
       if (!t.written && t.mismatches == 0) continue;
       std::string compared =

@@ -259,6 +259,44 @@ TEST(Cli, FalseAssumptionIsARunErrorAtItsLine) {
   EXPECT_NE(bad.err.find(want), std::string::npos) << bad.err;
 }
 
+// The buffer table's columns widen to their longest entry: a fragment's scope
+// and a long buffer name once pushed the version counts out of line.
+TEST(Cli, BufferTableColumnsLineUp) {
+  TempFile f(
+      "import tilelang.language as T\n\n@T.prim_func\n"
+      "def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n"
+      "        a_rather_long_name = T.alloc_shared((64,), \"float32\")\n"
+      "        frag = T.alloc_fragment((64,), \"float32\")\n"
+      "        T.copy(A, a_rather_long_name)\n"
+      "        for i in T.Parallel(64):\n"
+      "            frag[i] = a_rather_long_name[i] * 2.0\n"
+      "        T.copy(frag, B)\n",
+      "table_cli.py");
+  CliRun r = cli({"run", f.str(), "--schedule", "none"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  size_t versionsEnd = std::string::npos;
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("  buffer ", 0) == 0) {
+      versionsEnd = line.find("versions") + std::string("versions").size();
+      continue;
+    }
+    if (versionsEnd == std::string::npos || line.find("sync:") != std::string::npos) continue;
+    if (line.find("a_rather_long_name") == std::string::npos &&
+        line.find("frag ") == std::string::npos)
+      continue;
+    ++rows;
+    // The count is right-aligned under "versions": its last digit ends that column.
+    ASSERT_GT(line.size(), versionsEnd) << line;
+    EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[versionsEnd - 1]))) << r.out;
+    EXPECT_EQ(line[versionsEnd], ' ') << r.out;
+  }
+  EXPECT_EQ(rows, 2) << r.out;
+}
+
 TEST(Cli, ReportJson) {
   CliRun r = cli({"compile", example("annotate_versions"), "--emit", "report-json"});
   ASSERT_EQ(r.code, 0) << r.err;
