@@ -2413,6 +2413,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "pipe_barrier",
                                                     "barrier_all",
                                                     "ascend_pipe_barrier",
+                                                    "ascend_get_buf",
+                                                    "ascend_rls_buf",
                                                     "ascend_set_flag",
                                                     "ascend_wait_flag",
                                                     "annotate_buffer_versions",

@@ -298,6 +298,7 @@ class Elaborator {
                   BlockCtx& ctx);
   void elabFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   void elabAscendFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabBufferLock(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   // T.set_atomic(op="add", dtype="float32") / T.set_atomic_none(): arms or
   // clears the atomic store mode that later T.copy stores to global memory get.
   void elabSetAtomic(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);

@@ -137,6 +137,8 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
     return elabFlag(name, call, env, ctx), true;
   if (name == "ascend_pipe_barrier" || name == "ascend_set_flag" || name == "ascend_wait_flag")
     return elabAscendFlag(name, call, env, ctx), true;
+  if (name == "ascend_get_buf" || name == "ascend_rls_buf")
+    return elabBufferLock(name, call, env, ctx), true;
   if (name == "set_atomic" || name == "set_atomic_none")
     return elabSetAtomic(name, call, env, ctx), true;
   if (name == "ascend_set_copy_pad_value") return elabSetCopyPadValue(call, env, ctx), true;
@@ -834,6 +836,42 @@ void Elaborator::elabAscendFlag(const std::string& name, const py::Expr& call, E
   scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
   scratch.bind(" event_id", args[1]);
   elabFlag(name == "ascend_set_flag" ? "set_flag" : "wait_flag", plain, scratch, ctx);
+}
+
+// T.ascend_get_buf(pipe, buf_id, mode=False) / T.ascend_rls_buf(...): the
+// AscendC buffer locks (asc_lock / asc_unlock) with which an author orders the
+// pipes' accesses to a buffer slot. tilesched does not model the lock table: a
+// T.ascend_get_buf is a barrier on every pipe, which orders whatever the lock
+// orders (every access of a correctly locked program is preceded by its own
+// get_buf, so everything before it has completed); T.ascend_rls_buf adds
+// nothing. Like the author's flags, both are replaced by tilesched's own
+// synchronisation under the scheduled lowerings.
+void Elaborator::elabBufferLock(const std::string& name, const py::Expr& call, Env& env,
+                                BlockCtx& ctx) {
+  requireNotElementwise("T." + name, call.loc, ctx);
+  if (ctx.inVF)
+    fail(call.loc, fmt::format("T.{} is not allowed inside a VF region; lock around the region "
+                               "(it runs as one V instruction)",
+                               name));
+  checkKeywords(call, "T." + name, {"mode"});
+  auto args = positional(call, env);
+  if (args.size() < 2 || args.size() > 3 || args[0].kind != K::Str)
+    fail(call.loc, fmt::format("T.{} takes (pipe, buf_id, mode=False) with a pipe such as "
+                               "\"PIPE_MTE2\"",
+                               name));
+  std::string upper = args[0].s;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper.rfind("PIPE_", 0) == 0) upper = upper.substr(5);
+  if (!parsePipe(upper))
+    fail(argLoc(call, 0),
+         fmt::format("unknown pipe '{}'; pipes are {}", args[0].s, allPipeNames()));
+  Expr id = toExpr(args[1], argLoc(call, 1));
+  if (isFloat(id->dtype))
+    fail(argLoc(call, 1), fmt::format("the buf_id of T.{} must be an integer", name));
+  if (auto c = asConstInt(id); c && *c < 0)
+    fail(argLoc(call, 1), fmt::format("the buf_id of T.{} must not be negative, got {}", name, *c));
+  if (name == "ascend_get_buf")
+    ctx.out->push_back(std::make_shared<BarrierStmt>(true, Pipe::S, call.loc));
 }
 
 // ------------------------------------------------------------ annotations

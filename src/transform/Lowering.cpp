@@ -47,7 +47,8 @@ std::optional<LoweredKernel> lowerKernel(const Kernel& kernel,
   if (const StmtNode* sync = firstAuthorSync(kernel.body))
     diags.warning(sync->loc,
                   "the scheduled lowering replaces the kernel's own set_flag / wait_flag / "
-                  "pipe_barrier statements with the synchronisation it derives (first one here); "
+                  "pipe_barrier / buffer-lock statements with the synchronisation it derives "
+                  "(first one here); "
                   "--schedule as-written simulates the kernel's own");
   LoweredKernel out;
   out.schedule = schedule;

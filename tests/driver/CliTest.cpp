@@ -61,7 +61,7 @@ TEST(Cli, ScheduledRunsReplaceTheKernelsOwnFlags) {
     CliRun r = cli({"run", file, "--schedule", mode});
     EXPECT_EQ(r.code, 0) << mode << "\n" << r.out << r.err;
     EXPECT_NE(r.err.find(file + ":30:13: warning: the scheduled lowering replaces the kernel's own "
-                                "set_flag / wait_flag / pipe_barrier statements with the "
+                                "set_flag / wait_flag / pipe_barrier / buffer-lock statements with the "
                                 "synchronisation it derives (first one here); --schedule "
                                 "as-written simulates the kernel's own"),
               std::string::npos)
