@@ -2430,11 +2430,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "atomic_max",
                                                     "atomic_min",
                                                     "ascend_set_copy_pad_value"};
-  if (name.rfind("atomic_", 0) == 0 && kStatements.count(name))
-    fail(call.loc, fmt::format("the value of T.{0}(...) (the element before the update, "
-                               "return_prev=True) is not supported yet; call T.{0}(C[i], v) as a "
-                               "statement",
-                               name));
+  if (name.rfind("atomic_", 0) == 0 && kStatements.count(name) && kernel_ && currentCtx_)
+    return Value::irExpr(elabAtomicUpdate(name, call, env, *currentCtx_, /*wantPrev=*/true));
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
   fail(call.loc,
@@ -3222,6 +3219,14 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] "
                                    "= value' or use T.copy",
                                    target.id, target.id));
+    if (lastPrevVar_ && v.kind == K::Expr && v.expr->kind == ExprKind::VarRef &&
+        v.expr->var == lastPrevVar_ && s.kind != py::StmtKind::AugAssign) {
+      // `old = T.atomic_add(C[i], v, return_prev=True)`: the name is the scalar
+      // the update sets (no copy of it).
+      lastPrevVar_ = nullptr;
+      env.bind(target.id, v, s.value->loc);
+      return;
+    }
     return assignScalar(target.id, v, env, ctx, s.value->loc, target.loc);
   }
   if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {

@@ -305,6 +305,7 @@ class Elaborator {
   void elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx);
   void padRowsTo32Bytes(ir::Region& dst);
   // T.copy inside a T.SimtVF region: the threads copy element by element.
+  ir::AtomicOp atomicStoreOp(const py::Expr& call, const ir::Region& src, const ir::Region& dst);
   void elabSimtCopy(const py::Expr& call, const ir::Region& src, const ir::Region& dst,
                     BlockCtx& ctx);
   void annotateBufferVersions(const py::Expr& call, Env& env);
@@ -314,7 +315,10 @@ class Elaborator {
   static bool isAssumeStatement(const py::Stmt& s);
   void elabAssume(const py::Expr& call, Env& env);
   void elabFinalizeReducer(const py::Expr& call, Env& env);
-  void elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  // Returns the scalar holding the element before the update when `wantPrev`
+  // (an expression `T.atomic_add(C[i], v, return_prev=True)`), else nullptr.
+  ir::Expr elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx,
+                            bool wantPrev = false);
   // T.gemm(..., unit_flag_ctrl=u): checked (an integer 0..3, or a run-time
   // integer such as T.Select(k == n - 1, 3, 2)), then ignored (Assume.cpp).
   void checkUnitFlag(const py::Keyword& k, Env& env);
@@ -365,6 +369,7 @@ class Elaborator {
   std::set<const ir::StorageNode*> simdArrays_;  // T.simd.alloc_local: rows are registers
   std::map<const ir::BufferNode*, ir::Buffer> simdFlat_;
   std::string simdNameHint_;  // the target name of the assignment being elaborated
+  ir::Var lastPrevVar_;       // the scalar of the last `x = T.atomic_*(..., return_prev=True)`
   std::vector<std::string> usedDefines_;
   // T.dynamic sizes the factory being run takes from its own call's tensors
   // (used like -D values, which win).

@@ -195,7 +195,7 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   }
   if (name == "finalize_reducer") return elabFinalizeReducer(call, env), true;
   if (name == "atomic_add" || name == "atomic_max" || name == "atomic_min")
-    return elabAtomicUpdate(name, call, env, ctx), true;
+    return elabAtomicUpdate(name, call, env, ctx, false), true;
   return false;
 }
 
@@ -203,18 +203,26 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
 // global memory (TileLang's per-thread atomics, e.g. every SIMT thread adding
 // into one counter). A store `G[i] = G[i] op v` marked atomic: atomic updates
 // of one kind do not race, and blocks apply theirs in block-id order
-// (docs/simulator.md). The old value (return_prev=True) is not supported yet.
-void Elaborator::elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env,
-                                  BlockCtx& ctx) {
+// (docs/simulator.md). With return_prev=True, used as a value inside a VF
+// region, it also yields the element before the update (StoreStmt::prev).
+Expr Elaborator::elabAtomicUpdate(const std::string& name, const py::Expr& call, Env& env,
+                                  BlockCtx& ctx, bool wantPrev) {
   const std::string what = "T." + name;
   checkKeywords(call, what, {"return_prev", "memory_order"});
+  bool returnPrev = false;
   if (const py::Keyword* k = keyword(call, "return_prev")) {
     Value v = eval(*k->value, env);
-    if (!v.isConstant() || truthy(v, k->value->loc))
-      fail(k->loc, fmt::format("{}(..., return_prev=True) (the value before the update) is not "
-                               "supported yet",
-                               what));
+    if (!v.isConstant()) fail(k->value->loc, "return_prev= must be a compile-time True or False");
+    returnPrev = truthy(v, k->value->loc);
   }
+  if (wantPrev && !returnPrev)
+    fail(call.loc, fmt::format("{}(...) has a value only with return_prev=True (the element "
+                               "before the update); call it as a statement otherwise",
+                               what));
+  if (wantPrev && !ctx.inVF)
+    fail(call.loc, fmt::format("the value of {}(..., return_prev=True) outside a VF region is "
+                               "not supported yet; update inside a T.SimtVF region",
+                               what));
   auto args = positional(call, env);
   if (args.size() != 2)
     fail(call.loc, fmt::format("{} takes an element of a global tensor and a value: "
@@ -242,9 +250,17 @@ void Elaborator::elabAtomicUpdate(const std::string& name, const py::Expr& call,
   AtomicOp op = name == "atomic_add"   ? AtomicOp::Add
                 : name == "atomic_max" ? AtomicOp::Max
                                        : AtomicOp::Min;
-  auto st = std::make_shared<StoreStmt>(b, idx, binary(atomicBinOp(op), load(b, idx), v), call.loc);
+  auto st = std::make_shared<StoreStmt>(b, idx, atomicUpdateValue(op, load(b, idx), v), call.loc);
   st->atomic = op;
+  if (wantPrev) {
+    // Named after the assignment's target (`old = T.atomic_add(...)`), which
+    // then names this scalar itself, so the printed IR reads back the same.
+    st->prev = makeVar(simdNameHint_.empty() ? b->name + "_prev" : simdNameHint_, b->dtype,
+                       VarKind::Local);
+    lastPrevVar_ = st->prev;
+  }
   ctx.out->push_back(st);
+  return wantPrev ? varRef(st->prev) : nullptr;
 }
 
 // T.finalize_reducer(r) combines the threads' partial values of a reducer. The
@@ -405,18 +421,7 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                                "region; only vector (V) operations are",
                                memScopeName(s), memScopeName(d), pipeName(*pipe)));
   auto op = std::make_shared<CopyStmt>(src, dst, *pipe, call.loc);
-  // A store to global memory while T.set_atomic is armed reduces into it.
-  if (atomic_.op != AtomicOp::None && d == MemScope::Global && s != MemScope::Global) {
-    if (atomic_.dtype != dst.buffer->dtype)
-      fail(call.loc,
-           fmt::format("this store to '{}' ({}) is atomic under T.set_atomic(\"{}\", \"{}\") at "
-                       "line {}, whose accumulate dtype must be the destination's; use "
-                       "T.set_atomic(\"{}\", \"{}\")",
-                       dst.buffer->name, dtypeName(dst.buffer->dtype), atomicOpName(atomic_.op),
-                       dtypeName(atomic_.dtype), atomic_.loc.line, atomicOpName(atomic_.op),
-                       dtypeName(dst.buffer->dtype)));
-    op->atomic = atomic_.op;
-  }
+  op->atomic = atomicStoreOp(call, src, dst);
   for (const auto& kw : call.keywords) {
     if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
       fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
@@ -456,6 +461,23 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   ctx.out->push_back(op);
 }
 
+// A store to global memory while T.set_atomic is armed reduces into it: the
+// armed op for a copy from on-chip memory to global memory, else None.
+AtomicOp Elaborator::atomicStoreOp(const py::Expr& call, const Region& src, const Region& dst) {
+  if (atomic_.op == AtomicOp::None || dst.buffer->storage->scope != MemScope::Global ||
+      src.buffer->storage->scope == MemScope::Global)
+    return AtomicOp::None;
+  if (atomic_.dtype != dst.buffer->dtype)
+    fail(call.loc,
+         fmt::format("this store to '{}' ({}) is atomic under T.set_atomic(\"{}\", \"{}\") at "
+                     "line {}, whose accumulate dtype must be the destination's; use "
+                     "T.set_atomic(\"{}\", \"{}\")",
+                     dst.buffer->name, dtypeName(dst.buffer->dtype), atomicOpName(atomic_.op),
+                     dtypeName(atomic_.dtype), atomic_.loc.line, atomicOpName(atomic_.op),
+                     dtypeName(dst.buffer->dtype)));
+  return atomic_.op;
+}
+
 // T.copy between global memory and a buffer inside a T.SimtVF region is not a
 // DMA: the region's threads move the elements themselves (upstream lowers it
 // to per-thread accesses), converting the dtype as a store does. One
@@ -493,8 +515,14 @@ void Elaborator::elabSimtCopy(const py::Expr& call, const Region& src, const Reg
     }
     return idx;
   };
-  p->body = std::make_shared<StoreStmt>(
-      dst.buffer, indices(dst), cast(dst.buffer->dtype, load(src.buffer, indices(src))), call.loc);
+  Expr value = cast(dst.buffer->dtype, load(src.buffer, indices(src)));
+  // Under T.set_atomic each element is an atomic update, as T.atomic_* is.
+  AtomicOp atomic = atomicStoreOp(call, src, dst);
+  if (atomic != AtomicOp::None)
+    value = atomicUpdateValue(atomic, load(dst.buffer, indices(dst)), value);
+  auto store = std::make_shared<StoreStmt>(dst.buffer, indices(dst), value, call.loc);
+  store->atomic = atomic;
+  p->body = store;
   ctx.out->push_back(p);
 }
 

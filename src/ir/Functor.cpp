@@ -216,6 +216,7 @@ Stmt IRMutator::mutateStore(const StoreStmt& s, const Stmt& self) {
   if (!changed && v == s.value) return self;
   auto n = std::make_shared<StoreStmt>(s.buffer, std::move(idx), v, s.loc);
   n->atomic = s.atomic;
+  n->prev = s.prev;
   return n;
 }
 
@@ -327,6 +328,10 @@ int maxVarId(const Kernel& k) {
     void visitAssign(const AssignStmt& s) override {
       note(s.var);
       IRVisitor::visitAssign(s);
+    }
+    void visitStore(const StoreStmt& s) override {
+      if (s.prev) note(s.prev);
+      IRVisitor::visitStore(s);
     }
   } f;
   f.note(k.blockIdx);

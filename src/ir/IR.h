@@ -213,6 +213,9 @@ struct StoreStmt : StmtNode {
   // T.atomic_add/max/min(dst, v): value is `dst op v` and the read-modify-
   // write is one atomic access of global memory (blocks in block-id order).
   AtomicOp atomic = AtomicOp::None;
+  // `prev = T.atomic_add(dst, v, return_prev=True)`: the atomic update also
+  // sets this scalar to the element's value before it (inside VF regions only).
+  Var prev;
   StoreStmt(Buffer b, std::vector<Expr> i, Expr v, SourceLoc l)
       : StmtNode(kKind, l), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)) {}
 };

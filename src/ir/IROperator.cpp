@@ -172,6 +172,13 @@ Expr binary(BinOp op, Expr a, Expr b) {
   return n;
 }
 
+Expr atomicUpdateValue(AtomicOp op, Expr dst, Expr v) {
+  auto n = node(ExprKind::Binary, promote(dst->dtype, v->dtype));
+  n->binOp = atomicBinOp(op);
+  n->operands = {std::move(dst), std::move(v)};
+  return n;
+}
+
 Expr unary(UnOp op, Expr a) {
   if (op == UnOp::Neg) {
     if (auto c = asConstInt(a); c && *c != INT64_MIN) return intImm(-*c, a->dtype);

@@ -20,6 +20,10 @@ Expr select(Expr cond, Expr a, Expr b);
 // Generic binary/unary builders; the result dtype follows TVM's rules
 // (comparisons and logic give bool, otherwise the float or wider int operand).
 Expr binary(BinOp op, Expr a, Expr b);
+// The value of an atomic update of `dst` (a load of the element it stores):
+// `dst op v`, never simplified (`H[i] + 0` stays), so the printer and the
+// simulator's race check find the element and the operand as its operands.
+Expr atomicUpdateValue(AtomicOp op, Expr dst, Expr v);
 Expr unary(UnOp op, Expr a);
 
 inline Expr add(Expr a, Expr b) { return binary(BinOp::Add, std::move(a), std::move(b)); }

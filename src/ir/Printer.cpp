@@ -236,8 +236,9 @@ class Printer {
         const auto& st = *as<StoreStmt>(s);
         if (st.atomic != AtomicOp::None && st.value->operands.size() == 2) {
           // value is `dst op v`: print the call that wrote it.
-          line(fmt::format("T.atomic_{}({}, {})", atomicOpName(st.atomic),
-                           bufferAccess(st.buffer, st.indices), expr(st.value->operands[1])));
+          line(fmt::format("{}T.atomic_{}({}, {}{})", st.prev ? varName(st.prev) + " = " : "",
+                           atomicOpName(st.atomic), bufferAccess(st.buffer, st.indices),
+                           expr(st.value->operands[1]), st.prev ? ", return_prev=True" : ""));
           return;
         }
         line(bufferAccess(st.buffer, st.indices) + " = " + expr(st.value));

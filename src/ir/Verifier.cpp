@@ -90,6 +90,7 @@ class Verifier : public IRVisitor {
   void visitStore(const StoreStmt& s) override {
     checkBuffer(s.buffer, s.indices.size());
     IRVisitor::visitStore(s);
+    if (s.prev) bound_.insert(s.prev.get());  // return_prev: the value before the update
   }
   void visitCopy(const CopyStmt& c) override {
     tileOp(c.loc);

@@ -1521,7 +1521,7 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
     if (!s) return true;
     if (s->kind == StmtKind::Store) {
       stores.push_back(as<StoreStmt>(s));
-      return true;
+      return !stores.back()->prev;  // it also sets a scalar: the general path
     }
     if (s->kind == StmtKind::Seq) {
       for (const auto& c : as<SeqStmt>(s)->stmts)
@@ -1955,6 +1955,10 @@ void Machine::exec(const Stmt& s) {
       loc = st->loc;
       std::vector<int64_t> idx;
       for (const auto& i : st->indices) idx.push_back(indexValue(eval(i)));
+      // An atomic update with return_prev: the value before, `dst` of `dst op v`.
+      if (st->prev)
+        env[static_cast<size_t>(st->prev->id)] =
+            convert(eval(st->value->operands[0]), st->prev->dtype);
       Scalar v = eval(st->value);
       const auto& bi = info(st->buffer);
       int64_t off = elementOffset(st->buffer, idx);

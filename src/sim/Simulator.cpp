@@ -420,7 +420,11 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOf
   AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
   if (operandsOfNext) who.operandsOf = nextId_;  // newInstr takes the next id
   races_.access(who, norm);
-  globalRaces_.access(who, norm);
+  // A scalar T.atomic_* update is atomic like one in a VF region.
+  if (s->kind == StmtKind::Store)
+    globalRaces_.access(who, norm, atomics_.of(s));
+  else
+    globalRaces_.access(who, norm);
   ++sIndex_;
   issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
 }
@@ -1264,10 +1268,12 @@ class GlobalAccessKinds : public IRVisitor {
  protected:
   void visitStore(const StoreStmt& s) override {
     note(s.buffer->storage, s.atomic);
-    // An atomic update reads its own destination as part of the update.
-    const ExprNode* own = s.atomic != AtomicOp::None && s.value && !s.value->operands.empty()
-                              ? s.value->operands[0].get()
-                              : nullptr;
+    // An atomic update reads its own destination as part of the update: the
+    // load `dst` of its value `dst op v` (atomicUpdateValue).
+    const ExprNode* own = nullptr;
+    if (s.atomic != AtomicOp::None && s.value && s.value->operands.size() == 2 &&
+        s.value->operands[0]->kind == ExprKind::Load && s.value->operands[0]->buffer == s.buffer)
+      own = s.value->operands[0].get();
     std::swap(ownLoad_, own);
     IRVisitor::visitStore(s);
     std::swap(ownLoad_, own);

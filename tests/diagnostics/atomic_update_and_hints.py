@@ -1,5 +1,6 @@
 # T.atomic_add/max/min(C[i], v): one element of a global tensor, a value that
-# reads no buffer; the old value (return_prev=True) is not supported yet.
+# reads no buffer; its value, the element before the update (return_prev=True),
+# inside VF regions only.
 # T.assume_conflict(a, b) is accepted with a warning (it changes nothing here).
 # T.set_hf32_mode(None | "nearest_zero" | "nearest_even") is accepted (a warning when on).
 # T.print is accepted with a warning (not simulated).
@@ -14,9 +15,12 @@ def main(C: T.Tensor((4,), "float32"), A: T.Tensor((4,), "float32"), K: T.Tensor
         T.atomic_add(ub[0], 1.0)  # expected-error col 22 {{T.atomic_add updates one element of a global tensor, e.g. T.atomic_add(C[i], v); got an element of 'ub'}}
         T.atomic_max(C[0:2], 1.0)  # expected-error col 22 {{T.atomic_max updates one element of a global tensor, e.g. T.atomic_max(C[i], v); got an element of 'C'}}
         T.atomic_min(C[0], A[0])  # expected-error col 28 {{the value of T.atomic_min must not read a buffer; load it into a scalar first (x = buf[i]) and pass the scalar}}
-        T.atomic_add(C[0], 1.0, return_prev=True)  # expected-error col 33 {{T.atomic_add(..., return_prev=True) (the value before the update) is not supported yet}}
+        T.atomic_add(C[0], 1.0, return_prev=True)
+        T.atomic_add(C[0], 1.0, return_prev=bx > 0)  # expected-error col 45 {{return_prev= must be a compile-time True or False}}
         T.atomic_add(K[0], 1)  # expected-error col 22 {{T.atomic_add supports float32, float16, bfloat16 and int32 elements; 'K' is int8}}
-        old = T.atomic_add(C[1], 2.0, return_prev=True)  # expected-error col 15 {{the value of T.atomic_add(...) (the element before the update, return_prev=True) is not supported yet; call T.atomic_add(C[i], v) as a statement}}
+        old = T.atomic_add(C[1], 2.0, return_prev=True)  # expected-error col 15 {{the value of T.atomic_add(..., return_prev=True) outside a VF region is not supported yet; update inside a T.SimtVF region}}
+        with T.SimtVF(threads=4):
+            prev = T.atomic_max(C[2], 2.0)  # expected-error col 20 {{T.atomic_max(...) has a value only with return_prev=True (the element before the update); call it as a statement otherwise}}
         T.atomic_add(C[0])  # expected-error col 9 {{T.atomic_add takes an element of a global tensor and a value: T.atomic_add(C[i], v) (1 given)}}
 
 

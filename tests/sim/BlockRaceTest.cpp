@@ -322,6 +322,67 @@ TEST(Atomic, PlainReadOfAnAtomicallyUpdatedTensorRaces) {
   EXPECT_FALSE(run.ok());
 }
 
+// An integer update by 0 stays an atomic update (the value `H[k] + 0` is not
+// simplified to `H[k]`): no race between blocks, and the printed IR keeps it.
+TEST(Atomic, IntegerUpdateByZeroStaysAtomic) {
+  std::string text = kernelText("H: T.Tensor((4,), \"int32\")",
+                                "with T.SimtVF(threads=16):\n"
+                                "    for tx in T.Parallel(16):\n"
+                                "        T.atomic_add(H[tx % 4], 0)\n",
+                                4);
+  auto run = runSerial(text);
+  EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.front().element;
+  EXPECT_TRUE(run.ok());
+  Harness h(text);
+  EXPECT_NE(ir::printKernel(h.kernel()).find("T.atomic_add(H[tx % 4], 0)"), std::string::npos)
+      << ir::printKernel(h.kernel());
+}
+
+// Scalar code's atomic updates (outside VF regions) do not race either.
+TEST(Atomic, ScalarAtomicUpdatesDoNotRace) {
+  auto run = runSerial(kernelText("S: T.Tensor((2,), \"float32\")",
+                                  "for i in T.serial(2):\n"
+                                  "    T.atomic_add(S[i], 1.5)\n",
+                                  4));
+  EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.front().element;
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> s0(8);
+  generateInput(s0, ir::DType::Float32, 0, "S");
+  auto s = finalValues(run, "S", ir::DType::Float32);
+  for (int i = 0; i < 2; ++i) {
+    float want = static_cast<float>(loadElement(s0.data() + 4 * i, ir::DType::Float32).asDouble());
+    for (int b = 0; b < 4; ++b) want += 1.5f;
+    EXPECT_EQ(s[static_cast<size_t>(i)], static_cast<double>(want)) << i;
+  }
+}
+
+// An element-wise copy to global memory (from a fragment, or inside a SIMT
+// region) under T.set_atomic accumulates like the DMA store does.
+TEST(Atomic, ElementwiseCopiesUnderSetAtomicAccumulate) {
+  for (const char* store :
+       {"T.copy(f, C[0:32])\n", "with T.SimtVF(threads=8):\n    T.copy(f, C[0:32])\n"}) {
+    auto run = runSerial(kernelText(kParams,
+                                    std::string("f = T.alloc_fragment((32,), \"float32\")\n"
+                                                "T.copy(A[bx * 32 : bx * 32 + 32], f)\n"
+                                                "T.set_atomic(\"add\")\n") +
+                                        store + "T.set_atomic_none()\n",
+                                    2));
+    EXPECT_TRUE(run.sim.races.empty()) << store << run.sim.races.front().element;
+    EXPECT_TRUE(run.ok()) << store;
+    std::vector<uint8_t> a(256), c0(256);
+    generateInput(a, ir::DType::Float32, 0, "A");
+    generateInput(c0, ir::DType::Float32, 0, "C");
+    auto at = [](const std::vector<uint8_t>& v, int i) {
+      return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
+    };
+    auto c = finalValues(run, "C", ir::DType::Float32);
+    for (int i = 0; i < 64; ++i) {
+      float want = i < 32 ? (at(c0, i) + at(a, i)) + at(a, 32 + i) : at(c0, i);
+      EXPECT_EQ(c[static_cast<size_t>(i)], static_cast<double>(want)) << store << i;
+    }
+  }
+}
+
 TEST(Atomic, PrintedIrShowsTheAtomicStore) {
   Harness h(
       atomicAdds("T.set_atomic(\"add\")\n"
