@@ -1252,10 +1252,42 @@ void Elaborator::bindAssignTargets(const py::Stmt& s, const Value& v, Env& env) 
 }
 
 void Elaborator::markFailedNames(const py::Expr& target, Env& env) {
-  if (target.kind == py::ExprKind::Name && !env.lookup(target.id))
-    env.bind(target.id, Value::undefined(kFailedBinding, target.loc));
+  if (target.kind == py::ExprKind::Name) {
+    const Value* old = env.lookup(target.id);
+    if (!old || (old->scopeNote && old->scopeNote->ended))
+      env.bind(target.id, Value::undefined(kFailedBinding, target.loc));
+  }
   if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List)
     for (const auto& t : target.elts) markFailedNames(*t, env);
+}
+
+// Reports a statement's error, then binds the new names it (or a body inside
+// it: an `if` whose condition failed, a loop, a `with`) would have bound to
+// the "failed" marker: their uses fail silently instead of adding "name 'x' is
+// not defined". Names bound before keep their value, as after a failed Python
+// statement.
+void Elaborator::reportFailedStatement(const EvalError& e, const py::Stmt& s, Env& env) {
+  error(e.loc, e.message);
+  std::function<void(const py::Stmt&)> mark = [&](const py::Stmt& st) {
+    switch (st.kind) {
+      case py::StmtKind::Assign:
+      case py::StmtKind::AnnAssign:
+        for (const auto& t : st.targets) markFailedNames(*t, env);
+        break;
+      case py::StmtKind::For:
+        for (const auto& t : st.targets) markFailedNames(*t, env);
+        break;
+      case py::StmtKind::With:
+        for (const auto& item : st.withItems)
+          if (item.target) markFailedNames(*item.target, env);
+        break;
+      default:
+        break;
+    }
+    for (const auto& b : st.body) mark(*b);
+    for (const auto& b : st.orelse) mark(*b);
+  };
+  mark(s);
 }
 
 void Elaborator::assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc) {
@@ -2259,14 +2291,25 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
   if (name == "clamp") {
-    // T.clamp(x, lo, hi) is T.min(T.max(x, lo), hi), as TileLang defines it.
-    checkKeywords(call, "T.clamp", {});
+    // T.clamp(x, lo, hi) is T.min(T.max(x, lo), hi), as TileLang defines it;
+    // a NaN x stays NaN (T.max and T.min keep a NaN first operand).
+    checkKeywords(call, "T.clamp", {"min_val", "max_val"});
     auto a = args();
+    std::vector<SourceLoc> locs;
+    for (size_t i = 0; i < a.size(); ++i) locs.push_back(argLoc(call, i));
+    size_t positionalCount = a.size();
+    for (const char* kw : {"min_val", "max_val"})
+      if (const py::Keyword* k = keyword(call, kw)) {
+        if (positionalCount > (std::string(kw) == "min_val" ? 1u : 2u))
+          fail(k->loc, fmt::format("T.clamp got two values for {}", kw));
+        a.push_back(eval(*k->value, env));
+        locs.push_back(k->value->loc);
+      }
     if (a.size() != 3)
       fail(call.loc, fmt::format("T.clamp takes (x, min_val, max_val) ({} given)", a.size()));
-    auto [x, lo] = unifyOperands(a[0], argLoc(call, 0), a[1], argLoc(call, 1));
+    auto [x, lo] = unifyOperands(a[0], locs[0], a[1], locs[1]);
     Expr low = binary(BinOp::Max, x, lo);
-    auto [y, hi] = unifyOperands(Value::irExpr(low), call.loc, a[2], argLoc(call, 2));
+    auto [y, hi] = unifyOperands(Value::irExpr(low), call.loc, a[2], locs[2]);
     rejectFloat8Compute({x, lo, hi}, call.loc, "T.clamp");
     return Value::irExpr(binary(BinOp::Min, y, hi));
   }
@@ -2606,7 +2649,7 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
           Value v = eval(*s->value, *env);
           for (const auto& t : s->targets) assignTargets(*t, v, *env, s->loc);
         } catch (const EvalError& e) {
-          error(e.loc, e.message);
+          reportFailedStatement(e, *s, *env);
         }
       }
     buildKernel(*block, def, *env, factory, std::move(params), {});
@@ -2725,12 +2768,7 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
     try {
       elabStmt(*s, env, ctx);
     } catch (const EvalError& e) {
-      error(e.loc, e.message);
-      // New names the failed statement would have bound now read as "failed":
-      // their uses fail silently instead of adding "name 'x' is not defined".
-      // Names bound before keep their value, as after a failed Python statement.
-      if (s->kind == py::StmtKind::Assign || s->kind == py::StmtKind::AnnAssign)
-        for (const auto& target : s->targets) markFailedNames(*target, env);
+      reportFailedStatement(e, *s, env);
     }
   }
 }
@@ -3003,14 +3041,14 @@ Value Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, B
                fmt::format("macro '{}' may return only as its last statement", fn.def->name));
         return eval(*s->value, local);
       } catch (const EvalError& e) {
-        error(e.loc, e.message);  // here, so the note names the call site
-        return Value::none();
+        error(e.loc, e.message);        // here, so the note names the call site
+        throw EvalError{call.loc, ""};  // the call has no value; reported
       }
     }
     try {
       elabStmt(*s, local, ctx);
     } catch (const EvalError& e) {
-      error(e.loc, e.message);
+      reportFailedStatement(e, *s, local);
     }
   }
   return Value::none();
@@ -3437,42 +3475,8 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return;
   }
 
-  if (ctx.inParallel && (name == "serial" || name == "unroll")) {
-    // A serial loop in a T.Parallel body runs for each element, in order; with
-    // a constant trip count it is unrolled into the element-wise body here.
-    // Upstream's plain-TileLang kernels accumulate this way:
-    // `for k in T.serial(n): acc[i] += a[k, i]`.
-    checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
-    auto a = positional(iter, env);
-    if (a.empty() || a.size() > 3)
-      fail(iter.loc,
-           fmt::format("T.{} takes 1 to 3 arguments (extent, or start, stop[, step])", name));
-    const char* what = "the trip count of a loop inside a T.Parallel loop";
-    for (const auto& v : a)
-      if (!v.isConstant())
-        fail(iter.loc, fmt::format("a loop inside a T.Parallel loop is unrolled, so its bounds "
-                                   "must be compile-time integers; got {}",
-                                   describe(v)));
-    int64_t start = a.size() == 1 ? 0 : toConstInt(a[0], iter.loc, what);
-    int64_t stop = toConstInt(a.size() == 1 ? a[0] : a[1], iter.loc, what);
-    int64_t step = a.size() == 3 ? toConstInt(a[2], iter.loc, what) : 1;
-    if (step == 0) fail(iter.loc, "loop step must not be zero");
-    if (target.kind != py::ExprKind::Name)
-      fail(target.loc, "the loop variable must be a plain name");
-    int64_t trips = step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
-                             : std::max<int64_t>(0, (start - stop - step - 1) / -step);
-    constexpr int64_t kMaxUnrolledTrips = 1024;
-    if (trips > kMaxUnrolledTrips)
-      fail(iter.loc, fmt::format("a loop inside a T.Parallel loop is unrolled; {} iterations "
-                                 "(more than {}) are not supported yet",
-                                 trips, kMaxUnrolledTrips));
-    for (int64_t t = 0; t < trips; ++t) {
-      auto saved = bindTemp(target.id, Value::integer(start + t * step));
-      elabScopedBlock(s.body, env, ctx, "loop", s.loc, /*loop=*/true);
-      restore(target.id, saved);
-    }
-    return;
-  }
+  if (ctx.inParallel && (name == "serial" || name == "unroll"))
+    return unrollInParallel(s, fn.s == "builtins.range" ? "range" : "T." + fn.s, env, ctx);
   requireNotElementwise("a loop", s.loc, ctx);
   auto loop = std::make_shared<ForStmt>(s.loc);
   std::vector<std::pair<std::string, std::optional<Value>>> saved;
@@ -3579,6 +3583,71 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   if (guard) body = std::make_shared<IfStmt>(guard, body, nullptr, s.loc);
   loop->body = body;
   ctx.out->push_back(loop);
+}
+
+// A serial loop in a T.Parallel body runs for each element, in order; with
+// compile-time bounds it is unrolled into the element-wise body here.
+// Upstream's plain-TileLang kernels accumulate this way:
+// `for k in T.serial(n): acc[i] += a[k, i]`. The loop variable stays an int32
+// IR value (as TileLang's loop variable is), so `k / 2` is the same error and
+// `if k == 0:` the same scoped branch as in any loop.
+void Elaborator::unrollInParallel(const py::Stmt& s, const std::string& what, Env& env,
+                                  BlockCtx& ctx) {
+  const py::Expr& iter = *s.iter;
+  const py::Expr& target = *s.targets[0];
+  if (what == "T.unroll" || what == "T.Unroll")
+    checkKeywords(iter, what, {"explicit"});
+  else
+    checkKeywords(iter, what, {"annotations"});
+  auto a = positional(iter, env);
+  if (a.empty() || a.size() > 3)
+    fail(iter.loc, fmt::format("{} takes 1 to 3 arguments (extent, or start, stop[, step])", what));
+  auto bound = [&](size_t i) {
+    Value v = a[i];
+    std::optional<int64_t> c;
+    if (v.kind == K::Int || v.kind == K::Bool) c = v.i;
+    if (v.kind == K::Expr) c = asConstInt(v.expr);
+    if (!c)
+      fail(argLoc(iter, i), fmt::format("a loop inside a T.Parallel loop is unrolled, so its "
+                                        "bounds must be compile-time integers; got {}",
+                                        describe(v)));
+    return *c;
+  };
+  __int128 start = a.size() == 1 ? 0 : bound(0);
+  __int128 stop = bound(a.size() == 1 ? 0 : 1);
+  __int128 step = a.size() == 3 ? bound(2) : 1;
+  if (step == 0) fail(argLoc(iter, 2), "loop step must not be zero");
+  if (target.kind != py::ExprKind::Name) fail(target.loc, "the loop variable must be a plain name");
+  __int128 trips = step > 0 ? (stop - start + step - 1) / step : (start - stop - step - 1) / -step;
+  if (trips < 0) trips = 0;
+  // Nested unrolled loops multiply: the cap is on the statements' copies.
+  constexpr int64_t kMaxUnrolledCopies = 1024;
+  if (trips * unrollCopies_ > kMaxUnrolledCopies)
+    fail(iter.loc, fmt::format("a loop inside a T.Parallel loop is unrolled; {} copies of its "
+                               "body (more than {}) are not supported yet",
+                               static_cast<int64_t>(trips * unrollCopies_), kMaxUnrolledCopies));
+  int64_t saveCopies = unrollCopies_;
+  unrollCopies_ *= static_cast<int64_t>(trips);
+  auto old = env.names.find(target.id);
+  std::optional<Value> saved =
+      old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
+  try {
+    for (__int128 t = 0; t < trips; ++t) {
+      size_t errors = diags_.numErrors();
+      env.bind(target.id,
+               Value::irExpr(intImm(static_cast<int64_t>(start + t * step), DType::Int32)));
+      elabScopedBlock(s.body, env, ctx, "loop", s.loc, /*loop=*/true);
+      if (diags_.numErrors() > errors) break;  // once, not once per copy
+    }
+  } catch (...) {
+    unrollCopies_ = saveCopies;
+    throw;
+  }
+  unrollCopies_ = saveCopies;
+  if (saved)
+    env.names[target.id] = *saved;
+  else
+    env.names.erase(target.id);
 }
 
 void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
@@ -3716,6 +3785,13 @@ void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   // best = T.alloc_var(...)`). Only a run-time branch scopes its names.
   if (cond.isConstant() || cond.kind == K::Buffer) {
     elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
+    return;
+  }
+  // A run-time condition that folded to a constant (`if k == 0:` on an
+  // unrolled loop variable): only the taken branch is kept, but it is a body.
+  if (cond.kind == K::Expr && asConstInt(cond.expr)) {
+    elabScopedBlock(*asConstInt(cond.expr) ? s.body : s.orelse, env, ctx, "branch", s.loc,
+                    /*loop=*/false);
     return;
   }
   Expr c = toExpr(cond, s.iter->loc);

@@ -204,6 +204,7 @@ class Elaborator {
   void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
   // Binds the names of `target` not bound yet to the kFailedBinding marker.
   void markFailedNames(const py::Expr& target, Env& env);
+  void reportFailedStatement(const EvalError& e, const py::Stmt& s, Env& env);
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);
   bool defines(const py::StmtList& body);
@@ -305,6 +306,7 @@ class Elaborator {
   void elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx);
   void padRowsTo32Bytes(ir::Region& dst);
   // T.copy inside a T.SimtVF region: the threads copy element by element.
+  void unrollInParallel(const py::Stmt& s, const std::string& what, Env& env, BlockCtx& ctx);
   ir::AtomicOp atomicStoreOp(const py::Expr& call, const ir::Region& src, const ir::Region& dst);
   void elabSimtCopy(const py::Expr& call, const ir::Region& src, const ir::Region& dst,
                     BlockCtx& ctx);
@@ -369,6 +371,7 @@ class Elaborator {
   std::set<const ir::StorageNode*> simdArrays_;  // T.simd.alloc_local: rows are registers
   std::map<const ir::BufferNode*, ir::Buffer> simdFlat_;
   std::string simdNameHint_;  // the target name of the assignment being elaborated
+  int64_t unrollCopies_ = 1;  // product of the trip counts of the enclosing unrolled loops
   ir::Var lastPrevVar_;       // the scalar of the last `x = T.atomic_*(..., return_prev=True)`
   std::vector<std::string> usedDefines_;
   // T.dynamic sizes the factory being run takes from its own call's tensors

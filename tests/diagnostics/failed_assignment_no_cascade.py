@@ -17,3 +17,35 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         lo, hi = T.undefined_thing(3)  # expected-error col 18 {{unknown function T.undefined_thing; it is not in the TileLang subset tilesched supports}}
         for i in T.serial(lo, hi):
             B[i] = a[i]
+
+
+# The same for a name whose earlier binding ended with its loop, for the names
+# an `if` on a failed condition binds, for names bound before `with T.Kernel`,
+# and for a macro whose body or return value failed.
+@T.prim_func
+def after_scope(A: T.Tensor((8,), "float32"), B: T.Tensor((8,), "float32")):
+    n = T.undefined_thing(8)  # expected-error col 9 {{unknown function T.undefined_thing; it is not in the TileLang subset tilesched supports}}
+    with T.Kernel(1) as bx:
+        s = T.alloc_shared((8,), "float32")
+        T.copy(A, s)
+        for i in T.serial(8):
+            x = s[i] * 2.0
+            s[i] = x
+        x = T.undefined_thing(3)  # expected-error col 13 {{unknown function T.undefined_thing; it is not in the TileLang subset tilesched supports}}
+        mode = T.undefined_thing("fast")  # expected-error col 16 {{unknown function T.undefined_thing; it is not in the TileLang subset tilesched supports}}
+        if mode == "fast":
+            scale = 2.0
+        else:
+            scale = 1.0
+
+        @T.macro
+        def body(i):
+            z = T.undefined_thing(i)  # expected-error col 17 {{unknown function T.undefined_thing; it is not in the TileLang subset tilesched supports}}
+            s[i] = z
+            return z
+
+        w = body(0)  # expected-note col 13 {{in macro 'body' inlined here}}
+        s[1] = w
+        for i in T.serial(n):
+            s[i] = x * scale
+        T.copy(s, B)

@@ -60,10 +60,15 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
         for i in T.Parallel(256):
             for j in T.Parallel(2):  # expected-error col 13 {{a nested T.Parallel is not allowed inside a T.Parallel loop}}
                 pass
-            for k in T.serial(n):  # expected-error col 22 {{a loop inside a T.Parallel loop is unrolled, so its bounds must be compile-time integers; got a run-time value}}
+            for k in T.serial(n):  # expected-error col 31 {{a loop inside a T.Parallel loop is unrolled, so its bounds must be compile-time integers; got a run-time value}}
                 pass
-            for k in T.serial(2000):  # expected-error col 22 {{a loop inside a T.Parallel loop is unrolled; 2000 iterations (more than 1024) are not supported yet}}
+            for k in T.serial(2000):  # expected-error col 22 {{a loop inside a T.Parallel loop is unrolled; 2000 copies of its body (more than 1024) are not supported yet}}
                 pass
+            for k in T.serial(64):
+                for m in T.serial(32):  # expected-error col 26 {{a loop inside a T.Parallel loop is unrolled; 2048 copies of its body (more than 1024) are not supported yet}}
+                    pass
+            for k in T.serial(0, 2, 9223372036854775807):
+                a[i] = a[i] / (k / 2)  # expected-error col 32 {{'/' on integers is true division; use '//' for integer division}}
             for k in T.Pipelined(2):  # expected-error col 13 {{a loop is not allowed inside a T.Parallel loop}}
                 pass
             T.copy(A[0:256], a)  # expected-error col 13 {{T.copy is not allowed inside a T.Parallel loop}}

@@ -168,6 +168,33 @@ TEST(LetSemantics, CompileTimeBranchBindsInTheEnclosingBody) {
   EXPECT_EQ(r.simulated, expected);
 }
 
+// A loop inside a T.Parallel body is unrolled, but its variable is still a
+// run-time loop variable: `if k == 0:` is a branch (a body) like in any loop,
+// so its re-binding does not reach the code after it.
+TEST(LetSemantics, BranchOnAnUnrolledLoopVariableIsABody) {
+  std::string text = kernelText(
+      "A: T.Tensor((8,), \"float32\"), B: T.Tensor((8,), \"float32\"), "
+      "C: T.Tensor((16,), \"float32\")",
+      "a = T.alloc_fragment((8,), \"float32\")\n"
+      "b = T.alloc_fragment((8,), \"float32\")\n"
+      "c = T.alloc_fragment((16,), \"float32\")\n"
+      "T.copy(A, a)\n"
+      "T.copy(B, b)\n"
+      "for i in T.Parallel(8):\n"
+      "    v = a[i]\n"
+      "    for k in T.serial(2):\n"
+      "        if k == 0:\n"
+      "            v = b[i]\n"
+      "        c[i * 2 + k] = v\n"
+      "T.copy(c, C)\n");
+  std::vector<double> a = {1, 2, 3, 4, 5, 6, 7, 8}, b = {-1, -2, -3, -4, -5, -6, -7, -8};
+  std::vector<double> expected(16);
+  for (int i = 0; i < 8; ++i) expected[2 * i] = expected[2 * i + 1] = a[i];
+  auto r = runBoth(text, {{"A", a}, {"B", b}}, "C");
+  EXPECT_EQ(r.reference, expected);
+  EXPECT_EQ(r.simulated, expected);
+}
+
 // A name re-bound inside a VF region and read after it: TileLang's answer is
 // the value from before the region, and the reference must agree with the
 // simulator (it used the new value, so `run` failed a valid kernel).

@@ -1,6 +1,6 @@
 """`T.clamp(x, min_val, max_val)` in a SIMT region, as upstream's
 example_simtvf_per_token_cast_to_fp8.py writes its saturating quantisation:
-TileLang defines it as T.min(T.max(x, min_val), max_val).
+TileLang defines it as T.min(T.max(x, min_val), max_val); a NaN stays NaN.
 
     Y[i] = min(max(X[i] / S[i // 16], -2.0), 1.5)            (float32)
     K[i] = min(max(int(X[i] * 4), -3), 5)                    (int32)
@@ -28,7 +28,7 @@ def simt_clamp(N=256, lo=-2.0, hi=1.5):
             with T.SimtVF(threads=64):
                 for i in T.Parallel(N):
                     y[i] = T.clamp(x[i] / s[i // 16], lo, hi)
-                    k[i] = T.clamp(T.cast(x[i] * 4.0, "int32"), -3, 5)
+                    k[i] = T.clamp(T.cast(x[i] * 4.0, "int32"), max_val=5, min_val=-3)
             T.copy(y, Y)
             T.copy(k, K)
 
