@@ -141,9 +141,26 @@ std::optional<Program> Elaborator::run() {
 
 std::shared_ptr<Env> Elaborator::newModuleEnv(const std::string& moduleName) {
   auto env = std::make_shared<Env>();
-  for (const char* b : {"min", "max", "abs", "int", "float", "bool", "str", "len", "range", "tuple",
-                        "list", "print", "isinstance", "ValueError", "AssertionError",
-                        "NotImplementedError", "RuntimeError", "TypeError", "Exception"})
+  for (const char* b : {"min",
+                        "max",
+                        "abs",
+                        "int",
+                        "float",
+                        "bool",
+                        "str",
+                        "len",
+                        "range",
+                        "tuple",
+                        "list",
+                        "print",
+                        "isinstance",
+                        "getattr",
+                        "ValueError",
+                        "AssertionError",
+                        "NotImplementedError",
+                        "RuntimeError",
+                        "TypeError",
+                        "Exception"})
     env->bind(b, Value::dialect(std::string("builtins.") + b));
   env->bind("True", Value::boolean(true));
   env->bind("__name__", Value::str(moduleName));
@@ -2017,6 +2034,26 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
     }
     return Value::integer(v.kind == K::Int ? v.i : v.b);
   }
+  if (name == "getattr") {
+    // getattr(obj, "name"[, default]) is obj.name: `getattr(T, f"reduce_{op}")`.
+    if (args.size() != 2 && args.size() != 3)
+      fail(call.loc,
+           fmt::format("getattr takes (object, name[, default]) ({} given)", args.size()));
+    if (args[1].kind != K::Str) fail(call.loc, "the name given to getattr must be a string");
+    py::Expr attr(py::ExprKind::Attribute, call.loc);
+    attr.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
+    attr.lhs->id = " getattr object";
+    attr.id = args[1].s;
+    Env scratch;
+    scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
+    scratch.bind(" getattr object", args[0]);
+    if (args.size() == 2) return eval(attr, scratch);
+    try {
+      return eval(attr, scratch);
+    } catch (const EvalError&) {
+      return args[2];
+    }
+  }
   if (name == "len") {
     need(1);
     if (args[0].isSequence()) return Value::integer(args[0].elts.size());
@@ -2467,6 +2504,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "set_atomic_none",
                                                     "finalize_reducer",
                                                     "assume_conflict",
+                                                    "annotate_layout",
                                                     "set_hf32_mode",
                                                     "print",
                                                     "atomic_add",

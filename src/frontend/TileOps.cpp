@@ -161,6 +161,25 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
             "buffers by the bytes they touch, and distinct allocations never overlap");
     return true;
   }
+  if (name == "annotate_layout") {
+    // A buffer's physical layout (a fragment's thread mapping, UB's NZ
+    // fractals). tilesched indexes every buffer logically, so the layout
+    // changes no value: the keys are checked, the layouts (lambdas, helper
+    // calls) are not evaluated, and the warning says so.
+    checkKeywords(call, "T.annotate_layout", {});
+    if (call.elts.size() != 1 || call.elts[0]->kind != py::ExprKind::Dict)
+      fail(call.loc, "T.annotate_layout takes one dict: {buffer: layout, ...}");
+    for (const auto& key : call.elts[0]->keys) {
+      if (!key) fail(call.loc, "T.annotate_layout takes one dict: {buffer: layout, ...}");
+      if (eval(*key, env).kind != K::Buffer)
+        fail(key->loc, "the keys of T.annotate_layout are buffers");
+    }
+    warning(call.loc,
+            "T.annotate_layout has no effect in tilesched: buffers are indexed logically, and "
+            "a layout changes only where the elements sit (the simulator does not model "
+            "bank or fractal placement)");
+    return true;
+  }
   if (name == "print") {
     // A device-side debug print: checked, then left out (the simulator has
     // no print statement yet), which the warning says.

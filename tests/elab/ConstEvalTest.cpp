@@ -155,6 +155,11 @@ TEST(ConstEval, FactoryHelpersAndIfs) {
   EXPECT_EQ(evalRepr("K", setup), "5");
 }
 
+TEST(ConstEval, GetattrIsAttributeAccess) {
+  EXPECT_EQ(evalRepr("getattr(T, 'float16')"), "float16");
+  EXPECT_EQ(evalRepr("getattr(T, 'float' + str(bits))", "bits = 32"), "float32");
+}
+
 TEST(ConstEval, DefinesAreLiterals) {
   auto withD = [](std::string name, std::string value) {
     frontend::FrontendOptions o;
