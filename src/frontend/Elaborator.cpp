@@ -1764,11 +1764,14 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
           return Value::tuple(std::move(dims));
         }
         if (e.id == "dtype") return Value::dtype(base.buffer->dtype);
+        // X.data stands for X's bytes: `T.Tensor(shape, dtype, X.data)` views them.
+        if (e.id == "data") return base;
         if (e.id == "astype" && base.buffer->storage->scope != MemScope::LocalVar)
           fail(e.loc, fmt::format("astype converts a scalar value; to convert buffer '{}' use "
                                   "T.copy into a buffer of the new dtype",
                                   base.buffer->name));
-        fail(e.loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype", e.id));
+        fail(e.loc,
+             fmt::format("buffer has no attribute '{}'; available: shape, dtype, data", e.id));
       }
       if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
         for (const auto& [key, v] : base.items)
@@ -2454,18 +2457,30 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     if (const py::Keyword* k = keyword(call, "dtype")) t.elts.push_back(eval(*k->value, env));
     if (const py::Keyword* k = keyword(call, "shape"))
       t.elts.insert(t.elts.begin(), eval(*k->value, env));
+    // `T.Tensor(shape, dtype, X.data)` in a kernel: X's bytes in another shape
+    // and dtype, as T.view(X, shape, dtype).
+    if (kernel_ && t.elts.size() == 3 && t.elts[2].kind == K::Buffer) {
+      if (simdNameHint_.empty())
+        fail(call.loc, fmt::format("T.{}(shape, dtype, X.data) must be assigned to a name", name));
+      py::Expr view(py::ExprKind::Call, call.loc);
+      view.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
+      for (const char* n : {" view base", " view shape", " view dtype"}) {
+        view.elts.push_back(std::make_unique<py::Expr>(py::ExprKind::Name, call.loc));
+        view.elts.back()->id = n;
+      }
+      Env scratch;
+      scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
+      scratch.bind(" view base", t.elts[2]);
+      scratch.bind(" view shape", t.elts[0]);
+      scratch.bind(" view dtype", t.elts[1]);
+      return viewOf("view", view, scratch, simdNameHint_);
+    }
     return t;
   }
-  if ((name == "view" || name == "reshape") && !call.elts.empty()) {
-    // Before `with T.Kernel` an assignment is evaluated as a value, so a view of
-    // a parameter lands here: say what is missing, not how to spell it.
-    Value base = eval(*call.elts[0], env);
-    if (base.kind == K::Buffer && base.buffer->storage->scope == MemScope::Global)
-      fail(call.loc, fmt::format("T.{} of a global tensor is not supported yet; declare the "
-                                 "parameter with the shape the kernel reads, or view the "
-                                 "on-chip buffer instead",
-                                 name));
-  }
+  // Before `with T.Kernel` an assignment is evaluated as a value: a view of a
+  // parameter there is named by the assignment's target.
+  if ((name == "view" || name == "reshape") && kernel_ && !simdNameHint_.empty())
+    return viewOf(name, call, env, simdNameHint_);
   if (name.rfind("alloc_", 0) == 0 || name == "view" || name == "reshape")
     fail(call.loc, fmt::format("T.{}() must be assigned to a name: 'buf = T.{}(...)'", name, name));
   if (name.rfind("simd.", 0) == 0) return callSimd(name.substr(5), call, env);
@@ -2684,9 +2699,14 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
             elabAssume(*s->value, *env);  // T.assume before `with T.Kernel`
             continue;
           }
+          simdNameHint_ = s->targets.size() == 1 && s->targets[0]->kind == py::ExprKind::Name
+                              ? s->targets[0]->id
+                              : "";
           Value v = eval(*s->value, *env);
+          simdNameHint_.clear();
           for (const auto& t : s->targets) assignTargets(*t, v, *env, s->loc);
         } catch (const EvalError& e) {
+          simdNameHint_.clear();
           reportFailedStatement(e, *s, *env);
         }
       }
@@ -3213,60 +3233,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       return;
     }
     if (fn.kind == K::DialectFn && (fn.s == "view" || fn.s == "reshape")) {
-      // T.reshape(buf, shape) is T.view(buf, shape) that keeps the element count.
-      bool reshape = fn.s == "reshape";
-      const std::string what = "T." + fn.s;
-      const py::Expr& call = *value;
-      if (reshape)
-        checkKeywords(call, what, {"shape"});
-      else
-        checkKeywords(call, what, {"dtype", "shape"});
-      auto args = positional(call, env);
-      if (args.size() > (reshape ? 2u : 3u))
-        fail(call.loc, fmt::format("{} takes (buf, shape{}) ({} given)", what,
-                                   reshape ? "" : ", dtype=None", args.size()));
-      if (args.empty() || args[0].kind != K::Buffer)
-        fail(args.empty() ? call.loc : argLoc(call, 0),
-             fmt::format("{} needs a buffer: {}(buf, shape{}){}", what, what,
-                         reshape ? "" : ", dtype",
-                         args.empty() ? "" : ", got " + describe(args[0])));
-      Buffer base = args[0].buffer;
-      if (base->storage->scope == MemScope::Global)
-        fail(value->loc, what +
-                             " of a global tensor is not supported yet; declare the parameter "
-                             "with the shape the kernel reads, or view the on-chip buffer "
-                             "instead");
-      Value shape = args.size() > 1 ? args[1] : Value::none();
-      Value dtype = args.size() > 2 ? args[2] : Value::none();
-      if (const py::Keyword* k = keyword(*value, "shape")) shape = eval(*k->value, env);
-      if (const py::Keyword* k = keyword(*value, "dtype")) dtype = eval(*k->value, env);
-      if (shape.kind == K::None)
-        fail(value->loc, fmt::format("{} needs a shape: {}(buf, shape{})", what, what,
-                                     reshape ? "" : ", dtype"));
-      auto where = [&](size_t pos, const char* kw) {
-        if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
-        return argLoc(call, pos);
-      };
-      DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
-      auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
-      int64_t bytes = product(dims) * dtypeBytes(t);
-      if (reshape) {
-        int64_t have = 1;
-        for (const auto& d : base->shape) have *= asConstInt(d).value_or(0);
-        if (have != product(dims))
-          fail(where(1, "shape"),
-               fmt::format("T.reshape keeps the number of elements: '{}' has {}, the new shape {}",
-                           base->name, have, product(dims)));
-      }
-      if (bytes > base->storage->bytes)
-        fail(value->loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
-                                     base->storage->bytes, base->name));
-      std::vector<Expr> shapeExprs;
-      for (auto d : dims) shapeExprs.push_back(extentImm(d));
-      env.bind(target.id,
-               Value::buf(makeBuffer(target.id, base->storage->scope, t, shapeExprs, value->loc,
-                                     base->storage)),
-               s.loc);
+      env.bind(target.id, viewOf(fn.s, *value, env, target.id), s.loc);
       return;
     }
   }
@@ -3321,6 +3288,61 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     return;
   }
   fail(target.loc, "only names and buffer elements can be assigned in a kernel");
+}
+
+// `name = T.view(buf, shape, dtype)` / `T.reshape(buf, shape)`: a buffer over
+// the same storage in another shape (and dtype); of an on-chip buffer or of a
+// global tensor of known size.
+Value Elaborator::viewOf(const std::string& fnName, const py::Expr& call, Env& env,
+                         const std::string& name) {
+  // T.reshape(buf, shape) is T.view(buf, shape) that keeps the element count.
+  bool reshape = fnName == "reshape";
+  const std::string what = "T." + fnName;
+  if (reshape)
+    checkKeywords(call, what, {"shape"});
+  else
+    checkKeywords(call, what, {"dtype", "shape"});
+  auto args = positional(call, env);
+  if (args.size() > (reshape ? 2u : 3u))
+    fail(call.loc, fmt::format("{} takes (buf, shape{}) ({} given)", what,
+                               reshape ? "" : ", dtype=None", args.size()));
+  if (args.empty() || args[0].kind != K::Buffer)
+    fail(args.empty() ? call.loc : argLoc(call, 0),
+         fmt::format("{} needs a buffer: {}(buf, shape{}){}", what, what, reshape ? "" : ", dtype",
+                     args.empty() ? "" : ", got " + describe(args[0])));
+  Buffer base = args[0].buffer;
+  // A view of a global tensor reads and writes the tensor's bytes in
+  // another shape (`T.reshape(X, (groups, 128))`); its size must be known.
+  if (base->storage->scope == MemScope::Global && base->storage->bytes <= 0)
+    fail(call.loc, what + " of a global tensor with a T.dynamic size is not supported yet");
+  Value shape = args.size() > 1 ? args[1] : Value::none();
+  Value dtype = args.size() > 2 ? args[2] : Value::none();
+  if (const py::Keyword* k = keyword(call, "shape")) shape = eval(*k->value, env);
+  if (const py::Keyword* k = keyword(call, "dtype")) dtype = eval(*k->value, env);
+  if (shape.kind == K::None)
+    fail(call.loc,
+         fmt::format("{} needs a shape: {}(buf, shape{})", what, what, reshape ? "" : ", dtype"));
+  auto where = [&](size_t pos, const char* kw) {
+    if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
+    return argLoc(call, pos);
+  };
+  DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
+  auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
+  int64_t bytes = product(dims) * dtypeBytes(t);
+  if (reshape) {
+    int64_t have = 1;
+    for (const auto& d : base->shape) have *= asConstInt(d).value_or(0);
+    if (have != product(dims))
+      fail(where(1, "shape"),
+           fmt::format("T.reshape keeps the number of elements: '{}' has {}, the new shape {}",
+                       base->name, have, product(dims)));
+  }
+  if (bytes > base->storage->bytes)
+    fail(call.loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
+                               base->storage->bytes, base->name));
+  std::vector<Expr> shapeExprs;
+  for (auto d : dims) shapeExprs.push_back(extentImm(d));
+  return Value::buf(makeBuffer(name, base->storage->scope, t, shapeExprs, call.loc, base->storage));
 }
 
 void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,

@@ -433,7 +433,7 @@ class Printer {
     line(fmt::format("with T.Kernel({}{}) as {}:", k.grid, kw, varName(k.blockIdx)));
     ++indent_;
     for (const auto& b : k.buffers) {
-      if (b->storage->scope == MemScope::Global) continue;
+      if (b->storage->scope == MemScope::Global && !b->isAlias) continue;  // a parameter
       if (b->isAlias)
         line(fmt::format("{} = T.view({}, {}, \"{}\")", b->name, aliasTarget(b, k),
                          printShape(b->shape), dtypeName(b->dtype)));

@@ -22,7 +22,7 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
         T.alloc_shared((4,), "float32")  # expected-error col 9 {{T.alloc_shared() must be assigned to a name: 'buf = T.alloc_shared(...)'}}
         x = T.view(a, (16, 16))
         y = T.view(a, (512,), "float32")  # expected-error col 13 {{view of 2048 bytes is larger than the 1024 bytes of 'a'}}
-        z = T.view(A, (1024,))  # expected-error col 13 {{T.view of a global tensor is not supported yet; declare the parameter with the shape the kernel reads, or view the on-chip buffer instead}}
+        z = T.view(A, (2048,))  # expected-error col 13 {{view of 8192 bytes is larger than the 4096 bytes of 'A'}}
         zz = T.view(3, (4,))  # expected-error col 21 {{T.view needs a buffer: T.view(buf, shape, dtype), got 3}}
         zzz = T.view(a)  # expected-error col 15 {{T.view needs a shape: T.view(buf, shape, dtype)}}
         ww = T.view(a, (16, 16), "float16", scope="shared")  # expected-error col 45 {{unknown keyword argument 'scope' to T.view; accepted: dtype, shape}}

@@ -33,7 +33,7 @@ def main(A: T.Tensor((1024,), "float32"), I: T.Tensor((1024,), "int32"), n: T.in
             a[i] = T.infinity("float32") + T.if_then_else(i < 4, A[i], -A[i]) + T.Select(i > 2, 1.0, eps)
             a[i] = T.sqrt(A[i]) + T.rsqrt(A[i]) + T.log(A[i]) + T.tanh(A[i]) + T.sigmoid(A[i]) + T.abs(A[i])
             a[i] = T.min(A[i], eps) + T.max(1.0, A[i]) + min(A[i], 2.0) + abs(A[i]) + float(I[i])
-            a[i] = a.nbytes  # expected-error col 20 {{buffer has no attribute 'nbytes'; available: shape, dtype}}
+            a[i] = a.nbytes  # expected-error col 20 {{buffer has no attribute 'nbytes'; available: shape, dtype, data}}
             a[i] = (1, 2)  # expected-error col 20 {{expected a scalar value, got tuple '(1, 2)'}}
             a[i] = "text"  # expected-error col 20 {{expected a scalar value, got str 'text'}}
             a[i] = A[i] is None  # expected-error col 20 {{'is' is not supported on run-time values}}

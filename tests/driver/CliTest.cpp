@@ -60,11 +60,12 @@ TEST(Cli, ScheduledRunsReplaceTheKernelsOwnFlags) {
   for (const char* mode : {"auto", "none", "double"}) {
     CliRun r = cli({"run", file, "--schedule", mode});
     EXPECT_EQ(r.code, 0) << mode << "\n" << r.out << r.err;
-    EXPECT_NE(r.err.find(file + ":30:13: warning: the scheduled lowering replaces the kernel's own "
-                                "set_flag / wait_flag / pipe_barrier / buffer-lock statements with the "
-                                "synchronisation it derives (first one here); --schedule "
-                                "as-written simulates the kernel's own"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find(file + ":30:13: warning: the scheduled lowering replaces the kernel's own "
+                          "set_flag / wait_flag / pipe_barrier / buffer-lock statements with the "
+                          "synchronisation it derives (first one here); --schedule "
+                          "as-written simulates the kernel's own"),
+        std::string::npos)
         << mode << "\n"
         << r.err;
   }
@@ -295,6 +296,22 @@ TEST(Cli, BufferTableColumnsLineUp) {
     EXPECT_EQ(line[versionsEnd], ' ') << r.out;
   }
   EXPECT_EQ(rows, 2) << r.out;
+}
+
+// Views of global tensors print as `T.view(X, shape, dtype)` in the kernel and
+// read back to the same IR.
+TEST(Cli, GlobalViewsPrintAndReadBack) {
+  std::string file =
+      (fs::path(TILESCHED_SOURCE_DIR) / "tests/oracle/kernels/global_views.py").string();
+  CliRun first = cli({"compile", file, "--emit", "ir"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_NE(first.out.find("x_groups = T.view(X, (32, 16), \"float32\")"), std::string::npos)
+      << first.out;
+  TempFile printed(first.out, "global_views_printed.py");
+  CliRun second = cli({"compile", printed.str(), "--emit", "ir"});
+  ASSERT_EQ(second.code, 0) << second.err;
+  auto body = [](const std::string& text) { return text.substr(text.find("@T.prim_func")); };
+  EXPECT_EQ(body(first.out), body(second.out));
 }
 
 TEST(Cli, ReportJson) {
