@@ -215,6 +215,32 @@ TEST(Atomic, AtomicAddsFromTwoBlocksAccumulateWithoutRace) {
   }
 }
 
+// Armed in one `if` on a compile-time flag and cleared in another (upstream's
+// example_gemm.py `if acc:`): such an `if` is inlined, so the mode spans the
+// store between them.
+TEST(Atomic, ArmedAndClearedUnderACompileTimeFlag) {
+  auto run =
+      runSerial(atomicAdds("acc = True\n"
+                           "if acc:\n"
+                           "    T.set_atomic(\"add\")\n"
+                           "T.copy(a, C[0:32])\n"
+                           "if acc:\n"
+                           "    T.set_atomic_none()\n"));
+  EXPECT_TRUE(run.sim.races.empty());
+  EXPECT_TRUE(run.ok());
+  std::vector<uint8_t> a(256), c0(256);
+  generateInput(a, ir::DType::Float32, 0, "A");
+  generateInput(c0, ir::DType::Float32, 0, "C");
+  auto at = [](const std::vector<uint8_t>& v, int i) {
+    return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
+  };
+  auto c = finalValues(run, "C", ir::DType::Float32);
+  for (int i = 0; i < 32; ++i)
+    EXPECT_EQ(c[static_cast<size_t>(i)],
+              static_cast<double>((at(c0, i) + at(a, i)) + at(a, 32 + i)))
+        << i;
+}
+
 TEST(Atomic, MaxAndMinReduceIntoGlobalMemory) {
   auto run =
       runSerial(atomicAdds("T.set_atomic(\"max\", \"float32\")\n"
