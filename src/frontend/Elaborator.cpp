@@ -884,6 +884,9 @@ void Elaborator::scanForCall(const py::StmtList& body, Env& env, const py::Stmt&
         scanExpr(s.value.get());
         if (!found) return;
         break;
+      case py::StmtKind::Assert:
+        scanExpr(s.value.get());  // `assert run_case(n, dtype)` in a test
+        break;
       case py::StmtKind::Unparsed:
         if (s.isTry) scanForCall(s.body, env, factory, found, visited, depth, moduleLevel);
         break;
