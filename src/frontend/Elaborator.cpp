@@ -1731,67 +1731,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       }
       return d;
     }
-    case EK::Attribute: {
-      Value base = eval(*e.lhs, env);
-      if (base.kind == K::Module && base.closure) {
-        // `lib.name` after `import lib` (a module next to the compiled file).
-        auto it = base.closure->names.find(e.id);
-        if (it == base.closure->names.end())
-          fail(e.loc, fmt::format("module '{}' has no attribute '{}'", base.s, e.id));
-        if (it->second.kind == K::Undefined)
-          fail(e.loc, fmt::format("'{}.{}' could not be evaluated at compile time: {}", base.s,
-                                  e.id, it->second.s));
-        return it->second;
-      }
-      if (base.kind == K::Module) {
-        if (base.s == "tilelang" && e.id == "language") return Value::module("T");
-        if (base.s == "tilelang") return Value::opaque("tilelang." + e.id);
-        // T.float is TileLang's name for float32 (Python float → "float32");
-        // T.int stays unknown (TVM gives it no dtype meaning of its own).
-        if (auto t = parseDType(e.id); t && e.id != "int") return Value::dtype(*t);
-        return Value::dialect(e.id);
-      }
-      // T.simd.vadd, T.vmi.create_mask, ...: a dotted dialect name, so the
-      // message at the call names the construct.
-      if (base.kind == K::DialectFn && base.s.rfind("builtins.", 0) != 0)
-        return Value::dialect(base.s + "." + e.id);
-      if (base.kind == K::Buffer) {
-        if (e.id == "shape") {
-          std::vector<Value> dims;
-          for (const auto& d : base.buffer->shape) {
-            if (auto c = asConstInt(d))
-              dims.push_back(Value::integer(*c));
-            else
-              dims.push_back(Value::irExpr(d));
-          }
-          return Value::tuple(std::move(dims));
-        }
-        if (e.id == "dtype") return Value::dtype(base.buffer->dtype);
-        // X.data stands for X's bytes: `T.Tensor(shape, dtype, X.data)` views them.
-        if (e.id == "data") return base;
-        if (e.id == "astype" && base.buffer->storage->scope != MemScope::LocalVar)
-          fail(e.loc, fmt::format("astype converts a scalar value; to convert buffer '{}' use "
-                                  "T.copy into a buffer of the new dtype",
-                                  base.buffer->name));
-        fail(e.loc,
-             fmt::format("buffer has no attribute '{}'; available: shape, dtype, data", e.id));
-      }
-      if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
-        for (const auto& [key, v] : base.items)
-          if (key.s == e.id) {
-            if (v.kind == K::Undefined)
-              fail(e.loc,
-                   fmt::format("'{}' could not be evaluated at compile time: {}", e.id, v.s));
-            return v;
-          }
-        fail(e.loc, fmt::format("no argparse option '--{}' with a default", e.id));
-      }
-      if (base.kind == K::Opaque) return Value::opaque(base.s + "." + e.id);
-      if (base.kind == K::Str &&
-          (e.id == "upper" || e.id == "lower" || e.id == "format" || e.id == "startswith"))
-        return Value::opaque("str." + e.id);
-      fail(e.loc, fmt::format("'{}' object has no attribute '{}'", typeName(base), e.id));
-    }
+    case EK::Attribute:
+      return attributeOf(eval(*e.lhs, env), e.id, e.loc);
     case EK::Subscript:
       return subscript(eval(*e.lhs, env), *e.rhs, env, e.loc);
     case EK::Call:
@@ -1967,6 +1908,66 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
   }
 }
 
+// `base.id` (also `getattr(base, "id")`).
+Value Elaborator::attributeOf(const Value& base, const std::string& id, SourceLoc loc) {
+  if (base.kind == K::Module && base.closure) {
+    // `lib.name` after `import lib` (a module next to the compiled file).
+    auto it = base.closure->names.find(id);
+    if (it == base.closure->names.end())
+      fail(loc, fmt::format("module '{}' has no attribute '{}'", base.s, id));
+    if (it->second.kind == K::Undefined)
+      fail(loc, fmt::format("'{}.{}' could not be evaluated at compile time: {}", base.s, id,
+                            it->second.s));
+    return it->second;
+  }
+  if (base.kind == K::Module) {
+    if (base.s == "tilelang" && id == "language") return Value::module("T");
+    if (base.s == "tilelang") return Value::opaque("tilelang." + id);
+    // T.float is TileLang's name for float32 (Python float → "float32");
+    // T.int stays unknown (TVM gives it no dtype meaning of its own).
+    if (auto t = parseDType(id); t && id != "int") return Value::dtype(*t);
+    return Value::dialect(id);
+  }
+  // T.simd.vadd, T.vmi.create_mask, ...: a dotted dialect name, so the
+  // message at the call names the construct.
+  if (base.kind == K::DialectFn && base.s.rfind("builtins.", 0) != 0)
+    return Value::dialect(base.s + "." + id);
+  if (base.kind == K::Buffer) {
+    if (id == "shape") {
+      std::vector<Value> dims;
+      for (const auto& d : base.buffer->shape) {
+        if (auto c = asConstInt(d))
+          dims.push_back(Value::integer(*c));
+        else
+          dims.push_back(Value::irExpr(d));
+      }
+      return Value::tuple(std::move(dims));
+    }
+    if (id == "dtype") return Value::dtype(base.buffer->dtype);
+    // X.data stands for X's bytes: `T.Tensor(shape, dtype, X.data)` views them.
+    if (id == "data") return base;
+    if (id == "astype" && base.buffer->storage->scope != MemScope::LocalVar)
+      fail(loc, fmt::format("astype converts a scalar value; to convert buffer '{}' use "
+                            "T.copy into a buffer of the new dtype",
+                            base.buffer->name));
+    fail(loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype, data", id));
+  }
+  if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
+    for (const auto& [key, v] : base.items)
+      if (key.s == id) {
+        if (v.kind == K::Undefined)
+          fail(loc, fmt::format("'{}' could not be evaluated at compile time: {}", id, v.s));
+        return v;
+      }
+    fail(loc, fmt::format("no argparse option '--{}' with a default", id));
+  }
+  if (base.kind == K::Opaque) return Value::opaque(base.s + "." + id);
+  if (base.kind == K::Str &&
+      (id == "upper" || id == "lower" || id == "format" || id == "startswith"))
+    return Value::opaque("str." + id);
+  fail(loc, fmt::format("'{}' object has no attribute '{}'", typeName(base), id));
+}
+
 Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env& env) {
   auto args = positional(call, env);
   auto need = [&](size_t n) {
@@ -2046,16 +2047,9 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
       fail(call.loc,
            fmt::format("getattr takes (object, name[, default]) ({} given)", args.size()));
     if (args[1].kind != K::Str) fail(call.loc, "the name given to getattr must be a string");
-    py::Expr attr(py::ExprKind::Attribute, call.loc);
-    attr.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
-    attr.lhs->id = " getattr object";
-    attr.id = args[1].s;
-    Env scratch;
-    scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
-    scratch.bind(" getattr object", args[0]);
-    if (args.size() == 2) return eval(attr, scratch);
+    if (args.size() == 2) return attributeOf(args[0], args[1].s, call.loc);
     try {
-      return eval(attr, scratch);
+      return attributeOf(args[0], args[1].s, call.loc);
     } catch (const EvalError&) {
       return args[2];
     }
@@ -2465,18 +2459,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     if (kernel_ && t.elts.size() == 3 && t.elts[2].kind == K::Buffer) {
       if (simdNameHint_.empty())
         fail(call.loc, fmt::format("T.{}(shape, dtype, X.data) must be assigned to a name", name));
-      py::Expr view(py::ExprKind::Call, call.loc);
-      view.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
-      for (const char* n : {" view base", " view shape", " view dtype"}) {
-        view.elts.push_back(std::make_unique<py::Expr>(py::ExprKind::Name, call.loc));
-        view.elts.back()->id = n;
-      }
-      Env scratch;
-      scratch.parent = std::shared_ptr<Env>(std::shared_ptr<Env>{}, &env);
-      scratch.bind(" view base", t.elts[2]);
-      scratch.bind(" view shape", t.elts[0]);
-      scratch.bind(" view dtype", t.elts[1]);
-      return viewOf("view", view, scratch, simdNameHint_);
+      return makeView("T.view", t.elts[2].buffer, t.elts[0], t.elts[1], call.loc, call.loc,
+                      call.loc, simdNameHint_);
     }
     return t;
   }
@@ -3313,39 +3297,48 @@ Value Elaborator::viewOf(const std::string& fnName, const py::Expr& call, Env& e
     fail(args.empty() ? call.loc : argLoc(call, 0),
          fmt::format("{} needs a buffer: {}(buf, shape{}){}", what, what, reshape ? "" : ", dtype",
                      args.empty() ? "" : ", got " + describe(args[0])));
-  Buffer base = args[0].buffer;
-  // A view of a global tensor reads and writes the tensor's bytes in
-  // another shape (`T.reshape(X, (groups, 128))`); its size must be known.
-  if (base->storage->scope == MemScope::Global && base->storage->bytes <= 0)
-    fail(call.loc, what + " of a global tensor with a T.dynamic size is not supported yet");
   Value shape = args.size() > 1 ? args[1] : Value::none();
   Value dtype = args.size() > 2 ? args[2] : Value::none();
   if (const py::Keyword* k = keyword(call, "shape")) shape = eval(*k->value, env);
   if (const py::Keyword* k = keyword(call, "dtype")) dtype = eval(*k->value, env);
-  if (shape.kind == K::None)
-    fail(call.loc,
-         fmt::format("{} needs a shape: {}(buf, shape{})", what, what, reshape ? "" : ", dtype"));
   auto where = [&](size_t pos, const char* kw) {
     if (const py::Keyword* k = keyword(call, kw)) return k->value->loc;
     return argLoc(call, pos);
   };
-  DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, where(2, "dtype"));
-  auto dims = toConstShape(shape, where(1, "shape"), "a view shape");
+  return makeView(what, args[0].buffer, shape, dtype, call.loc, where(1, "shape"),
+                  where(2, "dtype"), name);
+}
+
+// The view `name` of `base` in `shape` (and `dtype`, None: base's), checked
+// as `what` (T.view, or T.reshape, which keeps the element count).
+Value Elaborator::makeView(const std::string& what, const Buffer& base, const Value& shape,
+                           const Value& dtype, SourceLoc loc, SourceLoc shapeLoc,
+                           SourceLoc dtypeLoc, const std::string& name) {
+  bool reshape = what == "T.reshape";
+  // A view of a global tensor reads and writes the tensor's bytes in
+  // another shape (`T.reshape(X, (groups, 128))`); its size must be known.
+  if (base->storage->scope == MemScope::Global && base->storage->bytes <= 0)
+    fail(loc, what + " of a global tensor with a T.dynamic size is not supported yet");
+  if (shape.kind == K::None)
+    fail(loc,
+         fmt::format("{} needs a shape: {}(buf, shape{})", what, what, reshape ? "" : ", dtype"));
+  DType t = dtype.kind == K::None ? base->dtype : toDType(dtype, dtypeLoc);
+  auto dims = toConstShape(shape, shapeLoc, "a view shape");
   int64_t bytes = product(dims) * dtypeBytes(t);
   if (reshape) {
     int64_t have = 1;
     for (const auto& d : base->shape) have *= asConstInt(d).value_or(0);
     if (have != product(dims))
-      fail(where(1, "shape"),
+      fail(shapeLoc,
            fmt::format("T.reshape keeps the number of elements: '{}' has {}, the new shape {}",
                        base->name, have, product(dims)));
   }
   if (bytes > base->storage->bytes)
-    fail(call.loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
-                               base->storage->bytes, base->name));
+    fail(loc, fmt::format("view of {} bytes is larger than the {} bytes of '{}'", bytes,
+                          base->storage->bytes, base->name));
   std::vector<Expr> shapeExprs;
   for (auto d : dims) shapeExprs.push_back(extentImm(d));
-  return Value::buf(makeBuffer(name, base->storage->scope, t, shapeExprs, call.loc, base->storage));
+  return Value::buf(makeBuffer(name, base->storage->scope, t, shapeExprs, loc, base->storage));
 }
 
 void Elaborator::assignScalar(const std::string& name, const Value& v, Env& env, BlockCtx& ctx,

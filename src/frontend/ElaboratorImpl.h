@@ -306,7 +306,11 @@ class Elaborator {
   void elabSetCopyPadValue(const py::Expr& call, Env& env, BlockCtx& ctx);
   void padRowsTo32Bytes(ir::Region& dst);
   // T.copy inside a T.SimtVF region: the threads copy element by element.
+  Value attributeOf(const Value& base, const std::string& id, SourceLoc loc);
   Value viewOf(const std::string& fnName, const py::Expr& call, Env& env, const std::string& name);
+  Value makeView(const std::string& what, const ir::Buffer& base, const Value& shape,
+                 const Value& dtype, SourceLoc loc, SourceLoc shapeLoc, SourceLoc dtypeLoc,
+                 const std::string& name);
   void unrollInParallel(const py::Stmt& s, const std::string& what, Env& env, BlockCtx& ctx);
   ir::AtomicOp atomicStoreOp(const py::Expr& call, const ir::Region& src, const ir::Region& dst);
   void elabSimtCopy(const py::Expr& call, const ir::Region& src, const ir::Region& dst,
