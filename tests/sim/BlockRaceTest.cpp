@@ -183,6 +183,27 @@ TEST(BlockDeadlock, CliListsEveryBlock) {
   EXPECT_NE(all.find("note: block 1 at cycle"), std::string::npos) << all;
 }
 
+// Element i of the float32 input `name` as the runs generate it.
+std::vector<float> floatInput(const char* name, size_t count) {
+  std::vector<uint8_t> bytes(4 * count);
+  generateInput(bytes, ir::DType::Float32, 0, name);
+  std::vector<float> out(count);
+  for (size_t i = 0; i < count; ++i)
+    out[i] = static_cast<float>(loadElement(bytes.data() + 4 * i, ir::DType::Float32).asDouble());
+  return out;
+}
+
+// The closed form of two blocks adding A[0:32] and A[32:64] into C[0:32] in
+// block-id order (binary32): C[i] = (C0[i] + A[i]) + A[32 + i]; C[32:] keeps C0.
+void expectBlockOrderSums(const KernelRun& run, const std::string& what) {
+  auto a = floatInput("A", 64), c0 = floatInput("C", 64);
+  auto c = finalValues(run, "C", ir::DType::Float32);
+  for (size_t i = 0; i < 64; ++i) {
+    float want = i < 32 ? (c0[i] + a[i]) + a[32 + i] : c0[i];
+    EXPECT_EQ(c[i], static_cast<double>(want)) << what << i;
+  }
+}
+
 // Each block adds its 32-element slice of A into C[0:32] atomically.
 std::string atomicAdds(const std::string& store) {
   return kernelText(kParams,
@@ -200,18 +221,7 @@ TEST(Atomic, AtomicAddsFromTwoBlocksAccumulateWithoutRace) {
                              "T.set_atomic_none()\n"));
     EXPECT_TRUE(run.sim.races.empty());
     EXPECT_TRUE(run.ok());
-    // Closed form: C[i] = (C0[i] + A[i]) + A[32 + i] in binary32, block order.
-    std::vector<uint8_t> a(256), c0(256);
-    generateInput(a, ir::DType::Float32, 0, "A");
-    generateInput(c0, ir::DType::Float32, 0, "C");
-    auto at = [](const std::vector<uint8_t>& v, int i) {
-      return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
-    };
-    auto c = finalValues(run, "C", ir::DType::Float32);
-    for (int i = 0; i < 64; ++i) {
-      float want = i < 32 ? (at(c0, i) + at(a, i)) + at(a, 32 + i) : at(c0, i);
-      EXPECT_EQ(c[static_cast<size_t>(i)], static_cast<double>(want)) << i;
-    }
+    expectBlockOrderSums(run, "");
   }
 }
 
@@ -228,17 +238,7 @@ TEST(Atomic, ArmedAndClearedUnderACompileTimeFlag) {
                            "    T.set_atomic_none()\n"));
   EXPECT_TRUE(run.sim.races.empty());
   EXPECT_TRUE(run.ok());
-  std::vector<uint8_t> a(256), c0(256);
-  generateInput(a, ir::DType::Float32, 0, "A");
-  generateInput(c0, ir::DType::Float32, 0, "C");
-  auto at = [](const std::vector<uint8_t>& v, int i) {
-    return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
-  };
-  auto c = finalValues(run, "C", ir::DType::Float32);
-  for (int i = 0; i < 32; ++i)
-    EXPECT_EQ(c[static_cast<size_t>(i)],
-              static_cast<double>((at(c0, i) + at(a, i)) + at(a, 32 + i)))
-        << i;
+  expectBlockOrderSums(run, "");
 }
 
 TEST(Atomic, MaxAndMinReduceIntoGlobalMemory) {
@@ -319,20 +319,14 @@ TEST(Atomic, OneRegionUpdatingTwoTensorsWithDifferentKindsDoesNotRace) {
                               "T.copy(a[bx * 16 : bx * 16 + 16], B[bx * 16 : bx * 16 + 16])\n"));
   EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.front().element;
   EXPECT_TRUE(run.ok());
-  std::vector<uint8_t> a(256), s0(8), m0(8);
-  generateInput(a, ir::DType::Float32, 0, "A");
-  generateInput(s0, ir::DType::Float32, 0, "S");
-  generateInput(m0, ir::DType::Float32, 0, "M");
-  auto at = [](const std::vector<uint8_t>& v, int i) {
-    return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
-  };
-  float sum = at(s0, 0), max = at(m0, 0);
-  for (int i = 0; i < 64; ++i) sum += at(a, i), max = std::max(max, at(a, i));
+  auto a = floatInput("A", 64), s0 = floatInput("S", 2), m0 = floatInput("M", 2);
+  float sum = s0[0], max = m0[0];
+  for (float x : a) sum += x, max = std::max(max, x);
   auto s = finalValues(run, "S", ir::DType::Float32);
   auto m = finalValues(run, "M", ir::DType::Float32);
   EXPECT_EQ(s[0], static_cast<double>(sum));
   EXPECT_EQ(m[0], static_cast<double>(max));
-  EXPECT_EQ(s[1], static_cast<double>(at(s0, 1)));
+  EXPECT_EQ(s[1], static_cast<double>(s0[1]));
 }
 
 // Another instruction's plain read of the atomically updated tensor still
@@ -372,13 +366,12 @@ TEST(Atomic, ScalarAtomicUpdatesDoNotRace) {
                                   4));
   EXPECT_TRUE(run.sim.races.empty()) << run.sim.races.front().element;
   EXPECT_TRUE(run.ok());
-  std::vector<uint8_t> s0(8);
-  generateInput(s0, ir::DType::Float32, 0, "S");
+  auto s0 = floatInput("S", 2);
   auto s = finalValues(run, "S", ir::DType::Float32);
-  for (int i = 0; i < 2; ++i) {
-    float want = static_cast<float>(loadElement(s0.data() + 4 * i, ir::DType::Float32).asDouble());
+  for (size_t i = 0; i < 2; ++i) {
+    float want = s0[i];
     for (int b = 0; b < 4; ++b) want += 1.5f;
-    EXPECT_EQ(s[static_cast<size_t>(i)], static_cast<double>(want)) << i;
+    EXPECT_EQ(s[i], static_cast<double>(want)) << i;
   }
 }
 
@@ -395,17 +388,7 @@ TEST(Atomic, ElementwiseCopiesUnderSetAtomicAccumulate) {
                                     2));
     EXPECT_TRUE(run.sim.races.empty()) << store << run.sim.races.front().element;
     EXPECT_TRUE(run.ok()) << store;
-    std::vector<uint8_t> a(256), c0(256);
-    generateInput(a, ir::DType::Float32, 0, "A");
-    generateInput(c0, ir::DType::Float32, 0, "C");
-    auto at = [](const std::vector<uint8_t>& v, int i) {
-      return static_cast<float>(loadElement(v.data() + 4 * i, ir::DType::Float32).asDouble());
-    };
-    auto c = finalValues(run, "C", ir::DType::Float32);
-    for (int i = 0; i < 64; ++i) {
-      float want = i < 32 ? (at(c0, i) + at(a, i)) + at(a, 32 + i) : at(c0, i);
-      EXPECT_EQ(c[static_cast<size_t>(i)], static_cast<double>(want)) << store << i;
-    }
+    expectBlockOrderSums(run, store);
   }
 }
 
