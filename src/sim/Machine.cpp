@@ -147,16 +147,9 @@ Memory::Memory(Memory&&) noexcept = default;
 Memory& Memory::operator=(Memory&&) noexcept = default;
 Memory::~Memory() = default;
 
-std::vector<uint8_t>& Memory::dense(int index) {
+void Memory::requireDense(int index) const {
   TS_INTERNAL(!isPaged(index), "whole-array access to the demand-paged storage '" +
                                    storages_[static_cast<size_t>(index)]->name + "'");
-  return bytes_[static_cast<size_t>(index)];
-}
-
-std::vector<uint8_t>& Memory::definedDense(int index) {
-  TS_INTERNAL(!isPaged(index), "whole-array access to the demand-paged storage '" +
-                                   storages_[static_cast<size_t>(index)]->name + "'");
-  return defined_[static_cast<size_t>(index)];
 }
 
 void Memory::resize(int index, int64_t bytes) {

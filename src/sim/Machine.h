@@ -95,7 +95,10 @@ class Memory {
   int index(const ir::Storage& s) const { return indexOfId_.at(static_cast<size_t>(s->id)); }
   // The whole byte array of a storage that is not demand-paged.
   uint8_t* data(int index) { return dense(index).data(); }
-  const uint8_t* data(int index) const { return const_cast<Memory*>(this)->dense(index).data(); }
+  const uint8_t* data(int index) const {
+    requireDense(index);
+    return bytes_[static_cast<size_t>(index)].data();
+  }
   int64_t size(int index) const { return sizes_[static_cast<size_t>(index)]; }
   const ir::Storage& storage(int index) const { return storages_[static_cast<size_t>(index)]; }
   int numStorages() const { return static_cast<int>(storages_.size()); }
@@ -133,8 +136,16 @@ class Memory {
 
  private:
   struct Paged;  // a reserved mapping of bytes and shadow bytes, filled per chunk
-  std::vector<uint8_t>& dense(int index);
-  std::vector<uint8_t>& definedDense(int index);
+  // Whole-array access: an internal error on a demand-paged storage.
+  void requireDense(int index) const;
+  std::vector<uint8_t>& dense(int index) {
+    requireDense(index);
+    return bytes_[static_cast<size_t>(index)];
+  }
+  std::vector<uint8_t>& definedDense(int index) {
+    requireDense(index);
+    return defined_[static_cast<size_t>(index)];
+  }
   uint8_t* pagedAt(int index, int64_t offset, int64_t size, bool shadow);
 
   std::vector<ir::Storage> storages_;

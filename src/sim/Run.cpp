@@ -6,7 +6,6 @@
 #include <exception>
 #include <limits>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -325,10 +324,8 @@ std::optional<Diagnostic> checkSimulationLimits(const Kernel& kernel, bool sampl
 
 bool needsSampling(const Kernel& kernel) {
   int64_t global = 0;
-  std::set<int> seen;
-  for (const auto& b : kernel.buffers)
-    if (b->storage->scope == MemScope::Global && seen.insert(b->storage->id).second)
-      global += std::max<int64_t>(b->storage->bytes, 0);
+  for (const auto& s : storageOrder(kernel))
+    if (s->scope == MemScope::Global) global += std::max<int64_t>(s->bytes, 0);
   return global > kMaxSimulatedBytes && global <= kMaxSampledGlobalBytes &&
          !checkSimulationLimits(kernel, true);
 }
