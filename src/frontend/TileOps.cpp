@@ -14,6 +14,12 @@ using namespace ir;
 
 namespace {
 
+// Pipe and hard-event names are matched case-insensitively ("PIPE_V", "v").
+std::string upperCase(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
 std::string extentsText(const std::vector<int64_t>& e) {
   std::string s = "(";
   for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + std::to_string(e[i]);
@@ -801,8 +807,7 @@ void Elaborator::elabFlag(const std::string& name, const py::Expr& call, Env& en
   auto pipeArg = [&](size_t i) {
     if (i >= args.size() || (args[i].kind != K::Str))
       fail(call.loc, fmt::format("T.{} needs pipe names such as \"MTE2\"", name));
-    std::string upper = args[i].s;
-    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    std::string upper = upperCase(args[i].s);
     if (upper == "ALL" && name == "pipe_barrier") return std::optional<Pipe>{};
     auto p = parsePipe(upper);
     if (!p)
@@ -852,8 +857,7 @@ void Elaborator::elabAscendFlag(const std::string& name, const py::Expr& call, E
                                          "as \"MTE2_V\"",
                                          name));
   std::string text = args[0].s;
-  std::string upper = text;
-  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string upper = upperCase(text);
   // Rewritten as the T.set_flag / T.pipe_barrier call it means, so one path checks pipes.
   py::Expr plain(py::ExprKind::Call, call.loc);
   plain.lhs = std::make_unique<py::Expr>(py::ExprKind::Name, call.loc);
@@ -906,8 +910,7 @@ void Elaborator::elabBufferLock(const std::string& name, const py::Expr& call, E
     fail(call.loc, fmt::format("T.{} takes (pipe, buf_id, mode=False) with a pipe such as "
                                "\"PIPE_MTE2\"",
                                name));
-  std::string upper = args[0].s;
-  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string upper = upperCase(args[0].s);
   if (upper.rfind("PIPE_", 0) == 0) upper = upper.substr(5);
   if (!parsePipe(upper))
     fail(argLoc(call, 0),
