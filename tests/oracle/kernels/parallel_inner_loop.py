@@ -1,7 +1,8 @@
 """A serial loop inside a T.Parallel body, as upstream's plain-TileLang MHC
 kernels (example_mhc_post.py, example_mhc_norm_fn.py) accumulate per element:
 each element runs the loop in order; tilesched unrolls the constant loop into
-the element-wise body. Fragments and global memory as those kernels use them.
+the element-wise body. Fragments and global memory as those kernels use them,
+with a T.annotate_layout and a getattr(T, "copy").
 
     X[n, i, h] = C[n, i] * D[n, h] + sum_k A[n, k, i] * B[n, k, h]   (k in order)
     R[n, h]    = sum over k = 3, 1 of B[n, k, h]   (a stepped range, from 0.0)
@@ -28,7 +29,10 @@ def parallel_inner_loop(batch=2, mhc=4, hidden=64):
             d_local = T.alloc_fragment((hidden,), "float32")
             x_local = T.alloc_fragment((mhc, hidden), "float32")
             r_local = T.alloc_fragment((hidden,), "float32")
-            T.copy(A[n, 0, 0], a_local)
+            # A layout changes no value in tilesched (a warning says so), and
+            # getattr(T, name) is T.name: as upstream's reduce tests write them.
+            T.annotate_layout({x_local: T.Fragment((mhc, hidden), forward_fn=lambda i, h: (i, h))})
+            getattr(T, "copy")(A[n, 0, 0], a_local)
             T.copy(B[n, 0, 0], b_local)
             T.copy(C[n, 0], c_local)
             T.copy(D[n, 0], d_local)
