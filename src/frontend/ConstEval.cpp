@@ -280,10 +280,19 @@ bool truthy(const Value& v, SourceLoc loc) {
     case K::Dict:
       return !v.items.empty();
     case K::Buffer:
+      // A T.alloc_var scalar holds a run-time value; callers that may see one
+      // build a run-time test instead of asking here.
+      if (v.buffer->storage->scope == MemScope::LocalVar)
+        fail(loc, fmt::format("the truth value of T.alloc_var '{}' is only known at run time",
+                              v.buffer->name));
+      return true;
     case K::Function:
     case K::Module:
     case K::DialectFn:
       return true;
+    case K::Expr:
+    case K::Access:
+      fail(loc, "the truth value of a run-time value is only known at run time");
     default:
       fail(loc, fmt::format("the truth value of a {} is not known at compile time", typeName(v)));
   }

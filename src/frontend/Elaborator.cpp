@@ -3839,7 +3839,10 @@ void Elaborator::elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   // Python `if` it is in TileLang's builder: the branch is inlined, and the
   // names it binds stay bound after it (`if backend == "pto": ... else:
   // best = T.alloc_var(...)`). Only a run-time branch scopes its names.
-  if (cond.isConstant() || cond.kind == K::Buffer) {
+  // A buffer is a Python object, always true, except a T.alloc_var scalar:
+  // `if g:` tests its value at run time.
+  bool runtimeScalar = cond.kind == K::Buffer && cond.buffer->storage->scope == MemScope::LocalVar;
+  if (cond.isConstant() || (cond.kind == K::Buffer && !runtimeScalar)) {
     elabBlock(truthy(cond, s.iter->loc) ? s.body : s.orelse, env, ctx);
     return;
   }

@@ -50,4 +50,7 @@ def main(A: T.Tensor((1024,), "float32"), I: T.Tensor((1024,), "int32"), n: T.in
         y = n // 2
         z = (n > 0 and n < 10) or not n == 3
         w = -n + (+n)
+        g = T.alloc_var(T.bool, I[0])
+        v = bool(g)  # expected-error col 13 {{the truth value of T.alloc_var 'g' is only known at run time}}
+        v = bool(n)  # expected-error col 13 {{the truth value of a run-time value is only known at run time}}
         T.fill(a, eps)

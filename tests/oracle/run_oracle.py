@@ -156,8 +156,11 @@ def main():
         import oracle_lib
         oracle_lib.WIDE_RANGE = tuple(args.wide)
     rng = np.random.default_rng(args.seed)
-    inputs = {name: np.ascontiguousarray(a) for name, a in model.inputs(rng, params).items()}
-    expected = model.expected({name: a.copy() for name, a in inputs.items()}, params)
+    generated = model.inputs(rng, params)
+    # A Python number is a scalar parameter (`--input NAME=3.5`), not a tensor.
+    scalars = {name: v for name, v in generated.items() if isinstance(v, (int, float))}
+    inputs = {name: np.ascontiguousarray(a) for name, a in generated.items() if name not in scalars}
+    expected = model.expected({**{name: a.copy() for name, a in inputs.items()}, **scalars}, params)
     tolerance = getattr(model, "TOLERANCE", {})
 
     in_dir = os.path.join(args.workdir, "in")
@@ -195,6 +198,8 @@ def main():
         np.save(path, array)
         command += ["--input", f"{name}={path}"]
 
+    for name, value in scalars.items():
+        command += ["--input", f"{name}={value!r}"]
     print("$ " + " ".join(command))
     run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(run.stdout, end="")
