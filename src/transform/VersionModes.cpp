@@ -60,8 +60,33 @@ Expr flattenedIteration(const std::vector<const ForStmt*>& chain) {
   return clock;
 }
 
-// Bounds of some loop in the chain depend on an enclosing loop's variable.
+// A loop bound the flattened clock repeats in every access: a bound that
+// reads memory (`T.serial(n0 % 2)` on a T.alloc_var the body updates) or a
+// scalar variable may have another value by the time an instruction of the
+// body re-evaluates it, and a vector instruction would read it on its own
+// pipe, racing with the scalar unit's update.
+bool readsRunTimeState(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Load) return true;
+  if (e->kind == ExprKind::VarRef && e->var->kind == VarKind::Local) return true;
+  for (const auto& o : e->operands)
+    if (readsRunTimeState(o)) return true;
+  return false;
+}
+
+// The first loop of the chain whose bounds (as the clock uses them: every
+// start, every extent but the outermost's) read run-time state.
+const ForStmt* stateDependentBound(const std::vector<const ForStmt*>& chain) {
+  for (size_t i = 0; i < chain.size(); ++i)
+    if (readsRunTimeState(chain[i]->min) || (i > 0 && readsRunTimeState(chain[i]->extent)))
+      return chain[i];
+  return nullptr;
+}
+
+// Bounds of some loop in the chain depend on an enclosing loop's variable or
+// on run-time state.
 bool nonAffine(const std::vector<const ForStmt*>& chain) {
+  if (stateDependentBound(chain)) return true;
   for (size_t i = 1; i < chain.size(); ++i) {
     std::vector<const ForStmt*> outer(chain.begin(), chain.begin() + static_cast<long>(i));
     if (mentionsAny(chain[i]->min, outer) || mentionsAny(chain[i]->extent, outer)) return true;
@@ -158,6 +183,26 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
                   fmt::format("iteration mode for '{}' needs exactly one owner loop, but it has {} "
                               "(lines {}); use \"counter\" or \"auto\"",
                               sl.buffer->name, sl.owners.size(), lines));
+      mode = VersionMode::Counter;
+    } else if (const ForStmt* loop = mode == VersionMode::Iteration
+                                         ? stateDependentBound(chains[sl.owners.front()])
+                                         : nullptr) {
+      // The clock would re-read the bound in every access; a counter is
+      // advanced by the scalar unit and read as an issue-time operand.
+      if (multiStage) {
+        diags.error(requestLoc,
+                    fmt::format("'{}' needs iteration mode (with enable_offset it is accessed at "
+                                "several stages), but the bounds of loop '{}' (line {}) are "
+                                "run-time values; give it one version ({{{}: 1}}) or drop "
+                                "enable_offset",
+                                sl.buffer->name, loop->var->name, loop->loc.line, sl.buffer->name));
+      } else {
+        diags.warning(requestLoc,
+                    fmt::format("'{}' uses counter mode instead of iteration mode: the bounds of "
+                                "loop '{}' (line {}) are run-time values, so its iterations "
+                                "cannot be numbered before it runs",
+                                sl.buffer->name, loop->var->name, loop->loc.line));
+      }
       mode = VersionMode::Counter;
     } else if (mode == VersionMode::Iteration && (guarded || !affine)) {
       diags.warning(

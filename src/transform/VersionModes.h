@@ -9,11 +9,14 @@
 //  - "iteration": clock = the flattened iteration number of the owner and its
 //    enclosing loops, ((i0 - m0) * T1 + (i1 - m1)) * T2 + ...; needs exactly
 //    one owner (error otherwise); a guarded epoch or loop bounds that depend
-//    on enclosing loop variables warn "consider counter mode";
+//    on enclosing loop variables warn "consider counter mode"; bounds that
+//    read run-time state (memory, T.alloc_var, scalar variables) fall back to
+//    counter mode with a warning, since the clock would re-read them;
 //  - "counter": clock = a fresh 32-bit counter (zero at kernel start,
 //    advanced after every active epoch by SyncInsertion), shared by owners;
-//  - "auto": iteration when the epoch is unconditional, affine and has one
-//    owner, else counter.
+//  - "auto": iteration when the epoch is unconditional, affine (bounds built
+//    from constants, parameters and enclosing loop-independent values) and
+//    has one owner, else counter.
 // Errors go to `diags`; the plan is still returned (iteration errors fall
 // back to counter so later passes stay well defined).
 //

@@ -862,6 +862,57 @@ def main(X: T.Tensor((256,), "float32"), Y: T.Tensor((256,), "float32")):
   EXPECT_EQ(*storageOf(l, "a").mode, ir::VersionMode::Iteration);
 }
 
+// Issue 17 §1: an inner loop whose trip count reads a T.alloc_var its body
+// updates. The flattened iteration clock would re-read the variable in the
+// vector body's version index (a race with the scalar unit's update): auto
+// and double pick counter mode, and an explicit "iteration" falls back to it
+// with a warning.
+const char* kStateBoundKernel = R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((2560,), "float32"), T7: T.Tensor((512,), "int32"), C: T.Tensor((2560,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((512,), "float32")
+        b_ub = T.alloc_ub((512,), "float32")
+        t7 = T.alloc_ub((512,), "int32")
+        n0 = T.alloc_var(T.int32, 3)
+        T.annotate_buffer_versions({a_ub: MODE})
+        T.copy(T7, t7)
+        for o0 in T.unroll(5):
+            for kk0 in T.serial(n0 % 2):
+                T.copy(A[o0 * 512 : o0 * 512 + 512], a_ub)
+                for i in T.Parallel(512):
+                    b_ub[i] = a_ub[i] + 1.0
+                T.copy(b_ub, C[o0 * 512 : o0 * 512 + 512])
+                n0 = n0 + T.cast(t7[486], "int32")
+)";
+
+std::string stateBoundKernel(const std::string& mode) {
+  std::string text = kStateBoundKernel;
+  text.replace(text.find("MODE"), 4, mode);
+  return text;
+}
+
+TEST(VersionModes, ALoopBoundReadingAVariableTheBodyUpdatesUsesACounter) {
+  auto l = lowerText("state_bound.py", stateBoundKernel("2"), uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(*storageOf(l, "a_ub").mode, ir::VersionMode::Counter);
+  EXPECT_EQ(*storageOf(l, "b_ub").mode, ir::VersionMode::Counter);
+  EXPECT_EQ(l.messages().find("warning"), std::string::npos) << l.messages();
+}
+
+TEST(VersionModes, IterationModeOnARunTimeBoundFallsBackToACounterWithAWarning) {
+  auto l = lowerText("state_bound_iteration.py", stateBoundKernel("(2, \"iteration\")"), uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(*storageOf(l, "a_ub").mode, ir::VersionMode::Counter);
+  EXPECT_NE(l.messages().find("state_bound_iteration.py:10:"), std::string::npos) << l.messages();
+  EXPECT_NE(l.messages().find("warning: 'a_ub' uses counter mode instead of iteration mode: the "
+                              "bounds of loop 'kk0' (line 13) are run-time values, so its "
+                              "iterations cannot be numbered before it runs"),
+            std::string::npos)
+      << l.messages();
+}
+
 TEST(VersionModes, CounterModeAcrossStagesIsAnError) {
   std::string text = stagedKernel(5);
   text.replace(text.find("        for s in"), 0,
