@@ -708,7 +708,10 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
                         "{{{}: 1}} opts it out",
                         c.buffer->name, bad.line, c.buffer->name));
       }
-    if (o.eligible) describeEpochs(o, loops, defs, root);
+    if (o.eligible) {
+      describeEpochs(o, loops, defs, root);
+      o.partialWrite = findPartialWrite(kernel, o);
+    }
     // A fixed count that never applies (SPEC §2.1); not after a claims error.
     const VersionSpec* spec = nullptr;
     for (const auto& v : kernel.annotations.bufferVersions)

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/PartialWrites.h"
 #include "analysis/Tasks.h"
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
@@ -77,6 +78,10 @@ struct StorageOwnership {
   // Empty when not eligible.
   std::vector<ir::Stmt> broadcastFills;
   std::string reason;  // why it is not eligible ("" when eligible)
+  // An eligible storage's first write that the analysis sees may not cover
+  // it in some iteration (analysis/PartialWrites.h); warned about once it
+  // gets several versions.
+  std::optional<PartialWrite> partialWrite;
 
   // SPEC §6.1 "auto": counter mode unless the epoch is unconditional, affine
   // and has one owner.

@@ -347,6 +347,18 @@ struct ManualSpec {
   SourceLoc loc;
 };
 
+// A storage the lowering gave N > 1 versions (transform/Materialize.h): every
+// access of one of its buffers names its version as `floormod(clock, N)` in
+// its leading index, where `clock` counts the epochs of its owner loops. The
+// simulator checks with it that every read sees bytes written in its own
+// epoch (SPEC §2.4, stale versions).
+struct VersionedStorage {
+  Storage storage;  // the N-times-larger storage
+  Buffer buffer;    // its allocating buffer, with the leading version dimension
+  int64_t versions = 2;
+  std::vector<std::pair<std::string, SourceLoc>> ownerLoops;  // loop variable, `for` line
+};
+
 struct KernelAnnotations {
   std::vector<VersionSpec> bufferVersions;
   SourceLoc bufferVersionsLoc;
@@ -354,6 +366,8 @@ struct KernelAnnotations {
   std::vector<MemScope> unlimited;
   // Written back by AutoSchedule: selected versions per storage (SPEC §2.1).
   std::vector<std::pair<Storage, int64_t>> selectedVersions;
+  // Set by materialisation; empty in source kernels.
+  std::vector<VersionedStorage> versioned;
 };
 
 struct KernelParam {

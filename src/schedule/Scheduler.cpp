@@ -270,7 +270,12 @@ class KernelScheduler {
 KernelSchedule scheduleKernel(const KernelAnalysis& analysis, const ir::Kernel& kernel,
                               const Target& target, const ScheduleOptions& options,
                               DiagnosticEngine& diags) {
-  return KernelScheduler(analysis, kernel, target, options, diags).run();
+  KernelSchedule out = KernelScheduler(analysis, kernel, target, options, diags).run();
+  // The optimistic write-first rule's visible misses (SPEC §2.4).
+  for (const auto& d : out.storages)
+    if (const auto* own = analysis.ownership.find(d.storage))
+      analysis::warnPartialWrite(*own, d.versions, diags);
+  return out;
 }
 
 }  // namespace tilesched::schedule

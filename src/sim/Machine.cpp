@@ -721,13 +721,16 @@ static size_t significantFrom(const std::vector<int64_t>& extents) {
 CopyRegions Machine::resolveCopy(const CopyStmt& c) {
   bool srcGlobal = c.src.buffer->storage->scope == MemScope::Global;
   bool dstGlobal = c.dst.buffer->storage->scope == MemScope::Global;
-  bool clippable =
-      !c.padValue && srcGlobal != dstGlobal && c.src.numElements() == c.dst.numElements();
+  // A load with pad_value= may run past its tensor's end too: the source is
+  // clipped there and the padded copy fills the rest of the tile (a tail).
+  bool padTail = c.padValue && srcGlobal && !dstGlobal;
+  bool clippable = padTail || (!c.padValue && srcGlobal != dstGlobal &&
+                               c.src.numElements() == c.dst.numElements());
   std::vector<int64_t> declared;
   CopyRegions out;
   out.src = resolve(c.src, c.loc, clippable && srcGlobal ? &declared : nullptr);
   out.dst = resolve(c.dst, c.loc, clippable && dstGlobal ? &declared : nullptr);
-  if (declared.empty()) return out;
+  if (declared.empty() || padTail) return out;
   const ResolvedRegion& gm = srcGlobal ? out.src : out.dst;
   ResolvedRegion& chip = srcGlobal ? out.dst : out.src;
   // Line the significant extents up from the right.

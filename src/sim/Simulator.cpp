@@ -23,6 +23,7 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "sim/StaleVersions.h"
 
 namespace tilesched::sim {
 
@@ -111,6 +112,7 @@ struct Instr {
   int64_t blockedSince = -1;
   Patches pending;
   VClock clock{};
+  StaleVersionCheck::Epochs epochs;  // of its versioned accesses, read at issue
 };
 
 struct FlagState {
@@ -262,7 +264,7 @@ class BlockSim {
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
            GlobalRaceChecker& globalRaces, SimResult& result,
            std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, AtomicKinds& atomics,
-           int64_t block, bool trace, int64_t& traceBudget)
+           StaleVersionCheck& stale, int64_t block, bool trace, int64_t& traceBudget)
       : kernel_(kernel),
         target_(target),
         machine_(machine),
@@ -271,6 +273,7 @@ class BlockSim {
         result_(result),
         costs_(costs),
         atomics_(atomics),
+        stale_(stale),
         block_(block),
         trace_(trace),
         traceBudget_(traceBudget) {
@@ -307,7 +310,9 @@ class BlockSim {
   bool fireFlags(int64_t t);
   bool allIdle() const;
   // `operandsOfNext`: the operand reads of the tile instruction issued next.
-  void scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOfNext = false);
+  // `epochs`: of the versioned storages `s` accesses (StaleVersionCheck).
+  void scalarAccess(const AccessSet& set, const Stmt& s, const StaleVersionCheck::Epochs& epochs,
+                    bool operandsOfNext = false);
   int64_t evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what);
   void setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc);
   void consumeFlag(Instr* w, Pipe dst, int64_t t);
@@ -331,6 +336,7 @@ class BlockSim {
   SimResult& result_;
   std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
   AtomicKinds& atomics_;
+  StaleVersionCheck& stale_;
   int64_t block_;
   bool trace_;
   int64_t& traceBudget_;
@@ -413,10 +419,12 @@ void BlockSim::flagError(SourceLoc loc, std::string message) {
   result_.issues.push_back(std::move(issue));
 }
 
-void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s, bool operandsOfNext) {
+void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s,
+                            const StaleVersionCheck::Epochs& epochs, bool operandsOfNext) {
   if (set.empty()) return;
   AccessSet norm = set;
   norm.normalize();
+  stale_.apply(norm, epochs, s, block_, result_.issues);
   AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
   if (operandsOfNext) who.operandsOf = nextId_;  // newInstr takes the next id
   races_.access(who, norm);
@@ -515,8 +523,10 @@ bool BlockSim::scalarStep(int64_t t) {
         if (!f.started) {
           f.started = true;
           AccessSet acc;
+          StaleVersionCheck::Epochs epochs;
           {
             ScalarScope scope(machine_, scalarEnv_, &acc);
+            epochs = stale_.epochsOf(s, machine_);
             machine_.loc = loop->loc;
             Scalar min = machine_.eval(loop->min), extent = machine_.eval(loop->extent);
             machine_.requireDefined(min, "the start of loop '" + loop->var->name + "'");
@@ -524,7 +534,7 @@ bool BlockSim::scalarStep(int64_t t) {
             f.cur = min.asInt();
             f.end = f.cur + extent.asInt();
           }
-          scalarAccess(acc, s);
+          scalarAccess(acc, s, epochs);
         }
         if (f.cur < f.end) {
           scalarEnv_[static_cast<size_t>(loop->var->id)] = Scalar::ofInt(f.cur++);
@@ -540,15 +550,17 @@ bool BlockSim::scalarStep(int64_t t) {
         const auto* br = as<IfStmt>(s);
         stack_.pop_back();
         AccessSet acc;
+        StaleVersionCheck::Epochs epochs;
         bool taken = false;
         {
           ScalarScope scope(machine_, scalarEnv_, &acc);
+          epochs = stale_.epochsOf(s, machine_);
           machine_.loc = br->loc;
           Scalar cond = machine_.eval(br->cond);
           machine_.requireDefined(cond, "the condition of this if");
           taken = cond.truthy();
         }
-        scalarAccess(acc, s);
+        scalarAccess(acc, s, epochs);
         const Stmt* next = taken ? &br->thenBody : &br->elseBody;
         if (*next) stack_.push_back(Frame{next});
         chargeScalar(t, target_.cost.scalar.cyclesPerStatement);
@@ -567,11 +579,13 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
     case StmtKind::Assign:
     case StmtKind::Store: {
       AccessSet acc;
+      StaleVersionCheck::Epochs epochs;
       {
         ScalarScope scope(machine_, scalarEnv_, &acc);
+        epochs = stale_.epochsOf(s, machine_);
         machine_.exec(s);
       }
-      scalarAccess(acc, s);
+      scalarAccess(acc, s, epochs);
       chargeScalar(t, std::max<int64_t>(1, target_.cost.scalar.cyclesPerStatement));
       ++stats_.pipes[pipeIndex(Pipe::S)].instructions;
       return true;
@@ -686,8 +700,10 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   Scalar value;
   bool clear = false;
   bool tailFill = false;  // a clipped copy into L1 zero-fills the rest of the tile
+  StaleVersionCheck::Epochs epochs;
   {
     ScalarScope scope(machine_, scalarEnv_, &acc);
+    epochs = stale_.epochsOf(s, machine_);
     switch (s->kind) {
       case StmtKind::Copy: {
         const auto* x = as<CopyStmt>(s);
@@ -730,7 +746,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
         break;  // T.Parallel and VF regions compute their addresses on the vector unit
     }
   }
-  scalarAccess(acc, s, /*operandsOfNext=*/true);
+  scalarAccess(acc, s, epochs, /*operandsOfNext=*/true);
 
   OpKind kind = kindOf(s, c);
   Instr* loadPart = nullptr;
@@ -741,6 +757,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
     loadPart->ii = c.secondIi;
     loadPart->regions = regions;
     loadPart->gemm = std::make_shared<GemmOperands>();
+    loadPart->epochs = epochs;
     ps(*c.secondPipe).queue.push_back(loadPart);
   }
   Instr* in =
@@ -754,6 +771,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   in->clear = clear;
   in->hasPad = (s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr) || tailFill;
   in->partner = loadPart;
+  in->epochs = std::move(epochs);
   if (loadPart) in->gemm = loadPart->gemm;
   if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
   ps(c.pipe).queue.push_back(in);
@@ -815,6 +833,7 @@ void BlockSim::execute(Instr* in, bool deferred) {
   in->env.clear();
   in->env.shrink_to_fit();
   acc.normalize();
+  stale_.apply(acc, in->epochs, in->stmt, block_, result_.issues);
   AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
   races_.access(who, acc);
   globalRaces_.access(who, acc, atomics_.of(in->stmt));
@@ -1171,9 +1190,10 @@ struct BlockRunner {
   Machine machine;
   std::unordered_map<const StmtNode*, cost::InstructionCost> costs;
   AtomicKinds atomics;
+  StaleVersionCheck stale;
 
   BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
-      : kernel(k), target(t), memory(m), machine(k, m), atomics(k, m) {
+      : kernel(k), target(t), memory(m), machine(k, m), atomics(k, m), stale(k, m) {
     machine.trackPoison = true;
     machine.fastPaths = options.fastPaths;
     for (const auto& [name, value] : options.bindings) {
@@ -1194,13 +1214,14 @@ struct BlockRunner {
     bool ok = true;
     memory.resetOnChip();
     races.clear();
+    stale.resetBlock();
     machine.bindBlock(b);
     if (trace) {
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, atomics, b, trace,
-                 traceBudget);
+    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, atomics, stale, b,
+                 trace, traceBudget);
     try {
       checkAssumptions(kernel, machine, b);
       sim.run();

@@ -124,6 +124,11 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
     out.storages.push_back(n);
     newStorage[st.get()] = n;
     pass.storages[st.get()] = Versioned{l, n};
+    VersionedStorage record;
+    record.storage = n;
+    record.versions = l->versions;
+    for (const auto* owner : l->owners) record.ownerLoops.emplace_back(owner->var->name, owner->loc);
+    out.annotations.versioned.push_back(std::move(record));
   }
   out.buffers.clear();
   for (const auto& b : kernel.buffers) {
@@ -138,6 +143,9 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
                     intImm(pass.storages.at(b->storage.get()).lowering->versions));
     pass.buffers[b.get()] = n;
     out.buffers.push_back(n);
+    if (!b->isAlias)
+      for (auto& record : out.annotations.versioned)
+        if (record.storage == it->second) record.buffer = n;
   }
   for (auto& p : out.params)
     if (p.buffer && pass.buffers.count(p.buffer.get())) p.buffer = pass.buffers.at(p.buffer.get());

@@ -140,6 +140,7 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
       plan.storages.push_back(std::move(sl));
       continue;
     }
+    analysis::warnPartialWrite(*own, sl.versions, diags);
     // The mode the author asked for (any alias may carry it).
     VersionMode requested = VersionMode::Auto;
     SourceLoc requestLoc = kernel.annotations.bufferVersionsLoc;

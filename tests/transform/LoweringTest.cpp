@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "analysis/TaskGraph.h"
 #include "frontend/Elaborator.h"
 #include "ir/Functor.h"
@@ -911,6 +913,122 @@ TEST(VersionModes, IterationModeOnARunTimeBoundFallsBackToACounterWithAWarning) 
                               "iterations cannot be numbered before it runs"),
             std::string::npos)
       << l.messages();
+}
+
+// ---------------------------------------------------------------- stale versions (SPEC §2.4)
+
+// The first stale-version issue of a run, or "" when there is none.
+std::string staleIssue(const Lowered& l) {
+  if (!l.run) return "no run: " + l.messages();
+  for (const auto& i : l.run->sim.issues)
+    if (i.message.find("stale version") != std::string::npos)
+      return fmt::format("{}:{}: {}", i.loc.line, i.loc.col, i.message);
+  return "";
+}
+
+// A GM->UB copy clipped at the end of its tensor writes part of a_ub; with two
+// versions the last iteration reads the rest from iteration 0's version,
+// where the sequential program reads iteration 1's bytes.
+const char* kClippedCopy = R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((3000,), "float32"), C: T.Tensor((3072,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((1024,), "float32")
+        c_ub = T.alloc_ub((1024,), "float32")
+        for s in T.Pipelined(3, num_stages=2):
+            T.copy(A[s * 1024 : s * 1024 + 1024], a_ub)
+            for i in T.Parallel(1024):
+                c_ub[i] = a_ub[i] * 2.0
+            T.copy(c_ub, C[s * 1024 : s * 1024 + 1024])
+)";
+
+TEST(StaleVersions, AClippedCopyUnderTwoVersionsIsReportedAtTheRead) {
+  auto l = lowerText("clipped.py", kClippedCopy, uniform(2));
+  ASSERT_TRUE(l.run) << l.messages();
+  EXPECT_EQ(staleIssue(l),
+            "10:13: stale version of 'a_ub': T.Parallel -> c_ub reads elements 952 to 1023 of "
+            "version 0, last written in epoch 0 of its owner loop 's' (line 8), not in this epoch "
+            "(2); the sequential program reads other values there");
+  EXPECT_FALSE(l.run->ok());
+  // One version is the sequential program: nothing is stale.
+  expectCorrect(lowerText("clipped_one.py", kClippedCopy, uniform(1)));
+}
+
+TEST(StaleVersions, AStoreLoopWithARunTimeTripCountIsReported) {
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(N: T.Tensor((4,), "int32"), C: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((64,), "float32")
+        for s in T.Pipelined(4, num_stages=2):
+            for j in T.serial(N[s]):
+                a_ub[j] = T.cast(s * 100 + j, "float32")
+            T.copy(a_ub, C[s * 64 : s * 64 + 64])
+)";
+  std::vector<std::pair<std::string, std::string>> none;
+  auto l = lowerText("runtime_trips.py", text, uniform(2));
+  ASSERT_TRUE(l.run) << l.messages();
+  // Random inputs: iterations write N[s] elements; whatever N holds, the
+  // copy of iteration s >= 2 reads its version's other elements, last written
+  // two iterations earlier, or never (poison).
+  std::string issue = staleIssue(l);
+  bool poison = false;
+  for (const auto& i : l.run->sim.issues) poison |= i.message.find("never written") != std::string::npos ||
+                                                    i.message.find("uninitial") != std::string::npos;
+  EXPECT_TRUE(!issue.empty() || poison) << l.messages();
+  if (!issue.empty()) {
+    EXPECT_EQ(issue.rfind("10:13: stale version of 'a_ub': T.copy a_ub -> C reads elements ", 0), 0u)
+        << issue;
+  }
+}
+
+TEST(StaleVersions, BroadcastFillBytesNoEpochWritesAreNotStale) {
+  // a_ub[64:128] keeps the fill in every version and in the sequential
+  // program alike: reading it in every epoch is correct.
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((256,), "float32"), C: T.Tensor((512,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((128,), "float32")
+        T.fill(a_ub, 1.5)
+        for s in T.Pipelined(4, num_stages=2):
+            T.copy(A[s * 64 : s * 64 + 64], a_ub[0:64])
+            T.copy(a_ub, C[s * 128 : s * 128 + 128])
+)";
+  auto l = lowerText("broadcast_fill.py", text, uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(storageOf(l, "a_ub").versions, 2);
+  EXPECT_EQ(staleIssue(l), "");
+}
+
+TEST(StaleVersions, ATrustedClaimOnACarriedAccumulatorIsReported) {
+  // `acc` carries a running sum across iterations; the claim makes it
+  // eligible anyway, and each version accumulates every other iteration.
+  const char* text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((256,), "float32"), C: T.Tensor((256,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((64,), "float32")
+        acc = T.alloc_ub((64,), "float32")
+        T.fill(acc, 0.0)
+        for s in T.Pipelined(4, num_stages=2, annotations={"multi_buffer_eligible": [a_ub, acc]}):
+            T.copy(A[s * 64 : s * 64 + 64], a_ub)
+            for i in T.Parallel(64):
+                acc[i] = acc[i] + a_ub[i]
+            T.copy(acc, C[s * 64 : s * 64 + 64])
+)";
+  auto l = lowerText("carried_claim.py", text, uniform(2));
+  ASSERT_TRUE(l.run) << l.messages();
+  EXPECT_EQ(staleIssue(l),
+            "11:13: stale version of 'acc': T.Parallel -> acc reads elements 0 to 63 of version "
+            "1, which hold what was written before the loop, but epoch 0 of its owner loop 's' "
+            "(line 9) has written them since in another version, not in this epoch (1); the "
+            "sequential program reads other values there")
+      << staleIssue(l) << "\n" << l.messages();
 }
 
 TEST(VersionModes, CounterModeAcrossStagesIsAnError) {
