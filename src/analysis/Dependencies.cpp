@@ -100,15 +100,21 @@ class ListDeps {
     std::vector<int> from{i}, to{j};
     from.insert(from.end(), a.path.begin(), a.path.end());
     to.insert(to.end(), b.path.begin(), b.path.end());
+    // A let (`off = s * 64` in a loop body) is a fresh value in every
+    // iteration, held in a scalar register and read by an instruction when
+    // the scalar unit issues it (SPEC §4.2): its definition must come before
+    // its uses, and nothing else orders it. The scalar unit issues a body in
+    // program order, so a use before a re-binding in the same body has read
+    // its value before the re-binding runs: no WAR, no WAW, nothing carried.
+    if (a.isScalarVar()) {
+      if (kind == DepKind::RAW && i < j) add(kind, i, j, DistanceKind::Same, 0, a, b, from, to);
+      return;
+    }
     if (i < j && oracle_.mayOverlap(a, b, loop, 0)) {
       add(kind, i, j, DistanceKind::Same, 0, a, b, from, to);
       return;  // any later-iteration instance is implied by this one
     }
     if (!loop) return;
-    if (a.isScalarVar()) {
-      add(kind, i, j, DistanceKind::Carried, 1, a, b, from, to);
-      return;
-    }
     const StorageOwnership* so = own_.find(a.storage);
     if (so && so->manual) {
       int64_t ring = std::max<int64_t>(so->ring, 1);

@@ -2,8 +2,8 @@
 //
 // Expects: the unit tree of extractUnits and the Ownership of the kernel.
 // Guarantees, per list (loop body or kernel root), for every ordered pair of
-// units and every pair of their accesses to one storage (aliases included) or
-// one scalar variable, at least one a write:
+// units and every pair of their accesses to one storage (aliases included),
+// at least one a write:
 //  - RAW / WAR / WAW by access kinds (producer first);
 //  - distance 0 ("same") when the consumer follows in program order and the
 //    boxes overlap in the same iteration;
@@ -12,7 +12,10 @@
 //      producer's box in iteration p meets the consumer's in p + d; none when
 //      no d <= N overlaps (and none when a distance-0 dependency exists);
 //      storage owned by this loop — "versioned" (the solver's version count);
-//      other storages and scalars — "carried" (distance 1);
+//      other storages — "carried" (distance 1);
+//  - a scalar variable (a let: `off = s * 64`) is a register value read when
+//    the scalar unit issues an instruction: only RAW from its definition to
+//    a later use in program order, distance 0; never WAR, WAW or carried;
 //    a cross-iteration dependency that a distance-0 one of the same pair
 //    already implies (forward pairs) is not listed;
 //  - latency = finish of the producing task in the producer's last inner

@@ -167,6 +167,87 @@ class Shift : public IRMutator {
   int64_t t_;
 };
 
+// Lets of a staged loop body (SPEC §6.4): a unit at stage t runs iteration
+// i - t, but a let's register holds the value of the iteration its own
+// stage runs. A use at another stage than the definition gets the let's
+// definition instead (`off` -> `s * 64`, then shifted to `(s - t) * 64`),
+// when the let is assigned once in the body and its value reads no memory.
+class StagedLets {
+ public:
+  StagedLets(const UnitList& list, const std::vector<int64_t>& stageOf) : stageOf_(stageOf) {
+    std::map<const VarNode*, int> count;
+    for (const auto& u : list.units)
+      if (const auto* a = as<AssignStmt>(u.stmt)) {
+        ++count[a->var.get()];
+        defs_[a->var.get()] = Def{a->value, u.index, !containsLoad(a->value)};
+      }
+    for (const auto& [v, n] : count)
+      if (n > 1) defs_[v].pure = false;
+  }
+
+  // The first let read at stage `t` that is defined at another stage and
+  // cannot be inlined (its name and line), if any.
+  const VarNode* blocking(const Stmt& s, int64_t t) const {
+    Finder f(*this, t);
+    f.visitStmt(s);
+    return f.bad;
+  }
+
+  // `s` with every let read at stage `t` and defined at another stage
+  // replaced by its definition (recursively).
+  Stmt inlineAt(const Stmt& s, int64_t t) const {
+    Inliner in(*this, t);
+    return in.mutateStmt(s);
+  }
+
+ private:
+  struct Def {
+    Expr value;
+    int unit = -1;
+    bool pure = true;
+  };
+  const Def* crossStage(const Var& v, int64_t t) const {
+    auto it = defs_.find(v.get());
+    if (it == defs_.end()) return nullptr;
+    return stageOf_[static_cast<size_t>(it->second.unit)] == t ? nullptr : &it->second;
+  }
+
+  class Finder : public IRVisitor {
+   public:
+    Finder(const StagedLets& l, int64_t t) : lets_(l), t_(t) {}
+    const VarNode* bad = nullptr;
+    void visitExpr(const Expr& e) override {
+      if (e && e->kind == ExprKind::VarRef && !bad)
+        if (const Def* d = lets_.crossStage(e->var, t_)) {
+          if (!d->pure) bad = e->var.get();
+          else visitExpr(d->value);
+        }
+      IRVisitor::visitExpr(e);
+    }
+
+   private:
+    const StagedLets& lets_;
+    int64_t t_;
+  };
+
+  class Inliner : public IRMutator {
+   public:
+    Inliner(const StagedLets& l, int64_t t) : lets_(l), t_(t) {}
+    Expr mutateExpr(const Expr& e) override {
+      if (e && e->kind == ExprKind::VarRef)
+        if (const Def* d = lets_.crossStage(e->var, t_); d && d->pure) return mutateExpr(d->value);
+      return IRMutator::mutateExpr(e);
+    }
+
+   private:
+    const StagedLets& lets_;
+    int64_t t_;
+  };
+
+  const std::vector<int64_t>& stageOf_;
+  std::map<const VarNode*, Def> defs_;
+};
+
 class Lowerer {
  public:
   Lowerer(const analysis::KernelAnalysis& a, LoweringPlan& p, const Target& t, DiagnosticEngine& d,
@@ -326,6 +407,21 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
                           "'{}' uses counter mode (it has {} owners) and is accessed "
                           "at several stages",
                           sl.buffer->name, sl.owners.size());
+      }
+      // A let read at another stage than its definition must be inlinable.
+      if (ok) {
+        std::vector<int64_t> stages(ls->stage.begin(), ls->stage.end());
+        StagedLets lets(list, stages);
+        for (const auto& u : list.units) {
+          if (as<AssignStmt>(u.stmt)) continue;
+          if (const VarNode* v = lets.blocking(u.stmt, stages[static_cast<size_t>(u.index)])) {
+            ok = false;
+            why = fmt::format("'{}' is defined at another stage than its use at line {}, and its "
+                              "value reads memory or it is assigned more than once",
+                              v->name, u.loc.line);
+            break;
+          }
+        }
       }
       if (ok) {
         for (size_t u = 0; u < list.units.size(); ++u) stageOf[u] = ls->stage[u];
@@ -735,7 +831,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       // Stage t: iteration i - t, when it exists.
       int64_t t = stageOf[static_cast<size_t>(slot.unit)];
       Shift shift(loop->var, t);
-      for (auto& w : work) w = shift.mutateStmt(w);
+      StagedLets lets(list, stageOf);
+      for (auto& w : work) w = shift.mutateStmt(lets.inlineAt(w, t));
       Expr local = sub(varRef(loop->var), loop->min);
       Expr valid = binary(BinOp::And, binary(BinOp::GE, local, intImm(t)),
                           binary(BinOp::LT, local, add(loop->extent, intImm(t))));

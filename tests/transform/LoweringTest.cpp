@@ -618,6 +618,60 @@ TEST(Lowering, EnableOffsetRunsThreeStagesInOneLoop) {
   }
 }
 
+// A let defined at stage 0 and read at stage 2 (SPEC §6.4): the stage-2 store
+// runs iteration s - 2, so it reads the let's definition, shifted, instead of
+// the register (which holds iteration s's offset).
+std::string stagedLetKernel(const std::string& let) {
+  return std::string(R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((320,), "float32"), Y: T.Tensor((320,), "float32"), K: T.Tensor((5,), "int32")):
+    with T.Kernel(1) as bx:
+        x_ub = T.alloc_ub((64,), "float32")
+        y_ub = T.alloc_ub((64,), "float32")
+        for s in T.Pipelined(5, num_stages=3, annotations={"enable_offset": True}):
+            off = )") + let + R"(
+            T.copy(X[off:off + 64], x_ub)
+            for i in T.Parallel(64):
+                y_ub[i] = x_ub[i] * 2.0 + 1.0
+            T.copy(y_ub, Y[off:off + 64])
+)";
+}
+
+ScheduleMaker stagedLetSchedule() {
+  return [](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+    auto s = transform::uniformSchedule(k, a, 3, target(), d);
+    schedule::ListSchedule ls;
+    ls.loop = a.root.units.front().loop();
+    ls.ii = 200;
+    ls.stage = {0, 0, 1, 2};
+    ls.start = {0, 1, 200, 400};
+    ls.maxStage = 2;
+    ls.enableOffset = true;
+    s.lists.push_back(ls);
+    return s;
+  };
+}
+
+TEST(Lowering, AStagedUseOfALetReadsItsShiftedDefinition) {
+  auto l = lowerText("staged_let.py", stagedLetKernel("s * 64"), stagedLetSchedule());
+  expectCorrect(l);
+  EXPECT_NE(l.printed.find("T.copy(y_ub[(s - 2) % 3, 0:64], Y[(s - 2) * 64:(s - 2) * 64 + 64])"),
+            std::string::npos)
+      << l.printed;
+  EXPECT_EQ(l.messages().find("without stages"), std::string::npos) << l.messages();
+}
+
+TEST(Lowering, AStagedUseOfALetThatReadsMemoryKeepsTheLoopFlat) {
+  auto l = lowerText("staged_let_load.py", stagedLetKernel("s * 64 + T.min(T.max(K[s], 0), 0)"), stagedLetSchedule());
+  expectCorrect(l);
+  EXPECT_NE(l.messages().find("warning: loop 's' is lowered without stages: 'off' is defined at "
+                              "another stage than its use at line 13, and its value reads memory "
+                              "or it is assigned more than once"),
+            std::string::npos)
+      << l.messages();
+}
+
 TEST(Lowering, StagesNeedEnableOffset) {
   // The same schedule on a loop without enable_offset stays flat.
   auto l = lowerText("flat.py", streamKernel(5, 3), threeStages(2));
