@@ -25,6 +25,8 @@ std::string_view scheduleErrorKindName(ScheduleErrorKind kind) {
       return "owner-exclusion";
     case ScheduleErrorKind::Window:
       return "window";
+    case ScheduleErrorKind::PipeOrder:
+      return "pipe-order";
     case ScheduleErrorKind::Capacity:
       return "capacity";
     case ScheduleErrorKind::Versions:
@@ -186,6 +188,15 @@ std::vector<ScheduleError> checkListSchedule(
                          occupancy(ua), b, s.start[b], occupancy(ub),
                          pipeMaskName(ua.pipeMask & ub.pipeMask),
                          isLoop ? fmt::format(" modulo II {}", s.ii) : ""));
+      // A flat body is issued in program order and a pipe starts its
+      // instructions in issue order: the later unit starts after the earlier
+      // one's busy interval, in every iteration.
+      if (isLoop && !s.enableOffset && s.start[b] - s.start[a] < occupancy(ua))
+        fail(ScheduleErrorKind::PipeOrder,
+             fmt::format("#{} at {} starts before #{} at {} (+{}) on {}, but a flat body issues "
+                         "them in program order",
+                         b, s.start[b], a, s.start[a], occupancy(ua),
+                         pipeMaskName(ua.pipeMask & ub.pipeMask)));
       if (isLoop && !s.enableOffset && std::abs(s.start[a] - s.start[b]) >= s.ii)
         fail(ScheduleErrorKind::Window,
              fmt::format("#{} at {} and #{} at {} share {} but are not within one II window of {}",

@@ -42,6 +42,7 @@ enum class ScheduleErrorKind {
   PipeOverlap,
   OwnerExclusion,
   Window,
+  PipeOrder,
   Capacity,
   Versions,
   CounterStage

@@ -101,6 +101,11 @@ class Placement {
       if (!p_.enableOffset && (t - pipe.minStart >= ii_ || pipe.maxStart - t >= ii_)) return false;
       if (!pipeFree(pipe, i, t)) return false;
     }
+    // A flat body is issued in program order (units are placed in it): a
+    // later unit of a pipe starts after every earlier one's busy interval.
+    if (p_.isLoop && !p_.enableOffset)
+      for (int a = 0; a < i; ++a)
+        if (placed_[a] && p_.sharePipe(a, i) && t - start_[a] < p_.ii[a]) return false;
     for (int k : exclusionsOf_[i]) {
       const auto& e = p_.exclusions[k];
       int other = e.a == i ? e.b : e.a;
@@ -178,8 +183,11 @@ bool moduloListSchedule(const SchedulingProblem& p, int64_t ii,
     // shared pipe, folded to the first II after `ready`.
     std::vector<int64_t> candidates{ready};
     for (int a = 0; a < n; ++a)
-      if (placement.placed(a) && p.sharePipe(a, i))
+      if (placement.placed(a) && p.sharePipe(a, i)) {
         candidates.push_back(ready + floorMod(starts[a] + p.ii[a] - ready, ii));
+        // In a flat body the pipe's previous unit must be done first.
+        if (!p.enableOffset) candidates.push_back(std::max(ready, starts[a] + p.ii[a]));
+      }
     for (const auto& e : p.exclusions)
       for (int a : {e.a, e.b})
         if (a != i && placement.placed(a))

@@ -109,6 +109,20 @@ TEST(Checker, RejectsSamePipeTasksOutsideOneIIWindow) {
   EXPECT_TRUE(has(errors, ScheduleErrorKind::Window)) << formatScheduleErrors(errors);
 }
 
+TEST(Checker, RejectsSamePipeTasksOutOfProgramOrderInAFlatBody) {
+  // The lowering issues a flat body in program order: a schedule that starts
+  // the second load before the first cannot be realised (issue 17 §2).
+  Fixture f(kTwoLoads);
+  auto& l = f.loop();
+  ASSERT_FALSE(l.enableOffset);
+  int64_t first = l.start[0], second = l.start[1];
+  ASSERT_GE(second - first, 1);
+  l.start[0] = second;
+  l.start[1] = first;
+  auto errors = f.check();
+  EXPECT_TRUE(has(errors, ScheduleErrorKind::PipeOrder)) << formatScheduleErrors(errors);
+}
+
 TEST(Checker, RejectsOverCapacityVersions) {
   Fixture f(kTwoLoads);
   f.storage("a").versions = 1000;  // 1000 · 512 bytes > 248 KiB

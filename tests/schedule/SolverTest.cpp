@@ -142,3 +142,26 @@ TEST(PropagationBound, FixesTheForcedPipeOrder) {
   // Never above the feasible II it is given.
   EXPECT_EQ(propagatedIIBound(lateLoop(false), 106, 120), 120);
 }
+
+TEST(ListFallback, KeepsSamePipeProgramOrderInAFlatBody) {
+  // #1 (MTE2) waits 100 cycles for #0 (V); #2 (MTE2) is free at once. A list
+  // scheduler free to reorder one pipe would start #2 first, but the lowering
+  // issues a flat body in program order, and the checker rejects that
+  // (issue 17 §2).
+  SchedulingProblem p;
+  p.isLoop = true;
+  p.enableOffset = false;
+  p.numStages = 2;
+  p.latency = {100, 10, 10};
+  p.ii = {100, 10, 10};
+  p.pipeMask = {pipeMask(Pipe::V), pipeMask(Pipe::MTE2), pipeMask(Pipe::MTE2)};
+  p.deps = {{0, 1, 100, 0, -1}};
+  auto s = listSchedule(p);
+  ASSERT_EQ(s.start.size(), 3u);
+  EXPECT_GE(s.start[2] - s.start[1], 10) << s.start[1] << " " << s.start[2];
+  EXPECT_LT(s.start[2] - s.start[1], s.ii);
+  // With enable_offset the pipe may take them in either order.
+  p.enableOffset = true;
+  auto staged = listSchedule(p);
+  EXPECT_LT(staged.start[2], staged.start[1]);
+}
