@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analysis/ExprUtil.h"
+#include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
 
@@ -185,6 +186,7 @@ class AccessCollector {
       }
       case StmtKind::Parallel: {
         const auto* p = as<ParallelStmt>(s);
+        if (vectorDepth_ == 0) captured_ = issueCapturedScalars(s);
         for (size_t i = 0; i < p->vars.size(); ++i)
           swept_.push_back({p->vars[i], intImm(0), p->extents[i]});
         ++vectorDepth_;
@@ -194,6 +196,7 @@ class AccessCollector {
         return;
       }
       case StmtKind::VFRegion:
+        if (vectorDepth_ == 0) captured_ = issueCapturedScalars(s);
         ++vectorDepth_;
         stmt(as<VFRegionStmt>(s)->body);
         --vectorDepth_;
@@ -276,7 +279,7 @@ class AccessCollector {
     }
     if (e->kind == ExprKind::Load)
       element(e->buffer, e->operands, AccessKind::Read, loc,
-              markScalarOperands && vectorDepth_ == 0);
+              markScalarOperands && (vectorDepth_ == 0 || isCaptured(e->buffer->storage)));
     for (const auto& o : e->operands) reads(o, loc);
   }
 
@@ -337,6 +340,12 @@ class AccessCollector {
   std::vector<Access>& out_;
   std::vector<SweptVar> swept_;
   int vectorDepth_ = 0;  // inside a T.Parallel or VF body: loads are the vector unit's
+  // ... except the T.alloc_var scalars the scalar unit hands over at issue
+  // (ir::issueCapturedScalars).
+  std::vector<Storage> captured_;
+  bool isCaptured(const Storage& st) const {
+    return std::find(captured_.begin(), captured_.end(), st) != captured_.end();
+  }
 };
 
 class Extractor {

@@ -82,8 +82,9 @@ struct Access {
   // Made by the scalar unit when the instruction issues, not by the
   // instruction's pipe: a load in a loop bound, a region start, a fill or pad
   // value, clear_accum, or a scalar store/assignment. (Loads inside T.Parallel
-  // and VF bodies are the vector unit's.) Synchronisation waits for such a
-  // read on S.
+  // and VF bodies are the vector unit's, except those of the T.alloc_var
+  // scalars the body reads but does not write: ir::issueCapturedScalars.)
+  // Synchronisation waits for such a read on S.
   bool scalarOperand = false;
 
   bool isWrite() const { return kind == AccessKind::Write; }

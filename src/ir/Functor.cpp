@@ -306,6 +306,34 @@ void forEachStmt(const Stmt& root, const std::function<void(const Stmt&)>& fn) {
   walker.visitStmt(root);
 }
 
+std::vector<Storage> issueCapturedScalars(const Stmt& s) {
+  if (!s || (s->kind != StmtKind::Parallel && s->kind != StmtKind::VFRegion)) return {};
+  struct Collect : IRVisitor {
+    std::vector<Storage> read, written;
+    static void note(std::vector<Storage>& list, const Storage& st) {
+      if (st->scope == MemScope::LocalVar && std::find(list.begin(), list.end(), st) == list.end())
+        list.push_back(st);
+    }
+    void visitExpr(const Expr& e) override {
+      if (e && e->kind == ExprKind::Load) note(read, e->buffer->storage);
+      IRVisitor::visitExpr(e);
+    }
+    void visitStore(const StoreStmt& st) override {
+      note(written, st.buffer->storage);
+      IRVisitor::visitStore(st);
+    }
+    void visitRegion(const Region& r) override {
+      note(written, r.buffer->storage);  // a tile op on it stays the vector unit's
+      IRVisitor::visitRegion(r);
+    }
+  } c;
+  c.visitStmt(s);
+  std::vector<Storage> out;
+  for (const auto& st : c.read)
+    if (std::find(c.written.begin(), c.written.end(), st) == c.written.end()) out.push_back(st);
+  return out;
+}
+
 int maxVarId(const Kernel& k) {
   struct Finder : IRVisitor {
     int maxId = 0;

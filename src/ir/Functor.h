@@ -66,6 +66,14 @@ class IRMutator {
 // Calls `fn` on every statement in pre-order.
 void forEachStmt(const Stmt& root, const std::function<void(const Stmt&)>& fn);
 
+// The T.alloc_var scalars (local.var storages) a T.Parallel or VF region
+// reads but does not write, in first-read order: the scalar unit hands their
+// values to the vector unit when it issues the instruction, as it does a
+// let's (the vector unit has no access to scalar registers). Empty for any
+// other statement. The analyses and the simulator both take this rule from
+// here.
+std::vector<Storage> issueCapturedScalars(const Stmt& s);
+
 // The largest variable id a kernel mentions (block index, parameters, dynamic
 // sizes, shapes, loop, T.Parallel and assigned variables); fresh variables and
 // per-variable tables are numbered and sized from it.

@@ -113,6 +113,13 @@ struct Instr {
   Patches pending;
   VClock clock{};
   StaleVersionCheck::Epochs epochs;  // of its versioned accesses, read at issue
+  // T.alloc_var scalars handed over at issue (ir::issueCapturedScalars): per
+  // storage index, its bytes and shadow bytes then.
+  struct Captured {
+    int storage;
+    std::vector<uint8_t> bytes, defined;
+  };
+  std::vector<Captured> captured;
 };
 
 struct FlagState {
@@ -261,13 +268,15 @@ class ScalarScope {
 
 class BlockSim {
  public:
-  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, RaceDetector& races,
+  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, Memory& memory,
+           RaceDetector& races,
            GlobalRaceChecker& globalRaces, SimResult& result,
            std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, AtomicKinds& atomics,
            StaleVersionCheck& stale, int64_t block, bool trace, int64_t& traceBudget)
       : kernel_(kernel),
         target_(target),
         machine_(machine),
+        memory_(memory),
         races_(races),
         globalRaces_(globalRaces),
         result_(result),
@@ -303,6 +312,12 @@ class BlockSim {
   bool scalarStep(int64_t t);
   bool processLeaf(const Stmt& s, int64_t t);
   bool issueTile(const Stmt& s, int64_t t);
+  const std::vector<Storage>& capturedOf(const Stmt& s) {
+    auto [it, fresh] = captured_.try_emplace(s.get());
+    if (fresh) it->second = issueCapturedScalars(s);
+    return it->second;
+  }
+  std::unordered_map<const StmtNode*, std::vector<Storage>> captured_;
   bool startPipe(Pipe p, int64_t t);
   void startWork(Instr* in, int64_t t);
   void execute(Instr* in, bool deferred);
@@ -331,6 +346,7 @@ class BlockSim {
   const Kernel& kernel_;
   const Target& target_;
   Machine& machine_;
+  Memory& memory_;
   RaceDetector& races_;
   GlobalRaceChecker& globalRaces_;
   SimResult& result_;
@@ -746,6 +762,17 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
         break;  // T.Parallel and VF regions compute their addresses on the vector unit
     }
   }
+  // The T.alloc_var scalars a vector body only reads are handed over now, as
+  // register operands: the scalar unit reads them at issue.
+  std::vector<Instr::Captured> captured;
+  for (const auto& st : capturedOf(s)) {
+    int index = memory_.index(st);
+    int64_t size = memory_.size(index);
+    const uint8_t* bytes = memory_.bytesAt(index, 0, size);
+    const uint8_t* defined = memory_.definedAt(index, 0, size);
+    captured.push_back({index, {bytes, bytes + size}, {defined, defined + size}});
+    acc.add(index, 0, size, /*write=*/false);
+  }
   scalarAccess(acc, s, epochs, /*operandsOfNext=*/true);
 
   OpKind kind = kindOf(s, c);
@@ -772,6 +799,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   in->hasPad = (s->kind == StmtKind::Copy && as<CopyStmt>(s)->padValue != nullptr) || tailFill;
   in->partner = loadPart;
   in->epochs = std::move(epochs);
+  in->captured = std::move(captured);
   if (loadPart) in->gemm = loadPart->gemm;
   if (s->kind == StmtKind::Parallel || s->kind == StmtKind::VFRegion) in->env = scalarEnv_;
   ps(c.pipe).queue.push_back(in);
@@ -787,11 +815,20 @@ void BlockSim::execute(Instr* in, bool deferred) {
   // T.Parallel and VF bodies run with the scalar values captured at issue.
   bool swapped = !in->env.empty();
   if (swapped) std::swap(machine_.env, in->env);
+  auto swapCaptured = [&] {
+    for (auto& c : in->captured) {
+      int64_t size = static_cast<int64_t>(c.bytes.size());
+      std::swap_ranges(c.bytes.begin(), c.bytes.end(), memory_.bytesAt(c.storage, 0, size));
+      std::swap_ranges(c.defined.begin(), c.defined.end(), memory_.definedAt(c.storage, 0, size));
+    }
+  };
+  swapCaptured();
   machine_.loc = in->stmt->loc;
   machine_.instruction = instrName(in->stmt);
   if (deferred) machine_.beginDeferred();
   auto finish = [&] {
     if (deferred) in->pending = machine_.endDeferred();
+    swapCaptured();
     if (swapped) std::swap(machine_.env, in->env);
     machine_.access = nullptr;
     machine_.instruction.clear();
@@ -832,6 +869,13 @@ void BlockSim::execute(Instr* in, bool deferred) {
   finish();
   in->env.clear();
   in->env.shrink_to_fit();
+  // The captured scalars were read at issue (by the scalar unit), not now.
+  if (!in->captured.empty())
+    std::erase_if(acc.entries, [&](const AccessSet::Entry& e) {
+      return std::any_of(in->captured.begin(), in->captured.end(),
+                         [&](const Instr::Captured& c) { return c.storage == e.storage; });
+    });
+  in->captured.clear();
   acc.normalize();
   stale_.apply(acc, in->epochs, in->stmt, block_, result_.issues);
   AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
@@ -1220,8 +1264,8 @@ struct BlockRunner {
       result.trace.emplace_back();
       result.arrows.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, races, globalRaces, result, costs, atomics, stale, b,
-                 trace, traceBudget);
+    BlockSim sim(kernel, target, machine, memory, races, globalRaces, result, costs, atomics, stale,
+                 b, trace, traceBudget);
     try {
       checkAssumptions(kernel, machine, b);
       sim.run();
