@@ -7,8 +7,8 @@
 
 #include "analysis/ExprUtil.h"
 #include "analysis/Ownership.h"
-#include "ir/IROperator.h"
 #include "ir/Functor.h"
+#include "ir/IROperator.h"
 
 namespace tilesched::analysis {
 
@@ -38,8 +38,7 @@ class Bounds {
       for (const auto& c : seq->stmts) walk(c);
     } else if (const auto* f = as<ForStmt>(s)) {
       auto min = of(f->min), extent = of(f->extent);
-      if (min && extent && extent->hi >= 1)
-        vars_[f->var->id] = {min->lo, min->hi + extent->hi - 1};
+      if (min && extent && extent->hi >= 1) vars_[f->var->id] = {min->lo, min->hi + extent->hi - 1};
       walk(f->body);
     } else if (const auto* i = as<IfStmt>(s)) {
       walk(i->thenBody);
@@ -147,7 +146,10 @@ class Walker {
       return;
     }
     if (!writes(s)) return;
-    if (const auto* c = as<CopyStmt>(s)) {
+    // Under a guard the bounds of the loop variables say nothing about the
+    // iterations that run the copy (`if row < M:`, T.Persistent's tile
+    // guard): the run-time check covers those.
+    if (const auto* c = as<CopyStmt>(s); c && guards_ == 0) {
       if (auto clipped = clippedSource(*c)) {
         found = PartialWrite{c->loc, *clipped, true};
         return;
@@ -180,7 +182,8 @@ class Walker {
   }
 
   bool coversWhole(const Stmt& s) const {
-    if (const auto* c = as<CopyStmt>(s)) return c->dst.buffer->storage == st_ && coversStorage(c->dst);
+    if (const auto* c = as<CopyStmt>(s))
+      return c->dst.buffer->storage == st_ && coversStorage(c->dst);
     if (const auto* f = as<FillStmt>(s)) return coversStorage(f->dst);
     return false;
   }

@@ -7,11 +7,12 @@
 // in the sequential program (the simulator reports the read as a stale
 // version, sim/StaleVersions.h). This analysis finds the writes it can see
 // may fall short, before anything runs:
-//  - a copy from global memory whose source region runs past the end of its
-//    tensor in some iteration (known shapes, interval bounds of the loop
-//    variables): the copy is clipped there and the destination keeps the
-//    rest (L1 destinations are zero-filled and pad_value= fills, so neither
-//    counts);
+//  - an unguarded copy from global memory whose source region runs past the
+//    end of its tensor in some iteration (known shapes, interval bounds of
+//    the loop variables): the copy is clipped there and the destination keeps
+//    the rest (L1 destinations are zero-filled and pad_value= fills, so
+//    neither counts; under a guard the bounds say nothing about the
+//    iterations that run the copy);
 //  - a write inside a loop of the owner's body whose trip count is only known
 //    at run time (`for j in T.serial(n): a_ub[j] = ...`).
 // A write of the whole storage earlier in the iteration (a T.fill, a full
@@ -38,7 +39,7 @@ struct StorageOwnership;
 
 struct PartialWrite {
   SourceLoc loc;
-  std::string reason;  // "this copy of 'A' (shape (3000,)) runs past the end of ..."
+  std::string reason;    // "this copy of 'A' (shape (3000,)) runs past the end of ..."
   bool clipped = false;  // a clipped copy (pad_value= is the fix) rather than a run-time trip count
 };
 

@@ -404,7 +404,7 @@ class Extractor {
   void taskUnit(Unit& u) {
     u.kind = UnitKind::Task;
     u.cost = cost::instructionCost(u.stmt, target_, options_);
-    u.pipeMask = pipeMask(u.cost.pipe);
+    u.pipeMask = u.cost.registerOnly ? 0 : pipeMask(u.cost.pipe);
     if (u.cost.secondPipe) u.pipeMask |= pipeMask(*u.cost.secondPipe);
     u.latency = cost::totalLatency(u.cost);
     u.ii = std::max(u.cost.ii, u.cost.secondPipe ? u.cost.secondIi : 0);

@@ -302,8 +302,14 @@ struct Coster {
         Cost c = vf->latency ? vfRegionCost(*vf->latency) : vfRegionCost(vfWork(vf->body));
         return make(Pipe::V, c.latency, c.ii);
       }
-      case StmtKind::Store:
-      case StmtKind::Assign: {
+      case StmtKind::Assign:
+        if (!containsLoad(as<AssignStmt>(s)->value)) {
+          InstructionCost c = make(Pipe::S, 0, 0);
+          c.registerOnly = true;
+          return c;
+        }
+        [[fallthrough]];
+      case StmtKind::Store: {
         Cost c = scalarCost(params(), 1);
         return make(Pipe::S, c.latency, c.ii);
       }

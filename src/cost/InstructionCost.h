@@ -6,7 +6,8 @@
 // Assumes: `op` is a leaf instruction of the IR — Copy, Gemm, Fill, Reduce,
 // Parallel, VFRegion, Store or Assign (scalar), SetFlag/WaitFlag/Barrier.
 // Anything else (Seq, For, If) is an internal error.
-// Guarantees: latency >= ii >= 1 for work instructions; flags and barriers
+// Guarantees: latency >= ii >= 1 for work instructions (0 for a pure let,
+// InstructionCost::registerOnly); flags and barriers
 // cost 1 cycle on their pipe; deterministic; every figure comes from the
 // target's CostModelParams.
 //
@@ -26,7 +27,8 @@
 //   Parallel  V: elementwiseOpCycles of the body over the iteration space,
 //             bytes touched by every load and store (box of each access).
 //   VFRegion  `latency=L` gives (L, L); else the sum of its statements' costs.
-//   Store / Assign   S: one scalar statement.
+//   Store / Assign   S: one scalar statement; an Assign whose value loads
+//             nothing is registerOnly (no pipe, no time).
 //   SetFlag / WaitFlag / Barrier   (1, 1) on the src / dst / barrier pipe.
 //
 //   T.copy(A[0:16, 0:16], a_l1)   # A is (64, 64) bfloat16, GM->L1, MTE2
@@ -52,6 +54,12 @@ struct InstructionCost {
   int64_t secondLatency = 0;
   int64_t secondIi = 0;
   std::optional<CopyPath> copyPath;  // for copies
+  // A let of pure arithmetic (`off = bx * 4096 + s * 1024`, no load): register
+  // arithmetic the scalar unit folds into issuing the instructions that use
+  // it, exactly as it computes an address written inline. It occupies no pipe
+  // and takes no time (latency 0, ii 0), so a named offset and the same
+  // offset written inline cost the same.
+  bool registerOnly = false;
 };
 
 // Knobs that the kernel language does not (yet) express.

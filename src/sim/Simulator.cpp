@@ -602,6 +602,11 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         machine_.exec(s);
       }
       scalarAccess(acc, s, epochs);
+      // A let of pure arithmetic is folded into issuing its uses, like an
+      // address written inline (cost::InstructionCost::registerOnly).
+      auto it = costs_.find(s.get());
+      if (it == costs_.end()) it = costs_.emplace(s.get(), cost::instructionCost(s, target_)).first;
+      if (it->second.registerOnly) return true;
       chargeScalar(t, std::max<int64_t>(1, target_.cost.scalar.cyclesPerStatement));
       ++stats_.pipes[pipeIndex(Pipe::S)].instructions;
       return true;

@@ -25,8 +25,8 @@ class ClockCollector : public IRVisitor {
 
   struct Found {
     int storage;
-    Expr clock;      // null: broadcast
-    bool decoded;    // false: the index has no recognisable clock
+    Expr clock;    // null: broadcast
+    bool decoded;  // false: the index has no recognisable clock
   };
   std::vector<Found> found;
 
@@ -64,8 +64,7 @@ class ClockCollector : public IRVisitor {
   void add(const Buffer& b, const VersionedStorage& v, const Expr& index) {
     int storage = memory_.index(b->storage);
     bool decoded = index && index->kind == ExprKind::Binary && index->binOp == BinOp::FloorMod &&
-                   index->operands.size() == 2 &&
-                   index->operands[1]->kind == ExprKind::IntImm &&
+                   index->operands.size() == 2 && index->operands[1]->kind == ExprKind::IntImm &&
                    index->operands[1]->intValue == v.versions;
     found.push_back({storage, decoded ? index->operands[0] : nullptr, decoded});
   }
@@ -205,9 +204,10 @@ SimIssue StaleVersionCheck::staleIssue(const Tracked& t, int64_t lo, int64_t hi,
   issue.block = block;
   bool broadcast = t.stamps[static_cast<size_t>(lo)] == kBroadcast;
   std::string what =
-      broadcast ? fmt::format("which hold what was written before the loop, but epoch {} of its "
-                              "owner loop {} has written them since in another version",
-                              writer, owner)
+      broadcast ? fmt::format(
+                      "which hold what was written before the loop, but epoch {} of its "
+                      "owner loop {} has written them since in another version",
+                      writer, owner)
                 : fmt::format("last written in epoch {} of its owner loop {}", writer, owner);
   issue.message = fmt::format(
       "stale version of '{}': {} reads elements {} to {} of version {}, {}, not in this epoch "

@@ -73,16 +73,16 @@ class StaleVersionCheck {
  private:
   struct Tracked {
     const ir::VersionedStorage* record = nullptr;
-    int64_t versionBytes = 0;      // bytes of one version
-    std::vector<int64_t> stamps;   // per byte: epoch of the last write, kNever, kBroadcast
+    int64_t versionBytes = 0;     // bytes of one version
+    std::vector<int64_t> stamps;  // per byte: epoch of the last write, kNever, kBroadcast
   };
   static constexpr int64_t kNever = -1;
 
   // Per statement: the leading-index expressions of its versioned accesses.
   struct Clock {
     int storage = -1;
-    ir::Expr clock;        // null: a broadcast access
-    bool decoded = true;   // false: the leading index shows no clock
+    ir::Expr clock;       // null: a broadcast access
+    bool decoded = true;  // false: the leading index shows no clock
   };
   const std::vector<Clock>& clocksOf(const ir::Stmt& s);
   int64_t staleByte(const Tracked& t, int64_t offset, int64_t epoch) const;
@@ -90,7 +90,7 @@ class StaleVersionCheck {
                       const ir::Stmt& s, int64_t block) const;
 
   const Memory* memory_ = nullptr;
-  std::unordered_map<int, Tracked> tracked_;  // by storage index
+  std::unordered_map<int, Tracked> tracked_;                          // by storage index
   std::unordered_map<int, const ir::VersionedStorage*> byStorageId_;  // by StorageNode::id
   std::unordered_map<const ir::StmtNode*, std::vector<Clock>> clocks_;
   std::set<std::pair<const ir::StmtNode*, int>> reported_;

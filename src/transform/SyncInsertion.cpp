@@ -248,6 +248,36 @@ class StagedLets {
   std::map<const VarNode*, Def> defs_;
 };
 
+// Can evaluating `e` fail at run time (a division by a value that may be 0)?
+bool mayFault(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Binary &&
+      (e->binOp == BinOp::FloorDiv || e->binOp == BinOp::FloorMod || e->binOp == BinOp::Div)) {
+    auto d = asConstInt(e->operands[1]);
+    if (!d || *d == 0) return true;
+  }
+  for (const auto& o : e->operands)
+    if (mayFault(o)) return true;
+  return false;
+}
+
+// A guarded let of pure arithmetic that cannot fault runs unguarded: it has
+// no effect but its register, and its uses keep their guard. (Its `if` would
+// cost the scalar unit a condition the inline form of the same offset does
+// not pay.)
+bool unguardedLet(const UnitList& list, const Slot& slot) {
+  if (slot.unit < 0) return false;
+  const auto& u = list.units[static_cast<size_t>(slot.unit)];
+  const auto* a = as<AssignStmt>(u.stmt);
+  if (!a || !u.cost.registerOnly || mayFault(a->value) || slot.stmt != u.stmt) return false;
+  // Only the one assignment of its variable in the body (`if c: x = 1` /
+  // `else: x = 2` must keep both guards).
+  int assignments = 0;
+  for (const auto& other : list.units)
+    if (const auto* b = as<AssignStmt>(other.stmt)) assignments += b->var == a->var;
+  return assignments == 1;
+}
+
 class Lowerer {
  public:
   Lowerer(const analysis::KernelAnalysis& a, LoweringPlan& p, const Target& t, DiagnosticEngine& d,
@@ -847,7 +877,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     if (auto it = markActive.find(s); it != markActive.end())
       work.insert(work.end(), it->second.begin(), it->second.end());
     Stmt w = seq(std::move(work), slot.stmt->loc);
-    if (slot.guard) w = std::make_shared<IfStmt>(slot.guard, w, nullptr, slot.stmt->loc);
+    if (slot.guard && !unguardedLet(list, slot))
+      w = std::make_shared<IfStmt>(slot.guard, w, nullptr, slot.stmt->loc);
     out.push_back(w);
   }
   flush(numSlots);

@@ -298,14 +298,26 @@ TEST(VectorCost, ElementwiseOpCyclesCountsValueOpsOnly) {
 
 TEST(ScalarCost, StoresAssignsAndFlags) {
   std::string body =
-      "u = T.alloc_ub((16,), \"float32\")\nu[0] = 1.0\nn = bx * 2\n"
+      "u = T.alloc_ub((16,), \"float32\")\nu[0] = 1.0\nn = u[1] * 2.0\n"
       "T.set_flag(\"MTE2\", \"V\", 0)\nT.wait_flag(\"MTE2\", \"V\", 0)\nT.pipe_barrier(\"MTE3\")";
   std::string params = "A: T.Tensor((1024,), \"float32\")";
   EXPECT_COST(costOf(params, body, StmtKind::Store), S, 1, 1);
-  EXPECT_COST(costOf(params, body, StmtKind::Assign), S, 1, 1);
+  EXPECT_COST(costOf(params, body, StmtKind::Assign), S, 1, 1);  // a let that loads
+  EXPECT_FALSE(cost::instructionCost(nth(compile(params, body), StmtKind::Assign), ascend950())
+                   .registerOnly);
   EXPECT_COST(costOf(params, body, StmtKind::SetFlag), MTE2, 1, 1);
   EXPECT_COST(costOf(params, body, StmtKind::WaitFlag), V, 1, 1);
   EXPECT_COST(costOf(params, body, StmtKind::Barrier), MTE3, 1, 1);
+}
+
+TEST(ScalarCost, APureLetIsRegisterArithmetic) {
+  // `off = bx * 2` computes what an inline address computes: no pipe, no time
+  // (issue 17 §2: a named offset costs what the inline one does).
+  auto p = compile("A: T.Tensor((1024,), \"float32\")", "n = bx * 2 + 1");
+  auto c = cost::instructionCost(nth(p, StmtKind::Assign), ascend950());
+  EXPECT_TRUE(c.registerOnly);
+  EXPECT_EQ(c.latency, 0);
+  EXPECT_EQ(c.ii, 0);
 }
 
 TEST(InstructionCost, NonLeafStatementsAreInternalErrors) {
