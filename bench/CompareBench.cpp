@@ -8,7 +8,9 @@
 //   build/bench/compare_bench --filter vec_add         # only cases whose name contains it
 //
 // Not a test: it asserts nothing; the goals are read off the table.
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,7 +28,7 @@ namespace {
 
 struct Case {
   std::string name;     // a short label for the table
-  std::string example;  // examples/<example>.py
+  std::string example;  // examples/<example>.py, or a path relative to the source tree
   std::vector<std::pair<std::string, std::string>> defines;
   std::string why;  // which configuration it stands for
 };
@@ -107,7 +109,23 @@ std::vector<Case> cases() {
                   {"block_K", "64"},
                   {"num_stages", "3"}},
                  "gemm 1024^3, num_stages 3"});
+  // Kernels written the way upstream authors write them (bench/kernels): named
+  // offsets, tails, nested and guarded loops (issue 17 §4). Default sizes.
+  std::vector<std::string> files;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(TILESCHED_SOURCE_DIR) + "/bench/kernels"))
+    if (e.path().extension() == ".py") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files)
+    out.push_back({"kernels/" + f.substr(0, f.size() - 3), "bench/kernels/" + f, {},
+                   "bench/kernels, default sizes"});
   return out;
+}
+
+std::string kernelPath(const Case& c) {
+  std::string root = std::string(TILESCHED_SOURCE_DIR) + "/";
+  if (c.example.find('/') != std::string::npos) return root + c.example;
+  return root + "examples/" + c.example + ".py";
 }
 
 std::string definesText(const Case& c) {
@@ -146,7 +164,7 @@ int main(int argc, char** argv) {
   for (const Case& c : cases()) {
     if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
     driver::CompareOptions options;
-    options.file = std::string(TILESCHED_SOURCE_DIR) + "/examples/" + c.example + ".py";
+    options.file = kernelPath(c);
     options.defines = c.defines;
     driver::Comparison cmp = driver::compareSchedules(options, *target);
     std::cerr << c.name << ": " << (cmp.compiled ? "done" : "does not compile") << "\n";
