@@ -18,6 +18,27 @@ namespace {
 
 int64_t dtypeSize(DType t) { return dtypeBytes(t); }
 
+// Reads registers only: constants, loop and block indices, lets and
+// T.alloc_var scalars; no load of a buffer in memory.
+bool readsOnlyRegisters(const Expr& e) {
+  if (!e) return true;
+  if (e->kind == ExprKind::Load && e->buffer->storage->scope != MemScope::LocalVar) return false;
+  for (const auto& o : e->operands)
+    if (!readsOnlyRegisters(o)) return false;
+  return true;
+}
+
+// A let or a T.alloc_var update computed from registers only: arithmetic the
+// scalar unit folds into issuing the instructions that use it
+// (InstructionCost::registerOnly).
+bool registerArithmetic(const Stmt& s) {
+  if (const auto* a = as<AssignStmt>(s)) return readsOnlyRegisters(a->value);
+  if (const auto* st = as<StoreStmt>(s))
+    return st->buffer->storage->scope == MemScope::LocalVar && st->atomic == AtomicOp::None &&
+           !st->prev && readsOnlyRegisters(st->value);
+  return false;
+}
+
 InstructionCost make(Pipe pipe, int64_t latency = 1, int64_t ii = 1) {
   InstructionCost c;
   c.pipe = pipe;
@@ -130,6 +151,8 @@ class AccessBytes : public IRVisitor {
   }
 
   void account(const Buffer& b, const std::vector<Expr>& indices) {
+    // A T.alloc_var scalar is a register operand, not vector memory traffic.
+    if (b->storage->scope == MemScope::LocalVar) return;
     std::string key = std::to_string(b->id);
     for (const auto& i : indices) key += "|" + printExprKey(i);
     if (!seen_.insert(key).second) return;
@@ -303,13 +326,12 @@ struct Coster {
         return make(Pipe::V, c.latency, c.ii);
       }
       case StmtKind::Assign:
-        if (!containsLoad(as<AssignStmt>(s)->value)) {
+      case StmtKind::Store: {
+        if (registerArithmetic(s)) {
           InstructionCost c = make(Pipe::S, 0, 0);
           c.registerOnly = true;
           return c;
         }
-        [[fallthrough]];
-      case StmtKind::Store: {
         Cost c = scalarCost(params(), 1);
         return make(Pipe::S, c.latency, c.ii);
       }

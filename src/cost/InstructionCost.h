@@ -27,8 +27,8 @@
 //   Parallel  V: elementwiseOpCycles of the body over the iteration space,
 //             bytes touched by every load and store (box of each access).
 //   VFRegion  `latency=L` gives (L, L); else the sum of its statements' costs.
-//   Store / Assign   S: one scalar statement; an Assign whose value loads
-//             nothing is registerOnly (no pipe, no time).
+//   Store / Assign   S: one scalar statement; a let or T.alloc_var update
+//             computed from registers only is registerOnly (no pipe, no time).
 //   SetFlag / WaitFlag / Barrier   (1, 1) on the src / dst / barrier pipe.
 //
 //   T.copy(A[0:16, 0:16], a_l1)   # A is (64, 64) bfloat16, GM->L1, MTE2
@@ -54,11 +54,13 @@ struct InstructionCost {
   int64_t secondLatency = 0;
   int64_t secondIi = 0;
   std::optional<CopyPath> copyPath;  // for copies
-  // A let of pure arithmetic (`off = bx * 4096 + s * 1024`, no load): register
+  // A let or T.alloc_var update computed from registers only (`off = bx *
+  // 4096 + s * 1024`, `n = n + 1`; no load of a buffer in memory): register
   // arithmetic the scalar unit folds into issuing the instructions that use
   // it, exactly as it computes an address written inline. It occupies no pipe
   // and takes no time (latency 0, ii 0), so a named offset and the same
-  // offset written inline cost the same.
+  // offset written inline cost the same, and so do a lowering's counter and
+  // the T.alloc_var it prints as.
   bool registerOnly = false;
 };
 

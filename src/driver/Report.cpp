@@ -174,9 +174,16 @@ void annotateScheduleReport(json& entry, const Kernel& k, const schedule::Kernel
     b["versions"] = d->versions;
     b["source"] = std::string(schedule::versionSourceName(d->source));
   }
-  json written = json::object();
-  for (const auto& [st, n] : k.annotations.selectedVersions) written[st->name] = n;
+  json written = json::object(), withModes = json::object();
+  for (const auto& [st, n] : k.annotations.selectedVersions) {
+    written[st->name] = n;
+    // The map as it pastes back into the kernel: [count, mode] where the
+    // mode must be kept (SPEC §2.1 write-back; issue 17 §3).
+    auto mode = k.annotations.writtenBackMode(st, n);
+    withModes[st->name] = mode ? json::array({n, std::string(versionModeName(*mode))}) : json(n);
+  }
   entry["annotations"]["buffer_versions"] = written;
+  entry["annotations"]["buffer_versions_with_modes"] = withModes;
   setMemoryUsed(entry, k, target, [&](const Storage& st) -> std::optional<VersionCount> {
     const schedule::StorageDecision* d = sched.find(st);
     if (!d) return std::nullopt;

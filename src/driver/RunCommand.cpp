@@ -867,7 +867,12 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
           << " lowering produced invalid IR: " << problems.front() << "\n";
       return kExitCompileError;
     }
-    if (o.emit == "lowered") out << ir::printKernel(oc.lowered, o.file);
+    if (o.emit == "lowered") {
+      // A file tilesched reads back (`run --schedule as-written`): the
+      // dialect import once, then each lowered kernel.
+      if (&oc == &outcomes.front()) out << "import tilelang.language as T\n\n";
+      out << ir::printKernel(oc.lowered, o.file);
+    }
   }
 
   // Simulate and check every kernel, the launches of a prim_func in order.
@@ -893,7 +898,16 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   DiagnosticEngine runDiags(file);
   runDiagnostics(outcomes, runDiags);
   err << runDiags.renderAll();
-  renderHuman(o, *target, outcomes, out);
+  if (o.emit == "lowered") {
+    // The summary after the lowered kernels stays a comment of that file.
+    std::ostringstream summary;
+    renderHuman(o, *target, outcomes, summary);
+    std::istringstream lines(summary.str());
+    out << "\n";
+    for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
+  } else {
+    renderHuman(o, *target, outcomes, out);
+  }
   log.printTimes();
   if (std::string msg = writeFiles(o, *target, outcomes); !msg.empty()) return usage(err, msg);
   if (!o.reportPath.empty()) {

@@ -38,6 +38,11 @@ struct VarNode {
   std::string name;  // user-facing name (printing may add a suffix)
   DType dtype;
   VarKind kind;
+  // A scalar the lowering keeps across iterations (a version counter, a
+  // ring clock, an epoch's active flag). In the kernel language a name
+  // re-bound in a loop body is a fresh let in every iteration, so such a
+  // variable prints as a T.alloc_var, which reads back with this meaning.
+  bool running = false;
 };
 using Var = std::shared_ptr<const VarNode>;
 
@@ -366,6 +371,11 @@ struct KernelAnnotations {
   std::vector<MemScope> unlimited;
   // Written back by AutoSchedule: selected versions per storage (SPEC §2.1).
   std::vector<std::pair<Storage, int64_t>> selectedVersions;
+  // The mode a written-back entry keeps, so that pasting the map back means
+  // what it did: the author's mode when one was asked for (through any
+  // alias), "auto" for a count of 1 (a bare 1 would opt the storage out),
+  // none for a count >= 2 in automatic mode.
+  std::optional<VersionMode> writtenBackMode(const Storage& storage, int64_t count) const;
   // Set by materialisation; empty in source kernels.
   std::vector<VersionedStorage> versioned;
 };

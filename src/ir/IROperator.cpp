@@ -363,6 +363,14 @@ std::string_view versionModeName(VersionMode m) {
   return "?";
 }
 
+std::optional<VersionMode> KernelAnnotations::writtenBackMode(const Storage& storage,
+                                                              int64_t count) const {
+  for (const auto& spec : bufferVersions)
+    if (spec.storage == storage && spec.mode) return spec.mode;
+  if (count == 1) return VersionMode::Auto;
+  return std::nullopt;
+}
+
 int64_t Region::numElements() const {
   int64_t n = 1;
   for (const auto& r : ranges) n *= r.extent;

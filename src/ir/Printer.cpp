@@ -1,8 +1,10 @@
 #include "ir/Printer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -229,6 +231,11 @@ class Printer {
       }
       case StmtKind::Assign: {
         const auto& a = *as<AssignStmt>(s);
+        if (a.var->running && declaredRunning_.insert(a.var->id).second) {
+          line(fmt::format("{} = T.alloc_var(\"{}\", init={})", varName(a.var),
+                           dtypeName(a.var->dtype), expr(a.value)));
+          return;
+        }
         line(varName(a.var) + " = " + expr(a.value));
         return;
       }
@@ -363,10 +370,22 @@ class Printer {
   void annotations(const Kernel& k) {
     const auto& a = k.annotations;
     if (!a.selectedVersions.empty()) {
-      std::string map;
-      for (const auto& [st, n] : a.selectedVersions)
-        map += (map.empty() ? "" : ", ") + st->name + ": " + std::to_string(n);
-      line("T.annotate_buffer_versions({" + map + "})");
+      // A lowered kernel's versioned buffers already carry their version
+      // dimension: naming them again would version them twice when the
+      // printed kernel is read back; a comment says what they got.
+      std::string map, materialised;
+      for (const auto& [st, n] : a.selectedVersions) {
+        auto mode = a.writtenBackMode(st, n);
+        std::string value = mode ? fmt::format("({}, \"{}\")", n, versionModeName(*mode))
+                                 : std::to_string(n);
+        bool versioned = std::any_of(a.versioned.begin(), a.versioned.end(),
+                                     [&](const VersionedStorage& v) { return v.storage == st; });
+        std::string& into = versioned ? materialised : map;
+        into += (into.empty() ? "" : ", ") + st->name + ": " + value;
+      }
+      if (!materialised.empty())
+        line("# materialised versions: {" + materialised + "} (the leading dimension)");
+      if (!map.empty()) line("T.annotate_buffer_versions({" + map + "})");
     } else if (!a.bufferVersions.empty()) {
       std::string map;
       for (const auto& v : a.bufferVersions)
@@ -391,6 +410,7 @@ class Printer {
   // launches of a prim_func printed under the first one's `def`.
   std::string kernel(const Kernel& k, const std::string& fileName, bool launchOnly = false) {
     out_.str("");
+    declaredRunning_.clear();
     for (const auto& b : k.buffers) reserve(b->name);
     if (launchOnly) {
       ++indent_;
@@ -448,6 +468,7 @@ class Printer {
   }
 
   std::ostringstream out_;
+  std::set<int> declaredRunning_;  // running scalars already printed as T.alloc_var
   int indent_ = 0;
 
  private:

@@ -13,7 +13,7 @@ namespace tilesched::transform {
 using namespace ir;
 
 Var LoweringPlan::freshVar(const std::string& name, DType t) {
-  return std::make_shared<VarNode>(VarNode{nextVarId++, name, t, VarKind::Local});
+  return std::make_shared<VarNode>(VarNode{nextVarId++, name, t, VarKind::Local, true});
 }
 
 // Every loop's chain of enclosing loops (outermost first, itself last).
