@@ -11,6 +11,7 @@
 
 #include "Version.h"
 #include "driver/ExplainCommand.h"
+#include "driver/PinCommand.h"
 #include "driver/PassLog.h"
 #include "driver/Report.h"
 #include "driver/RunCommand.h"
@@ -207,6 +208,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   auto* run = addRunCommand(app, runOpts);
   ExplainOptions explainOpts;
   auto* explain = addExplainCommand(app, explainOpts);
+  PinOptions pinOpts;
+  auto* pin = addPinCommand(app, pinOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -223,9 +226,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
     std::string message = e.what();
     if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
-        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain")
-      message =
-          fmt::format("unknown command '{}'; commands are 'compile', 'run' and 'explain'", argv[1]);
+        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain" &&
+        std::string(argv[1]) != "pin")
+      message = fmt::format(
+          "unknown command '{}'; commands are 'compile', 'run', 'explain' and 'pin'", argv[1]);
     err << "tilesched: error: " << message << "\n"
         << "run 'tilesched --help' for usage\n";
     return kExitUsage;
@@ -234,6 +238,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     if (compile->parsed()) return runCompile(opts, out, err);
     if (run->parsed()) return runRunCommand(runOpts, out, err);
     if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
+    if (pin->parsed()) return runPinCommand(pinOpts, out, err);
   } catch (const InternalError& e) {
     err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
     return kExitCompileError;
