@@ -3184,7 +3184,31 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
   auto dims = toConstShape(shape, where(0, "shape"), "an on-chip buffer shape");
   std::vector<Expr> s;
   for (auto d : dims) s.push_back(extentImm(d));
-  Buffer b = makeBuffer(name, it->second, toDType(dtype, where(1, "dtype")), s, call.loc);
+  MemScope scope = it->second;
+  if (const py::Keyword* k = keyword(call, "scope"); k && !reducer) {
+    // `scope=` is honoured: T.alloc_shared may name any on-chip scope
+    // ("shared.dyn" is TileLang's spelling of the UB); the other calls
+    // allocate in their own scope and may only repeat it.
+    Value v = eval(*k->value, env);
+    bool shared = fn == "alloc_shared" || fn == "alloc_ub";
+    std::optional<MemScope> asked;
+    if (v.kind == K::Str) asked = v.s == "shared.dyn" ? MemScope::UB : parseMemScope(v.s);
+    bool onChip = asked && isCapacityChecked(*asked);
+    if (shared && onChip) {
+      scope = *asked;
+    } else if (!shared && asked && *asked == it->second) {
+      // the call's own scope, spelled out
+    } else if (shared) {
+      fail(k->value->loc,
+           fmt::format("T.{} scope= must be an on-chip memory: \"shared\" (or \"shared.dyn\"), "
+                       "\"shared.l1\", \"shared.l0a\", \"shared.l0b\" or \"shared.l0c\"; got {}",
+                       fn, describe(v)));
+    } else {
+      fail(k->value->loc, fmt::format("T.{} allocates in \"{}\"; scope= may only repeat it, got {}",
+                                      fn, memScopeName(it->second), describe(v)));
+    }
+  }
+  Buffer b = makeBuffer(name, scope, toDType(dtype, where(1, "dtype")), s, call.loc);
   if (reducer) reducers_.insert(b->storage.get());
   return Value::buf(b);
 }
