@@ -463,6 +463,8 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
     }
   }
   bool staged = maxStage > 0;
+  auto trips = isLoop ? asConstInt(loop->extent) : std::nullopt;
+  bool singleTrip = trips && *trips <= 1;
 
   // 2. Candidates.
   struct Cand {
@@ -599,6 +601,10 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
       e.dKnown = true;
     }
     if (e.d == 0 && a >= b) continue;  // not a forward dependency within one iteration
+    // A loop of one trip (or none) has no later iteration to protect: its
+    // body runs once per entry, and what crosses entries is the enclosing
+    // list's dependency (upstream test_flag_allocation: no reverse flag).
+    if (e.d > 0 && isLoop && !staged && singleTrip) continue;
     if (p == q) {
       if (inOrder(target_, p)) continue;
       e.kind = Edge::Barrier;
@@ -635,7 +641,10 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
                                         why));
     warned = true;
   };
-  if (isLoop) {
+  // A one-trip loop outside every other loop runs its body once per kernel,
+  // like the root: no flag of it is set twice, nothing to legalise.
+  bool runsOnce = singleTrip && !staged && chains.count(loop) && chains.at(loop).size() == 1;
+  if (isLoop && !runsOnce) {
     size_t n = kept.size();
     for (size_t i = 0; i < n; ++i) {
       Edge& e = kept[i];

@@ -202,6 +202,38 @@ TEST_P(Example, LoweredKernelReadsBackAndRunsTheSame) {
   expectLoweredReadsBack(l, GetParam());
 }
 
+TEST(Lowering, ASingleTripLoopNeedsNoReverseFlag) {
+  // Upstream test_flag_allocation: a loop of one trip has no next iteration,
+  // so the consumer -> producer (WAR) flags and their pre-sets go; the two
+  // forward flags stay (issue 17 §2).
+  fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / "vec_add.py";
+  auto l = lowerText(file.string(), readAll(file), uniform(2),
+                     {{"N", "4096"}, {"block_N", "1024"}, {"sub_N", "1024"}});
+  expectCorrect(l);
+  EXPECT_EQ(l.printed.find("T.set_flag(\"V\", \"MTE2\""), std::string::npos) << l.printed;
+  EXPECT_EQ(l.printed.find("T.set_flag(\"MTE3\", \"V\""), std::string::npos) << l.printed;
+  EXPECT_EQ(l.lowered->sync.eventIds,
+            (std::map<std::string, int64_t>{{"MTE2_V", 1}, {"V_MTE3", 1}}));
+  // Inside another loop the one-trip loop runs once per entry: its flags
+  // still alternate safely (legalised as a loop's).
+  auto nested = lowerText("nested_single.py", R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((4096,), "float32"), C: T.Tensor((4096,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((1024,), "float32")
+        c_ub = T.alloc_ub((1024,), "float32")
+        for o in T.serial(4):
+            for s in T.Pipelined(1, num_stages=2):
+                T.copy(A[o * 1024 : o * 1024 + 1024], a_ub)
+                for i in T.Parallel(1024):
+                    c_ub[i] = a_ub[i] * 2.0
+                T.copy(c_ub, C[o * 1024 : o * 1024 + 1024])
+)",
+                          uniform(2));
+  expectCorrect(nested);
+}
+
 TEST(Lowering, DoubleVecAddIsTheTextbookPipeline) {
   auto l = lowerExample("vec_add", 2);
   expectCorrect(l);
