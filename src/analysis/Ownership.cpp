@@ -382,7 +382,7 @@ Cover cover(const UnitList& list, const Storage& s) {
     return out;
   }
   if (sc.children.empty())
-    out.reason = "it is not accessed inside a loop";
+    out.reason = "";  // no loop: inferOwners says which (a one-trip loop, or none)
   else if (sc.direct)
     out.reason = fmt::format(
         "it is accessed outside every loop (line {}), where only a T.fill or T.clear of the whole "
@@ -561,8 +561,32 @@ bool applyClaims(StorageOwnership& o, const std::vector<Claim>& claims, LoopInde
   return true;
 }
 
+// The outermost one-trip loop whose body names `st`, if any (such a loop is
+// transparent: it never owns).
+const ForStmt* oneTripLoopAround(const Stmt& body, const Storage& st) {
+  const ForStmt* found = nullptr;
+  forEachStmt(body, [&](const Stmt& s) {
+    const auto* f = as<ForStmt>(s);
+    if (found || !f || !isTransparentLoop(*f)) return;
+    bool names = false;
+    forEachStmt(f->body, [&](const Stmt& x) {
+      if (const auto* c = as<CopyStmt>(x))
+        names |= c->src.buffer->storage == st || c->dst.buffer->storage == st;
+      if (const auto* fl = as<FillStmt>(x)) names |= fl->dst.buffer->storage == st;
+      if (const auto* r = as<ReduceStmt>(x))
+        names |= r->src.buffer->storage == st || r->dst.buffer->storage == st;
+      if (const auto* g = as<GemmStmt>(x))
+        names |= g->a.buffer->storage == st || g->b.buffer->storage == st ||
+                 g->c.buffer->storage == st;
+      if (const auto* w = as<StoreStmt>(x)) names |= w->buffer->storage == st;
+    });
+    if (names) found = f;
+  });
+  return found;
+}
+
 // Step 3: inferred owners of a storage nobody claimed.
-void inferOwners(StorageOwnership& o, const UnitList& root) {
+void inferOwners(StorageOwnership& o, const UnitList& root, const Stmt& body) {
   const Storage& st = o.storage;
   if (!o.candidate) {
     o.reason = fmt::format("{} is never multi-buffered", memScopeName(st->scope));
@@ -586,8 +610,14 @@ void inferOwners(StorageOwnership& o, const UnitList& root) {
   if (c.ok && !c.owners.empty()) {
     o.eligible = true;
     o.owners = c.owners;
+  } else if (!c.reason.empty()) {
+    o.reason = c.reason;
+  } else if (const ForStmt* once = oneTripLoopAround(body, st)) {
+    o.reason = fmt::format("its only loop '{}' (line {}) has one trip, so no iteration follows to "
+                           "overlap with",
+                           once->var->name, once->loc.line);
   } else {
-    o.reason = c.reason.empty() ? "it is not accessed inside a loop" : c.reason;
+    o.reason = "it is not accessed inside a loop";
   }
 }
 
@@ -672,7 +702,7 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
     bool claimsValid = true;
     if (auto it = claims.find(st->id); it != claims.end())
       claimsValid = applyClaims(o, it->second, loops, diags);
-    if (!o.explicitClaim) inferOwners(o, root);
+    if (!o.explicitClaim) inferOwners(o, root, kernel.body);
     // Accesses outside the owners must be broadcast fills; an explicit claim
     // is trusted for the owners, but not for what it cannot lower.
     if (o.eligible)

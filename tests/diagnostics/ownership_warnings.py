@@ -38,3 +38,18 @@ def live_in_claim(N=512):
             for j in T.Pipelined(2, num_stages=2, annotations={"multi_buffer_eligible": [ub]}):  # expected-warning col 63 {{the multi_buffer_eligible claim of 'ub' is trusted, but the loop reads it before writing it in an iteration (line 39): with several versions that read sees another version than the one written before the loop; {ub: 1} opts it out}}
                 T.copy(ub, C[256 + j * 64])
     return main
+
+
+# A fixed count on a buffer whose only loop has one trip is never silently
+# dropped (issue 17 §2, upstream test_ascend_multibuffer_counter).
+def one_trip_count():
+    @T.prim_func
+    def main(A: T.Tensor((1024,), "float32"), C: T.Tensor((1024,), "float32")):
+        with T.Kernel(1) as bx:
+            ub = T.alloc_shared((1024,), "float32")
+            T.annotate_buffer_versions({ub: 3})  # expected-warning col 41 {{'ub' asks for 3 versions but is not multi-buffer eligible (its only loop 's' (line 51) has one trip, so no iteration follows to overlap with); it keeps one version}}
+            for s in T.Pipelined(1, num_stages=3):
+                T.copy(A, ub)
+                T.copy(ub, C)
+
+    return main
