@@ -234,6 +234,32 @@ def main(A: T.Tensor((4096,), "float32"), C: T.Tensor((4096,), "float32")):
   expectCorrect(nested);
 }
 
+TEST(Lowering, NineSerialProtocolsFitTheEightIdsOfAHardEvent) {
+  // Upstream test_flag_allocation "requires-reuse": nine load/compute/store
+  // hand-offs of one two-version buffer in one loop nest fit 8 ids per hard
+  // event without a barrier fallback (issue 17 §2).
+  std::string text = R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((2304,), "float32"), C: T.Tensor((2304,), "float32")):
+    with T.Kernel(1):
+        ub = T.alloc_shared((64,), "float32")
+        T.annotate_buffer_versions({ub: (2, "iteration")})
+        for i in T.Pipelined(4, num_stages=2):
+            for j in T.unroll(9):
+                offset = (i * 9 + j) * 64
+                T.copy(A[offset : offset + 64], ub)
+                for k in T.Parallel(64):
+                    ub[k] = ub[k] * 2.0
+                T.copy(ub, C[offset : offset + 64])
+)";
+  auto l = lowerText("nine_protocols.py", text, uniform(2));
+  expectCorrect(l);
+  for (const auto& [event, ids] : l.lowered->sync.eventIds) EXPECT_LE(ids, 8) << event;
+  EXPECT_EQ(l.printed.find("pipe_barrier(\"ALL\")"), std::string::npos) << l.printed;
+  EXPECT_EQ(l.messages().find("warning"), std::string::npos) << l.messages();
+}
+
 TEST(Lowering, DoubleVecAddIsTheTextbookPipeline) {
   auto l = lowerExample("vec_add", 2);
   expectCorrect(l);
