@@ -195,7 +195,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
   compile->add_option(
       "--solver-timeout-ms", opts.solverTimeoutMs,
-      "time budget of the scheduler's solve of each loop in milliseconds, 4 times that for "
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
       "all loops of a kernel; 0: list schedules only (default 2000)");
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");

@@ -238,7 +238,7 @@ std::string statusText(const LoopExplanation& e) {
     case SearchStatus::Fallback:
       return "list-schedule fallback";
     case SearchStatus::TimedOut:
-      return "not proven optimal: the solver's time budget ran out";
+      return "not proven optimal: the solver's work budget ran out";
     case SearchStatus::NotProven:
       return "not proven optimal";
   }
@@ -365,7 +365,8 @@ CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
   cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
   cmd->add_option(
       "--solver-timeout-ms", o.solverTimeoutMs,
-      "time budget of the scheduler's solve of each loop in milliseconds, 4 times that for "
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
       "all loops of a kernel; 0: list schedules only (default 2000)");
   return cmd;
 }

@@ -191,7 +191,8 @@ CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
   cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
   cmd->add_option(
       "--solver-timeout-ms", o.solverTimeoutMs,
-      "time budget of the scheduler's solve of each loop in milliseconds (default 2000)");
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
+      "(default 2000)");
   return cmd;
 }
 

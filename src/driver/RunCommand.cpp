@@ -795,7 +795,8 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
   run->add_option(
       "--solver-timeout-ms", o.solverTimeoutMs,
-      "time budget of the scheduler's solve of each loop in milliseconds, 4 times that for "
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
       "all loops of a kernel; 0: list schedules only (default 2000)");
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(

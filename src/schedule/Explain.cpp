@@ -86,7 +86,7 @@ LoopExplanation explainLoop(const ListSchedule& ls, const UnitList* list) {
     e.status = SearchStatus::Fallback;
   else if (ls.provenOptimal)
     e.status = SearchStatus::ProvenOptimal;
-  else if (ls.note.find("time budget") != std::string::npos)
+  else if (ls.note.find("work budget") != std::string::npos)
     e.status = SearchStatus::TimedOut;
   if (!ls.problem) return e;
   const SchedulingProblem& p = *ls.problem;

@@ -7,6 +7,7 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <ctime>
 #include <optional>
@@ -32,7 +33,7 @@ class Encoding {
         c_(c),
         solver_(c, z3::solver::simple()),
         limits_(limits),
-        deadline_(Clock::now() + std::chrono::milliseconds(limits.timeoutMs)) {
+        workLeft_(static_cast<int64_t>(limits.timeoutMs) * kWorkPerMs) {
     for (int i = 0; i < p.numUnits(); ++i) {
       s_.push_back(c.int_const(("s" + std::to_string(i)).c_str()));
       solver_.add(s_.back() >= 0);
@@ -103,13 +104,7 @@ class Encoding {
       }
     }
     ProblemSolution out;
-    if (!found) {
-      out = fallback;
-      out.iiLowerBound = lb;
-      out.provenOptimal = fallback.ii == provenBelow;
-      out.note = "no solver answer within the time budget";
-      return out;
-    }
+    if (!found) return fallbackWithProof(fallback, lb, provenBelow, start);
     // The last sat model has II = t (the query's answer), so it is the
     // refinement's starting point without another check.
     int64_t t = *found;
@@ -123,7 +118,7 @@ class Encoding {
     out.iiLowerBound = lb;
     out.provenOptimal = t == provenBelow;
     if (!out.provenOptimal)
-      out.note = fmt::format("IIs {} to {} not refuted within the time budget", provenBelow, t - 1);
+      out.note = fmt::format("IIs {} to {} not refuted within the work budget", provenBelow, t - 1);
     out.start = normalise(starts_, t);
     out.versions = neededVersions(p_, out.start, t);
     return out;
@@ -168,22 +163,37 @@ class Encoding {
       }
     }
     out.iiLowerBound = lb;
-    if (!found) {
-      out = fallback;
-      out.iiLowerBound = lb;
-      out.provenOptimal = fallback.ii == provenBelow;
-      out.note = "no solver answer within the time budget";
-      return out;
-    }
+    if (!found) return fallbackWithProof(fallback, lb, provenBelow, lb);
     out.found = true;
     out.ii = *found;
     out.provenOptimal = *found == provenBelow;
     if (!out.provenOptimal)
       out.note = fmt::format(
-          "enable_offset: IIs {} to {} not refuted one by one (probe limit or time budget)",
+          "enable_offset: IIs {} to {} not refuted one by one (probe limit or work budget)",
           provenBelow, *found - 1);
     out.start = normalise(starts_, *found);
     out.versions = neededVersions(p_, out.start, *found);
+    return out;
+  }
+
+  // The list schedule, with what the solver did prove: IIs [from, provenBelow)
+  // are infeasible (an unsat answer), which makes the fallback optimal when
+  // it reaches provenBelow.
+  ProblemSolution fallbackWithProof(const ProblemSolution& fallback, int64_t lb,
+                                    int64_t provenBelow, int64_t from) const {
+    ProblemSolution out = fallback;
+    out.iiLowerBound = lb;
+    out.provenOptimal = fallback.ii == provenBelow;
+    if (out.provenOptimal && provenBelow > from)
+      out.note = fmt::format("IIs {} to {} are proven infeasible: the list schedule's II is optimal",
+                             from, provenBelow - 1);
+    else if (provenBelow > from)
+      out.note = fmt::format(
+          "IIs {} to {} are proven infeasible; no schedule below the list schedule's II {} was "
+          "found within the work budget",
+          from, provenBelow - 1, fallback.ii);
+    else
+      out.note = "no solver answer within the work budget";
     return out;
   }
 
@@ -218,7 +228,7 @@ class Encoding {
     out.ii = makespanOf(best);
     out.iiLowerBound = lb;
     out.provenOptimal = !unknown || out.ii == lb;
-    if (!out.provenOptimal) out.note = "makespan not proven within the time budget";
+    if (!out.provenOptimal) out.note = "makespan not proven within the work budget";
     return out;
   }
 
@@ -231,19 +241,24 @@ class Encoding {
   Answer check(double share = 1.0) {
     Answer a = Answer::Unknown;
     ++stats_.checks;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
-    if (left.count() < 1) {
+    if (workLeft_ < 1) {
       ++stats_.unknown;
       return a;
     }
-    left = std::max(std::chrono::milliseconds(1),
-                    std::chrono::milliseconds(static_cast<int64_t>(left.count() * share)));
+    int64_t limit = std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(workLeft_) * share),
+                                        1, std::numeric_limits<unsigned>::max() / 2);
     try {
       z3::params params(c_);
-      params.set("timeout", static_cast<unsigned>(left.count()));
+      params.set("rlimit", static_cast<unsigned>(limit));
+      params.set("timeout", static_cast<unsigned>(std::min<int64_t>(
+                                 limit / kWorkPerMs * 10 + 1000, std::numeric_limits<unsigned>::max() / 2)));
       params.set("random_seed", 0u);
       solver_.set(params);
+      int64_t before = workCount();
       z3::check_result r = solver_.check();
+      int64_t used = std::max<int64_t>(0, workCount() - before);
+      workLeft_ -= used;
+      stats_.work += used;
       if (r == z3::sat) a = Answer::Sat;
       if (r == z3::unsat) a = Answer::Unsat;
       if (a == Answer::Sat) {
@@ -499,7 +514,17 @@ class Encoding {
   std::optional<z3::expr> m0_, iiVar_;
   std::vector<std::vector<z3::expr>> versionChoices_;
   int64_t lastII_ = 0;
-  Clock::time_point deadline_;
+  int64_t workLeft_;  // Z3 resource units the list may still spend
+
+  // Z3's resource counter of this solver (cumulative over its checks).
+  int64_t workCount() {
+    z3::stats st = solver_.statistics();
+    for (unsigned i = 0; i < st.size(); ++i)
+      if (st.key(i) == "rlimit count")
+        return st.is_uint(i) ? static_cast<int64_t>(st.uint_value(i))
+                             : static_cast<int64_t>(st.double_value(i));
+    return 0;
+  }
   std::vector<int64_t> starts_, bestStarts_, foundStarts_;
   int64_t bestT_ = 0;
   Answer probe_ = Answer::Unknown;
@@ -539,7 +564,7 @@ ProblemSolution solveProblem(const SchedulingProblem& problem, const ProblemSolu
       out.note = fmt::format("{} units, above the solver's limit of {} per list: list schedule",
                              problem.numUnits(), limits.maxUnits);
     else
-      out.note = "no time budget left for the solver: list schedule";
+      out.note = "no work budget left for the solver: list schedule";
   } else {
     Encoding encoding(problem, context, limits);
     out = problem.isLoop ? encoding.solveLoop(fallback) : encoding.solveStraightLine(fallback);

@@ -1,7 +1,7 @@
 // `tilesched compile --stats`: the scheduler's debug counters (STYLE.md
 // "statistics / bail-out counters"), one line per scheduled list and a total
 // per kernel: solver checks by answer (sat, unsat, unknown — "unknown"
-// includes checks cut or skipped by the time budget), fallbacks, proofs, and
+// includes checks cut or skipped by the work budget), fallbacks, proofs, and
 // the wall and CPU milliseconds of each solve split into the II search and
 // the refinement of the secondary objectives.
 //

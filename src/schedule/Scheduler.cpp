@@ -59,10 +59,10 @@ class KernelScheduler {
     std::vector<UnitList*> lists;
     collectPostOrder(*root, lists);
     int dumpIndex = 0;
-    using Clock = std::chrono::steady_clock;
     unsigned perList = options_.solverTimeoutMs;  // 0: list schedules only
-    auto passDeadline =
-        Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(perList) * kPassBudgetLists);
+    // The pass's budget is Z3 work too (ModuloSolver.h, kWorkPerMs), so which
+    // lists get the solver does not depend on the machine's load.
+    int64_t passWorkLeft = static_cast<int64_t>(perList) * kPassBudgetLists * kWorkPerMs;
     auto counted = [this](const ir::Storage& st) {
       return clockedByCounter(kernel_, analysis_.ownership, st);
     };
@@ -72,11 +72,10 @@ class KernelScheduler {
       addMemoryGroups(problem);
       ProblemSolution fallback = listSchedule(problem);
       SolverLimits limits;
-      auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(passDeadline - Clock::now());
       limits.timeoutMs = static_cast<unsigned>(
-          std::clamp<int64_t>(left.count(), 0, static_cast<int64_t>(perList)));
+          std::clamp<int64_t>(passWorkLeft / kWorkPerMs, 0, static_cast<int64_t>(perList)));
       ProblemSolution solution = solveProblem(problem, fallback, context, limits);
+      passWorkLeft -= solution.stats.work;
       if (solution.solverSkipped && !solution.provenOptimal) warnSkipped(*list, problem, solution);
       ListSchedule schedule = toListSchedule(*list, problem, solution);
       auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution), counted);
@@ -134,7 +133,7 @@ class KernelScheduler {
                       : options_.solverTimeoutMs == 0
                           ? std::string("was not given to the solver (--solver-timeout-ms 0)")
                           : fmt::format(
-                                "was reached after the schedule pass's time budget ({} x "
+                                "was reached after the schedule pass's work budget ({} x "
                                 "--solver-timeout-ms) was spent",
                                 kPassBudgetLists);
     std::string result =

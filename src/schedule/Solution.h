@@ -10,7 +10,7 @@
 namespace tilesched::schedule {
 
 // What the search did (`compile --stats`, bench/schedule_bench): solver
-// calls by answer ("unknown" includes checks cut by the time budget and the
+// calls by answer ("unknown" includes checks cut by the work budget and the
 // ones never run because the budget was spent) and where the time went.
 struct SolveStats {
   int checks = 0;
@@ -18,6 +18,7 @@ struct SolveStats {
   double iiSearchMs = 0;  // lower bound, II queries (and probes)
   double refineMs = 0;    // stages, version bytes, makespan at the chosen II
   double cpuMs = 0;       // CPU time of the whole solve (wall time inflates on a loaded machine)
+  int64_t work = 0;       // Z3 resource units spent (the budget's unit, ModuloSolver.h)
 };
 
 struct ProblemSolution {

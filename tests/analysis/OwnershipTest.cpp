@@ -119,7 +119,7 @@ TEST(OwnershipRevised, OneTripLoopIsTransparent) {
 TEST(OwnershipRevised, OneTripLoopAtTheRootOwnsNothing) {
   auto a = copyThrough("for r in T.serial(1):");
   EXPECT_FALSE(a.storage("a").eligible);
-  EXPECT_EQ(a.storage("a").reason, "it is not accessed inside a loop");
+  EXPECT_EQ(a.storage("a").reason, "its only loop 'r' (line 7) has one trip, so no iteration follows to overlap with");
 }
 
 TEST(OwnershipRevised, OneTripLoopDoesNotSplitSiblings) {

@@ -362,13 +362,13 @@ namespace tilesched {
 namespace {
 
 TEST(Explain, ExhaustedBudgetSaysFallback) {
-  // A 1 ms budget leaves no solver check: every loop keeps its list schedule.
-  json k = compileReport({example("gemm_l0"), "--solver-timeout-ms", "1"});
+  // No budget leaves no solver check: every loop keeps its list schedule.
+  json k = compileReport({example("gemm_l0"), "--solver-timeout-ms", "0"});
   for (const auto& l : k.at("loops")) {
     checkBoundConsistent(l);
     EXPECT_EQ(l.at("ii_bound_by").at("status"), "fallback");
   }
-  CliRun r = cli({"explain", example("gemm_l0"), "--solver-timeout-ms", "1"});
+  CliRun r = cli({"explain", example("gemm_l0"), "--solver-timeout-ms", "0"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("list-schedule fallback"), std::string::npos) << r.out;
 }

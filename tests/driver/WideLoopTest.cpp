@@ -70,7 +70,7 @@ TEST(WideLoop, ForcedBudgetsKeepTheListScheduleAndPass) {
   json loop =
       onlyLoop(cli({"compile", f.str(), "--emit", "report-json", "--solver-timeout-ms", "0"}));
   EXPECT_EQ(loop.at("fallback"), true);
-  EXPECT_NE(loop.at("note").get<std::string>().find("no time budget left for the solver"),
+  EXPECT_NE(loop.at("note").get<std::string>().find("no work budget left for the solver"),
             std::string::npos)
       << loop.dump();
   expectPass(cli({"run", f.str(), "--solver-timeout-ms", "0"}));

@@ -448,8 +448,9 @@ TEST(Scheduler, EnableOffsetLiftsTheWindowRule) {
   EXPECT_GT(lso.ii, lsw.ii);
 }
 
-// With no time to solve, every example's loops get the list-schedule
-// fallback, and the checker accepts each of them (solve() runs it).
+// With the smallest budget (1 ms of Z3 work), every example's loops get the
+// list-schedule fallback or whatever the solver found in it, and the checker
+// accepts each of them (solve() runs it).
 TEST(Scheduler, EveryExampleFallsBackToACheckedListSchedule) {
   namespace fs = std::filesystem;
   for (const auto& e : fs::directory_iterator(std::string(TILESCHED_SOURCE_DIR) + "/examples")) {
@@ -460,8 +461,8 @@ TEST(Scheduler, EveryExampleFallsBackToACheckedListSchedule) {
     ASSERT_FALSE(s.lists.empty());
     for (const auto& l : s.lists) {
       if (!l.loop) continue;
-      EXPECT_TRUE(l.fallback || l.ii == l.iiLowerBound);
       EXPECT_GE(l.ii, l.iiLowerBound);
+      EXPECT_TRUE(l.fallback || l.provenOptimal || !l.note.empty()) << "an unproven II says why";
     }
   }
 }

@@ -165,3 +165,30 @@ TEST(ListFallback, KeepsSamePipeProgramOrderInAFlatBody) {
   auto staged = listSchedule(p);
   EXPECT_LT(staged.start[2], staged.start[1]);
 }
+
+TEST(ModuloSolver, TheBudgetIsWorkSoTheAnswerDoesNotDependOnLoad) {
+  // Issue 17 §2: the budget is Z3 resource units (kWorkPerMs per ms), not
+  // wall time, so two solves of one problem with one small budget give the
+  // same answer and spend the same work, however busy the machine is.
+  SchedulingProblem p = lateLoop(false);
+  for (int i = 0; i < 12; ++i) {  // a longer loop: more pairs on each pipe
+    p.latency.push_back(7 + i);
+    p.ii.push_back(3 + i % 4);
+    p.pipeMask.push_back(pipeMask(i % 2 ? Pipe::MTE2 : Pipe::V));
+    p.deps.push_back({2 + i, 3 + i, 5 + i % 3, 0, -1});
+  }
+  SolverLimits small;
+  small.timeoutMs = 1;
+  std::vector<ProblemSolution> runs;
+  for (int k = 0; k < 2; ++k) {
+    z3::context c;
+    runs.push_back(solveProblem(p, listSchedule(p), c, small));
+  }
+  EXPECT_EQ(runs[0].ii, runs[1].ii);
+  EXPECT_EQ(runs[0].start, runs[1].start);
+  EXPECT_EQ(runs[0].provenOptimal, runs[1].provenOptimal);
+  EXPECT_EQ(runs[0].stats.work, runs[1].stats.work);
+  EXPECT_GT(runs[0].stats.work, 0);
+  // The last check may overrun what was left, never by a whole budget.
+  EXPECT_LE(runs[0].stats.work, 2 * kWorkPerMs);
+}
