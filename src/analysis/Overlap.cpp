@@ -20,9 +20,13 @@ struct OverlapOracle::Solver {
   z3::context ctx;
   z3::solver solver;
   int fresh = 0;
+  // The budget of a query is Z3 work (1000 resource units per ms, as the
+  // scheduler's: schedule/ModuloSolver.h), so whether a pair is decided does
+  // not depend on the machine's load; wall time ten times that is a backstop.
   explicit Solver(unsigned timeoutMs) : solver(ctx) {
     z3::params p(ctx);
-    p.set("timeout", timeoutMs);
+    p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(uint64_t(timeoutMs) * 1000, 1u << 30)));
+    p.set("timeout", timeoutMs * 10 + 100);
     solver.set(p);
   }
 };

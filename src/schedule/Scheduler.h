@@ -18,8 +18,8 @@
 //  - one StorageDecision per storage, Kernel::storages order: solver
 //    versions are the smallest the final schedules need, fixed counts are
 //    honoured, opt-out / manual / ineligible storages keep theirs;
-//  - one Z3 context per call, fixed seed, one thread: deterministic unless a
-//    check runs out of its work budget (Z3 resource units: load-independent).
+//  - one Z3 context per call, fixed seed, one thread, budgets in Z3 work
+//    (resource units, not time): deterministic on any load.
 //
 //   for s in T.Pipelined(4, num_stages=2):   loop s: II 164 (bound 164, proven)
 //       T.copy(A[...], a_ub)                   #0 stage 0 start 0
