@@ -183,6 +183,9 @@ json whyJson(const StorageExplanation& e) {
     case VersionReason::Capacity:
     case VersionReason::ScheduleNeeds:
       break;
+    case VersionReason::Fill:
+      j["schedule_needs"] = e.scheduleNeeds;
+      break;
   }
   j["loop"] = loopJson(e.loop);
   j["bound"] = e.bound;
@@ -322,6 +325,13 @@ std::string whyText(const StorageExplanation& e, const std::string& file) {
           *e.iiBoundAtBound, e.bound);
     case VersionReason::ScheduleNeeds:
       break;
+    case VersionReason::Fill:
+      return fmt::format(
+          "used by the loop's first iterations: the schedule of {} needs {}, and the first "
+          "iterations as the machine runs them (producers ahead of the steady state) finish "
+          "sooner with {} ({})",
+          e.loop ? loopName(e.loop, file) : "its loop", e.scheduleNeeds, e.versions,
+          boundText(e, file));
   }
   if (!e.crossIteration)
     return "all the schedule needs: no dependency crosses iterations through it";

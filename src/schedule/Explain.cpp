@@ -56,6 +56,8 @@ std::string_view versionReasonName(VersionReason r) {
       return "capacity";
     case VersionReason::ScheduleNeeds:
       return "schedule-needs";
+    case VersionReason::Fill:
+      return "fill";
   }
   return "ineligible";
 }
@@ -184,6 +186,17 @@ class StorageExplainer {
   }
 
   void explainSolverCount(StorageExplanation& e) const {
+    for (const ListSchedule& ls : schedule_.lists)
+      for (const auto& [st, need] : ls.fillRaised)
+        if (st == e.storage) {
+          e.reason = VersionReason::Fill;
+          e.loop = ls.loop;
+          e.scheduleNeeds = need;
+          if (ls.problem)
+            for (const auto& v : ls.problem->versions)
+              if (v.storage == st) e.bound = v.maxVersions;
+          return;
+        }
     e.reason = VersionReason::ScheduleNeeds;
     // The list whose schedule needed the count: the first (inner loops and
     // earlier siblings first) whose final starts need it.

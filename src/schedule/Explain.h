@@ -80,6 +80,7 @@ enum class VersionReason {
   NumStages,
   Capacity,
   ScheduleNeeds,
+  Fill,  // more than the schedule needs: the loop's first iterations use them (FillVersions.h)
 };
 std::string_view versionReasonName(VersionReason r);  // "annotation", "opt-out", ...
 
@@ -106,6 +107,7 @@ struct StorageExplanation {
   int64_t bytesPerVersion = 0;
   int64_t bytesWithOneMore = 0;
   bool crossIteration = true;  // solver kinds: some dependency crosses iterations through it
+  int64_t scheduleNeeds = 0;   // fill: the count the modulo schedule itself needs
 };
 
 struct KernelExplanation {

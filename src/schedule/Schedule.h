@@ -62,6 +62,9 @@ struct ListSchedule {
   int64_t makespan = 0;  // one iteration: first start to last completion
   bool enableOffset = false;
   std::string note;  // why not proven optimal, or why the fallback ("" otherwise)
+  // Storages whose count the fill step raised above what this schedule needs
+  // (FillVersions.h), with that need.
+  std::vector<std::pair<ir::Storage, int64_t>> fillRaised;
   // The problem the scheduler solved for this list (memory groups as it saw
   // them), kept so `tilesched explain` reads the real bound terms and
   // capacities; null in hand-written schedules.

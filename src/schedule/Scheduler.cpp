@@ -14,6 +14,7 @@
 #include "analysis/Dependencies.h"
 #include "schedule/CapacityCheck.h"
 #include "schedule/Check.h"
+#include "schedule/FillVersions.h"
 #include "schedule/ListFallback.h"
 #include "schedule/LowerBound.h"
 #include "schedule/Memory.h"
@@ -77,7 +78,19 @@ class KernelScheduler {
       ProblemSolution solution = solveProblem(problem, fallback, context, limits);
       passWorkLeft -= solution.stats.work;
       if (solution.solverSkipped && !solution.provenOptimal) warnSkipped(*list, problem, solution);
+      // Versions the machine uses in the loop's first iterations, which the
+      // modulo schedule does not need (FillVersions.h).
+      std::vector<std::pair<ir::Storage, int64_t>> fillRaised;
+      if (list->loop() && problem.isLoop) {
+        int64_t trips = list->timing.tripsKnown ? list->timing.trips : kFillIterations;
+        auto raised = fillVersions(problem, solution.versions, trips, pipeUses(*list));
+        for (size_t k = 0; k < raised.size(); ++k)
+          if (raised[k] > solution.versions[k])
+            fillRaised.push_back({problem.versions[k].storage, solution.versions[k]});
+        solution.versions = std::move(raised);
+      }
       ListSchedule schedule = toListSchedule(*list, problem, solution);
+      schedule.fillRaised = fillRaised;
       auto errors = checkListSchedule(*list, schedule, versionsWith(problem, solution), counted);
       if (!errors.empty()) {
         // An answer the checker rejects is never used: the sequential
@@ -120,6 +133,35 @@ class KernelScheduler {
   }
 
  private:
+  // When each unit of `list` uses each pipe (FillVersions.h): a nested loop
+  // from its first instruction on a pipe to the end of its last one there,
+  // from its (solved or estimated) timing.
+  static std::vector<PipeUse> pipeUses(const UnitList& list) {
+    std::vector<PipeUse> out;
+    for (const auto& u : list.units) out.push_back(pipeUse(u));
+    return out;
+  }
+  static PipeUse pipeUse(const analysis::Unit& u) {
+    if (!u.isLoop() || !u.body) return taskUse(u.pipeMask, u.ii);
+    const analysis::LoopTiming& t = u.body->timing;
+    PipeUse use;
+    use.mask = u.pipeMask;
+    for (size_t q = 0; q < 32; ++q) use.first[q] = INT64_MAX, use.last[q] = 0;
+    int64_t lastIteration = (t.trips > 0 ? t.trips - 1 : 0) * t.ii;
+    for (size_t i = 0; i < u.body->units.size(); ++i) {
+      PipeUse inner = pipeUse(u.body->units[i]);
+      int64_t at = i < t.start.size() ? t.start[i] : 0;
+      for (size_t q = 0; q < 32; ++q) {
+        if (!(inner.mask & (1u << q))) continue;
+        use.first[q] = std::min(use.first[q], at + inner.first[q]);
+        use.last[q] = std::max(use.last[q], lastIteration + at + inner.last[q]);
+      }
+    }
+    for (size_t q = 0; q < 32; ++q)
+      if (use.first[q] == INT64_MAX) use.first[q] = 0;
+    return use;
+  }
+
   // The user learns that a list kept a list schedule that is not proven
   // optimal without asking the solver (docs/scheduler.md, "Deadlines").
   void warnSkipped(const UnitList& list, const SchedulingProblem& problem,
