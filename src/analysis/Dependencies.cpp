@@ -284,4 +284,20 @@ void recomputeDependencyLatencies(UnitList& list) {
   }
 }
 
+const Dependency* innerCarrier(const UnitList& list, const Dependency& outer,
+                               const StorageOwnership& own) {
+  size_t fromDepth = 0, toDepth = 0;
+  const Unit* from = ownerUnitOnPath(list, outer.fromPath, own, &fromDepth);
+  const Unit* to = ownerUnitOnPath(list, outer.toPath, own, &toDepth);
+  if (!from || from != to || fromDepth != toDepth || !from->body) return nullptr;
+  std::vector<int> fromRest(outer.fromPath.begin() + static_cast<long>(fromDepth) + 1,
+                            outer.fromPath.end());
+  std::vector<int> toRest(outer.toPath.begin() + static_cast<long>(toDepth) + 1, outer.toPath.end());
+  for (const auto& d : from->body->deps)
+    if (d.kind == outer.kind && d.storage == outer.storage && d.distanceKind != DistanceKind::Same &&
+        d.fromPath == fromRest && d.toPath == toRest)
+      return &d;
+  return nullptr;
+}
+
 }  // namespace tilesched::analysis

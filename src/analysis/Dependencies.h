@@ -43,6 +43,16 @@ void computeDependencies(UnitList& root, const Ownership& ownership, OverlapOrac
 // an estimate with a solved LoopTiming). Does not change the dependency set.
 void recomputeDependencyLatencies(UnitList& list);
 
+// For a dependency `outer` that `list` carries across its iterations through
+// a storage owned by a loop nested in both endpoints (a cross-level
+// dependence): the owner's own cross-iteration dependency between the same
+// two accesses, of the same kind, or null. When it exists, the owner's
+// rings, clocked continuously across `list`'s iterations, order `outer`
+// too; when it does not (the owner's guards rule the pair out within one
+// run of it: `if j == 0` load, `else` fill), only `list` orders it.
+const Dependency* innerCarrier(const UnitList& list, const Dependency& outer,
+                               const StorageOwnership& own);
+
 // Producer finish − consumer start for tasks reached by `fromPath` / `toPath`
 // (unit indices from `list` down), at least 0.
 int64_t dependencyLatency(const UnitList& list, const std::vector<int>& fromPath,

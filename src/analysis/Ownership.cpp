@@ -758,4 +758,21 @@ Ownership analyzeOwnership(const Kernel& kernel, const UnitList& root, Diagnosti
   return out;
 }
 
+const Unit* ownerUnitOnPath(const UnitList& list, const std::vector<int>& path,
+                            const StorageOwnership& own, size_t* depth) {
+  const UnitList* l = &list;
+  for (size_t k = 0; k < path.size(); ++k) {
+    int index = path[k];
+    if (!l || index < 0 || index >= static_cast<int>(l->units.size())) return nullptr;
+    const Unit& u = l->units[static_cast<size_t>(index)];
+    if (!u.isLoop()) return nullptr;
+    if (std::find(own.owners.begin(), own.owners.end(), u.stmt) != own.owners.end()) {
+      if (depth) *depth = k;
+      return &u;
+    }
+    l = u.body.get();
+  }
+  return nullptr;
+}
+
 }  // namespace tilesched::analysis

@@ -109,4 +109,11 @@ bool hasNumStages(const ir::ForStmt& loop);
 
 Ownership analyzeOwnership(const ir::Kernel& kernel, const UnitList& root, DiagnosticEngine& diags);
 
+// The loop unit on `path` (unit indices from `list` down, as a dependency's
+// fromPath / toPath) that is one of `own`'s owners, or null: a dependency of
+// `list` through a storage owned by a loop nested in it (a cross-level
+// dependence). `depth`: its position on the path.
+const Unit* ownerUnitOnPath(const UnitList& list, const std::vector<int>& path,
+                            const StorageOwnership& own, size_t* depth = nullptr);
+
 }  // namespace tilesched::analysis

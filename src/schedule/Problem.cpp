@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "analysis/Dependencies.h"
+
 namespace tilesched::schedule {
 
 using namespace analysis;
@@ -76,6 +78,28 @@ void addSameStageGroups(SchedulingProblem& p, const UnitList& list, const Versio
   }
 }
 
+// A dependency this list carries across its iterations through a storage
+// that a loop nested in both endpoints owns (issue 17 §2, cross-level): the
+// owner's versions rotate on a clock that runs on across this list's
+// iterations, so the next iteration's first epoch reuses the version of the
+// owner's N-th last epoch here, not of its last: N - 1 of the owner's
+// iterations earlier. The latency shrinks by that much (nothing when the
+// owner has fewer trips than versions, or one version).
+int64_t crossLevelLatency(const UnitList& list, const Dependency& d, const VersionContext& ctx) {
+  if (d.distanceKind != DistanceKind::Carried || d.kind == DepKind::RAW || !d.storage)
+    return d.latency;
+  const StorageOwnership* own = ctx.ownership->find(d.storage);
+  if (!own || !own->eligible || own->manual || own->optOut) return d.latency;
+  if (!innerCarrier(list, d, *own)) return d.latency;
+  const Unit* from = ownerUnitOnPath(list, d.fromPath, *own);
+  int index = storageIndex(*ctx.kernel, d.storage);
+  int64_t versions = index >= 0 && ctx.chosen ? (*ctx.chosen)[index] : 1;
+  if (auto fixed = fixedVersionCount(*ctx.kernel, d.storage)) versions = *fixed;
+  const analysis::LoopTiming& t = from->body->timing;
+  if (versions < 2 || !t.tripsKnown || t.trips < versions) return d.latency;
+  return std::max<int64_t>(0, d.latency - (versions - 1) * t.ii);
+}
+
 }  // namespace
 
 SchedulingProblem buildProblem(const UnitList& list, const VersionContext& ctx) {
@@ -94,7 +118,7 @@ SchedulingProblem buildProblem(const UnitList& list, const VersionContext& ctx) 
     ProblemDep pd;
     pd.from = d.from;
     pd.to = d.to;
-    pd.latency = d.latency;
+    pd.latency = crossLevelLatency(list, d, ctx);
     switch (d.distanceKind) {
       case DistanceKind::Same:
         pd.distance = 0;

@@ -312,6 +312,27 @@ class Lowerer {
 
  private:
   const analysis::KernelAnalysis& analysis_;
+
+  // A dependency this loop carries across its iterations through a storage
+  // owned by a loop nested in both endpoints (a cross-level dependence): the
+  // owner's rings are kernel-wide and clocked continuously (flattened
+  // iteration, counter or ring counter), so they already order the last
+  // epochs of one iteration's owner before the first ones of the next; an
+  // event here would be redundant (upstream test_sync_dependencies). Not
+  // when the owner is staged: its rings run on its own, restarting clock.
+  bool orderedByInnerRings(const analysis::UnitList& list, const analysis::Dependency& dep) const {
+    if (!list.loop() || dep.kind == analysis::DepKind::RAW ||
+        dep.distanceKind != analysis::DistanceKind::Carried)
+      return false;
+    const auto* own = analysis_.ownership.find(dep.storage);
+    if (!own || !own->eligible || own->manual || own->optOut) return false;
+    if (!analysis::innerCarrier(list, dep, *own)) return false;
+    const analysis::Unit* from = analysis::ownerUnitOnPath(list, dep.fromPath, *own);
+    const auto* owner = as<ForStmt>(from->stmt);
+    if (!owner || owner->enableOffset) return false;
+    const auto* ls = schedule ? schedule->find(owner) : nullptr;
+    return !ls || ls->maxStage == 0 || !ls->enableOffset;
+  }
   LoweringPlan& plan_;
   const Target& target_;
   DiagnosticEngine& diags_;
@@ -558,6 +579,7 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
   }
   for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
+    if (orderedByInnerRings(list, dep)) continue;
     Pipe p = accessPipe(list, dep.from, dep.fromPath, dep.storage, dep.fromScalar);
     Pipe q = accessPipe(list, dep.to, dep.toPath, dep.storage, dep.toScalar);
     int64_t a = slotOf[static_cast<size_t>(dep.from)], b = slotOf[static_cast<size_t>(dep.to)];

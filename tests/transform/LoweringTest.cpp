@@ -260,6 +260,21 @@ def main(A: T.Tensor((2304,), "float32"), C: T.Tensor((2304,), "float32")):
   EXPECT_EQ(l.messages().find("warning"), std::string::npos) << l.messages();
 }
 
+TEST(Lowering, ACrossLevelDependenceAddsNoEventTheOwnersRingsOrder) {
+  // Upstream test_sync_dependencies: b_ub, x_ub and y_ub are owned by the
+  // inner loop c; the outer loop g carries their reuse from one g to the
+  // next, which the inner rings (kernel-wide, clocked by g * 4 + c) already
+  // order, so g gets no ring of its own for them (issue 17 §2).
+  fs::path file =
+      fs::path(TILESCHED_EXAMPLES_DIR) / ".." / "bench" / "kernels" / "nested_pipelined_lets.py";
+  auto l = lowerText(file.string(), readAll(file), uniform(2));
+  expectCorrect(l);
+  EXPECT_EQ(l.printed.find("g_ring"), std::string::npos) << l.printed;
+  // The guarded pair the inner loop's own guards rule out (j == 0 load,
+  // else fill) keeps its outer event: tests/random/regress/
+  // if_else_writers_across_iterations.py runs it in every mode.
+}
+
 TEST(Lowering, DoubleVecAddIsTheTextbookPipeline) {
   auto l = lowerExample("vec_add", 2);
   expectCorrect(l);
