@@ -381,7 +381,7 @@ CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
   return cmd;
 }
 
-int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
+int scheduleFile(const ExplainOptions& o, std::ostream& err, ScheduledFile& r) {
   auto usage = [&](const std::string& msg) {
     err << "tilesched: error: " << msg << "\n";
     return kExitUsage;
@@ -395,35 +395,41 @@ int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& 
     fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
   std::string targetError;
-  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
-  if (!target) return usage(targetError);
+  r.target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
+  if (!r.target) return usage(targetError);
   std::ifstream in(o.file, std::ios::binary);
   if (!in) return usage(fmt::format("cannot read '{}'", o.file));
   std::ostringstream text;
   text << in.rdbuf();
-  auto file = std::make_shared<SourceFile>(o.file, text.str());
-
-  DiagnosticEngine diags(file);
-  auto program = frontend::compileSource(file, fe, diags);
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
-  std::vector<KernelSchedule> schedules;
-  if (program && !diags.hasErrors()) {
+  r.file = std::make_shared<SourceFile>(o.file, text.str());
+  r.diags = std::make_unique<DiagnosticEngine>(r.file);
+  DiagnosticEngine& diags = *r.diags;
+  r.program = frontend::compileSource(r.file, fe, diags);
+  if (r.program) r.analyses = analysis::analyzeProgram(*r.program, *r.target, diags);
+  if (r.program && !diags.hasErrors()) {
     ScheduleOptions so;
     so.solverTimeoutMs = o.solverTimeoutMs;
-    for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i)
-      schedules.push_back(scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
+    for (size_t i = 0; i < r.program->kernels.size() && i < r.analyses.size(); ++i)
+      r.schedules.push_back(
+          scheduleKernel(r.analyses[i], r.program->kernels[i], *r.target, so, diags));
   }
-  err << diags.renderAll();
-  if (!program || diags.hasErrors()) {
+  if (!r.program || diags.hasErrors()) {
+    err << diags.renderAll();
     err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
     return kExitCompileError;
   }
-  for (size_t i = 0; i < schedules.size(); ++i) {
+  return kExitOk;
+}
+
+int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
+  ScheduledFile r;
+  if (int code = scheduleFile(o, err, r); code != kExitOk) return code;
+  err << r.diags->renderAll();
+  for (size_t i = 0; i < r.schedules.size(); ++i) {
     if (i) out << "\n";
-    out << printExplanation(
-        program->kernels[i],
-        explainSchedule(analyses[i], program->kernels[i], schedules[i], *target), o.file, *target);
+    const ir::Kernel& k = r.program->kernels[i];
+    out << printExplanation(k, explainSchedule(r.analyses[i], k, r.schedules[i], *r.target), o.file,
+                            *r.target);
   }
   return kExitOk;
 }

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -41,6 +43,20 @@ struct ExplainOptions {
 
 CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& options);
 int runExplainCommand(const ExplainOptions& options, std::ostream& out, std::ostream& err);
+
+// A kernel file compiled, analysed and scheduled (auto), as `explain` and
+// `pin` need it. `scheduleFile` returns kExitOk, or the exit code of a usage
+// or compile error after writing its messages to `err`; on success the
+// diagnostics (warnings) are left in `diags` for the caller to render.
+struct ScheduledFile {
+  std::shared_ptr<SourceFile> file;
+  std::unique_ptr<DiagnosticEngine> diags;
+  std::optional<ir::Program> program;
+  std::optional<Target> target;
+  std::vector<analysis::KernelAnalysis> analyses;
+  std::vector<schedule::KernelSchedule> schedules;
+};
+int scheduleFile(const ExplainOptions& options, std::ostream& err, ScheduledFile& out);
 
 // The human explanation of one kernel.
 std::string printExplanation(const ir::Kernel& kernel, const schedule::KernelExplanation& e,

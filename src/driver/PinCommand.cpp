@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "driver/Driver.h"
+#include "driver/ExplainCommand.h"
 #include "frontend/Elaborator.h"
 #include "schedule/Explain.h"
 #include "schedule/Scheduler.h"
@@ -71,7 +72,8 @@ size_t matchingParen(const std::string& text, size_t open) {
       bool triple = text.compare(i, 3, std::string(3, c)) == 0;
       std::string close = triple ? std::string(3, c) : std::string(1, c);
       size_t j = i + close.size();
-      while (j < text.size() && text.compare(j, close.size(), close) != 0) j += text[j] == '\\' ? 2 : 1;
+      while (j < text.size() && text.compare(j, close.size(), close) != 0)
+        j += text[j] == '\\' ? 2 : 1;
       if (j >= text.size()) return std::string::npos;
       i = j + close.size() - 1;
       continue;
@@ -92,17 +94,16 @@ std::string mapText(const ir::Kernel& k) {
     for (const auto& b : k.buffers)
       if (b->storage == st && !b->isAlias) name = b->name;
     auto mode = k.annotations.writtenBackMode(st, n);
-    map += fmt::format("{}{}: {}", map.empty() ? "" : ", ", name,
-                       mode ? fmt::format("({}, \"{}\")", n, ir::versionModeName(*mode))
-                            : std::to_string(n));
+    map += fmt::format(
+        "{}{}: {}", map.empty() ? "" : ", ", name,
+        mode ? fmt::format("({}, \"{}\")", n, ir::versionModeName(*mode)) : std::to_string(n));
   }
   return "{" + map + "}";
 }
 
 // `# pin:` lines for the buffers whose versions a num_stages caps while more
 // would lower the loop's II bound (what `explain` says).
-std::vector<std::string> numStagesNotes(const ir::Kernel& k,
-                                        const schedule::KernelExplanation& e) {
+std::vector<std::string> numStagesNotes(const ir::Kernel& k, const schedule::KernelExplanation& e) {
   std::vector<std::string> out;
   for (const auto& s : e.storages) {
     if (s.reason != schedule::VersionReason::NumStages || !s.iiBoundWithMoreVersions ||
@@ -170,7 +171,8 @@ std::optional<std::string> pinEdits(const ir::Kernel& k, const schedule::KernelE
     }
   }
   if (insertAt == 0) return "none of its buffers has a location in the file";
-  std::string call = notesText(indent, insertAt) + indent + "T.annotate_buffer_versions(" + map + ")\n";
+  std::string call =
+      notesText(indent, insertAt) + indent + "T.annotate_buffer_versions(" + map + ")\n";
   if (insertAt == text.size() && !text.empty() && text.back() != '\n') call = "\n" + call;
   edits.push_back({insertAt, insertAt, call});
   return std::nullopt;
@@ -179,9 +181,9 @@ std::optional<std::string> pinEdits(const ir::Kernel& k, const schedule::KernelE
 }  // namespace
 
 CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
-  auto* cmd = app.add_subcommand(
-      "pin", "write the chosen buffer versions back into the kernel file as "
-             "T.annotate_buffer_versions");
+  auto* cmd = app.add_subcommand("pin",
+                                 "write the chosen buffer versions back into the kernel file as "
+                                 "T.annotate_buffer_versions");
   cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
   cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
       ->allow_extra_args(false);
@@ -189,10 +191,9 @@ CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
   cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
   auto* output = cmd->add_option("-o", o.output, "write the pinned file here (default: stdout)");
   cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
-  cmd->add_option(
-      "--solver-timeout-ms", o.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
-      "(default 2000)");
+  cmd->add_option("--solver-timeout-ms", o.solverTimeoutMs,
+                  "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
+                  "(default 2000)");
   return cmd;
 }
 
@@ -201,51 +202,22 @@ int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
     err << "tilesched: error: " << msg << "\n";
     return kExitUsage;
   };
-  frontend::FrontendOptions fe;
-  fe.func = o.func;
-  for (const auto& d : o.defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return usage(fmt::format("-D expects NAME=VALUE, got '{}'", d));
-    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
-  }
-  std::string targetError;
-  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
-  if (!target) return usage(targetError);
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) return usage(fmt::format("cannot read '{}'", o.file));
-  std::ostringstream raw;
-  raw << in.rdbuf();
-  const std::string text = raw.str();
-  auto file = std::make_shared<SourceFile>(o.file, text);
-
-  DiagnosticEngine diags(file);
-  auto program = frontend::compileSource(file, fe, diags);
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
-  std::vector<schedule::KernelSchedule> schedules;
-  if (program && !diags.hasErrors()) {
-    schedule::ScheduleOptions so;
-    so.solverTimeoutMs = o.solverTimeoutMs;
-    for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i) {
-      schedules.push_back(
-          schedule::scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
-      schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
-    }
-  }
-  if (!program || diags.hasErrors()) {
-    err << diags.renderAll();
-    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
-    return kExitCompileError;
-  }
+  ExplainOptions eo{o.file, o.defines, o.func, o.target, o.solverTimeoutMs};
+  ScheduledFile r;
+  if (int code = scheduleFile(eo, err, r); code != kExitOk) return code;
+  DiagnosticEngine& diags = *r.diags;
+  for (size_t i = 0; i < r.schedules.size(); ++i)
+    schedule::writeBackVersions(r.program->kernels[i], r.schedules[i], diags);
+  const std::string& text = r.file->text();
   std::vector<SourceEdit> edits;
   int pinned = 0;
-  for (size_t i = 0; i < schedules.size(); ++i) {
-    const ir::Kernel& k = program->kernels[i];
-    auto e = schedule::explainSchedule(analyses[i], k, schedules[i], *target);
+  for (size_t i = 0; i < r.schedules.size(); ++i) {
+    const ir::Kernel& k = r.program->kernels[i];
+    auto e = schedule::explainSchedule(r.analyses[i], k, r.schedules[i], *r.target);
     size_t before = edits.size();
     if (auto why = pinEdits(k, e, text, edits)) {
-      diags.warning(k.kernelLoc, fmt::format("kernel '{}' is not pinned: {}", k.displayName(), *why));
+      diags.warning(k.kernelLoc,
+                    fmt::format("kernel '{}' is not pinned: {}", k.displayName(), *why));
       continue;
     }
     pinned += edits.size() > before;
@@ -254,11 +226,12 @@ int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
   std::sort(edits.begin(), edits.end(),
             [](const SourceEdit& a, const SourceEdit& b) { return a.begin < b.begin; });
   for (size_t i = 1; i < edits.size(); ++i)
-    if (edits[i].begin < edits[i - 1].end || (edits[i].begin == edits[i - 1].begin &&
-                                               edits[i].end == edits[i - 1].end &&
-                                               edits[i].begin != edits[i].end))
-      return usage("two kernels of the file edit the same annotation; pin them one at a time "
-                   "with --func");
+    if (edits[i].begin < edits[i - 1].end ||
+        (edits[i].begin == edits[i - 1].begin && edits[i].end == edits[i - 1].end &&
+         edits[i].begin != edits[i].end))
+      return usage(
+          "two kernels of the file edit the same annotation; pin them one at a time "
+          "with --func");
   err << diags.renderAll();
   std::string result = applySourceEdits(text, edits);
   const std::string& path = o.inPlace ? o.file : o.output;

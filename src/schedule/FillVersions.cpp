@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-
 namespace tilesched::schedule {
 
 PipeUse taskUse(uint32_t mask, int64_t ii) {
@@ -27,7 +26,8 @@ int64_t replayMakespan(const SchedulingProblem& p, const std::vector<int64_t>& v
     for (int u = 0; u < n; ++u) {
       int64_t s = 0;
       for (const ProblemDep* d : incoming[static_cast<size_t>(u)]) {
-        int64_t dist = d->versionVar >= 0 ? versions[static_cast<size_t>(d->versionVar)] : d->distance;
+        int64_t dist =
+            d->versionVar >= 0 ? versions[static_cast<size_t>(d->versionVar)] : d->distance;
         int64_t from = it - dist;
         if (from < 0 || (dist == 0 && d->from >= u)) continue;
         s = std::max(s, start[static_cast<size_t>(from * n + d->from)] + d->latency);

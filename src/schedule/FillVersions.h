@@ -15,8 +15,8 @@
 // at their latencies and distances; versioned dependencies at the distance
 // the candidate version counts give) and raises a storage's count by one
 // while that shortens the replay by at least 1% (less is within the model's
-// error), within its version bound and every memory group's capacity. The steady state is unchanged (more versions only relax
-// constraints), so the II and its proof stand.
+// error), within its version bound and every memory group's capacity. The steady state is unchanged
+// (more versions only relax constraints), so the II and its proof stand.
 //
 // Expects: a loop problem and its solved versions; not enable_offset (a
 // staged body issues in another order).
@@ -51,8 +51,7 @@ PipeUse taskUse(uint32_t mask, int64_t ii);
 int64_t replayMakespan(const SchedulingProblem& problem, const std::vector<int64_t>& versions,
                        int64_t trips, const std::vector<PipeUse>& uses = {});
 
-std::vector<int64_t> fillVersions(const SchedulingProblem& problem,
-                                  std::vector<int64_t> versions, int64_t trips,
-                                  const std::vector<PipeUse>& uses = {});
+std::vector<int64_t> fillVersions(const SchedulingProblem& problem, std::vector<int64_t> versions,
+                                  int64_t trips, const std::vector<PipeUse>& uses = {});
 
 }  // namespace tilesched::schedule

@@ -219,8 +219,10 @@ class StagedLets {
     void visitExpr(const Expr& e) override {
       if (e && e->kind == ExprKind::VarRef && !bad)
         if (const Def* d = lets_.crossStage(e->var, t_)) {
-          if (!d->pure) bad = e->var.get();
-          else visitExpr(d->value);
+          if (!d->pure)
+            bad = e->var.get();
+          else
+            visitExpr(d->value);
         }
       IRVisitor::visitExpr(e);
     }
@@ -467,9 +469,10 @@ Stmt Lowerer::lowerList(const UnitList& list, const Stmt& body) {
           if (as<AssignStmt>(u.stmt)) continue;
           if (const VarNode* v = lets.blocking(u.stmt, stages[static_cast<size_t>(u.index)])) {
             ok = false;
-            why = fmt::format("'{}' is defined at another stage than its use at line {}, and its "
-                              "value reads memory or it is assigned more than once",
-                              v->name, u.loc.line);
+            why = fmt::format(
+                "'{}' is defined at another stage than its use at line {}, and its "
+                "value reads memory or it is assigned more than once",
+                v->name, u.loc.line);
             break;
           }
         }
