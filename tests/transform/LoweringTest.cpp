@@ -275,6 +275,34 @@ TEST(Lowering, ACrossLevelDependenceAddsNoEventTheOwnersRingsOrder) {
   // if_else_writers_across_iterations.py runs it in every mode.
 }
 
+TEST(Lowering, AnExtentOneChildLoopUsesItsOwnersRing) {
+  // Upstream test_ascend_multibuffer_counter: a load wrapped in a one-trip
+  // loop inside the owner gets the owner's ring (one ring of N ids), the
+  // same synchronisation as the load written directly in the owner's body.
+  auto body = [](bool wrapped) {
+    return std::string(R"(import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((4096,), "float32"), C: T.Tensor((4096,), "float32")):
+    with T.Kernel(1) as bx:
+        a_ub = T.alloc_ub((1024,), "float32")
+        c_ub = T.alloc_ub((1024,), "float32")
+        for s in T.Pipelined(4, num_stages=2):
+)") + (wrapped ? "            for k in T.serial(1):\n                " : "            ") +
+           R"(T.copy(A[s * 1024 : s * 1024 + 1024], a_ub)
+            for i in T.Parallel(1024):
+                c_ub[i] = a_ub[i] * 2.0
+            T.copy(c_ub, C[s * 1024 : s * 1024 + 1024])
+)";
+  };
+  auto wrapped = lowerText("child_one_trip.py", body(true), uniform(2));
+  auto plain = lowerText("child_plain.py", body(false), uniform(2));
+  expectCorrect(wrapped);
+  expectCorrect(plain);
+  EXPECT_EQ(wrapped.lowered->sync.eventIds, plain.lowered->sync.eventIds);
+  EXPECT_EQ(wrapped.lowered->sync.eventIds.at("V_MTE2"), 2);
+}
+
 TEST(Lowering, DoubleVecAddIsTheTextbookPipeline) {
   auto l = lowerExample("vec_add", 2);
   expectCorrect(l);
