@@ -11,7 +11,7 @@ test_tilelang_ascend_scalar_gm_rw.py writes `if g:` on one).
 import tilelang
 import tilelang.language as T
 
-CASES = 16
+CASES = 18
 
 
 def truth_values(W=16):
@@ -63,6 +63,10 @@ def truth_values(W=16):
                 h = n > 1
                 if h:
                     OUT[w, 15] = 1
+                f = T.alloc_var(T.float32, fl[w])
+                if f:
+                    OUT[w, 16] = 1
+                OUT[w, 17] = 5 if not f else 7
 
     return main
 

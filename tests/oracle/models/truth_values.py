@@ -17,7 +17,7 @@ def inputs(rng, p):
 
 def expected(ins, p):
     gate, fl, thr = ins["gate"], ins["fl"], ins["thr"]
-    out = np.zeros((p["W"], 16), dtype=np.int32)
+    out = np.zeros((p["W"], 18), dtype=np.int32)
     for w in range(p["W"]):
         g = bool(gate[w] != 0)
         n = int(gate[w])
@@ -40,4 +40,6 @@ def expected(ins, p):
         row[13] = 1 if x != 0 else (2 if g else 3)
         row[14] = int(g)
         row[15] = n > 1
+        row[16] = f
+        row[17] = 5 if not f else 7
     return {"OUT": out}
