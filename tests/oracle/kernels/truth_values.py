@@ -1,5 +1,5 @@
 """Every way a kernel tests a run-time value for its truth, for every kind of
-value: a T.alloc_var (bool and int32), a global-tensor element (int32 and
+value: a T.alloc_var (bool, int32, float32), a global-tensor element (int32 and
 float32), a let (`x = gate[w] - 1`) and a scalar parameter. Python's rule
 holds for each: a number is true when it is not zero (NaN is true, -0.0 is
 false), and a T.alloc_var is tested by its value, never as an object (upstream
