@@ -11,8 +11,8 @@
 
 #include "Version.h"
 #include "driver/ExplainCommand.h"
-#include "driver/PinCommand.h"
 #include "driver/PassLog.h"
+#include "driver/PinCommand.h"
 #include "driver/Report.h"
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
@@ -42,15 +42,6 @@ struct CompileOptions {
 
 // The named passes of `compile`, in order (`--print-after`).
 constexpr const char* kCompilePasses[] = {"elaborate", "analyze", "schedule"};
-
-bool readFile(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
 
 int usageError(std::ostream& err, const std::string& msg) {
   err << "tilesched: error: " << msg << "\n";
@@ -94,9 +85,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
       return usageError(err, fmt::format("cannot create --dump-schedule-problems directory '{}'",
                                          opts.dumpProblemsDir));
   }
-  std::string text;
-  if (!readFile(opts.file, text))
-    return usageError(err, fmt::format("cannot read '{}'", opts.file));
+  std::string text, readError;
+  if (!readKernelFile(opts.file, text, readError)) return usageError(err, readError);
 
   auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
   DiagnosticEngine diags(file);
@@ -176,6 +166,23 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
 }
 
 }  // namespace
+
+bool readKernelFile(const std::string& path, std::string& text, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = fmt::format("'{}' is a directory, not a kernel file", path);
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  if (in) ss << in.rdbuf();
+  if (!in && !in.eof()) {
+    error = fmt::format("cannot read '{}'", path);
+    return false;
+  }
+  text = ss.str();
+  return true;
+}
 
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 namespace tilesched::driver {
 
@@ -13,5 +14,10 @@ enum ExitCode { kExitOk = 0, kExitCompileError = 1, kExitUsage = 2, kExitRunFail
 
 // In-process entry point so tests can run the CLI without spawning it.
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// The text of the kernel file every command reads; false with `error` set
+// ("cannot read 'k.py'", "'dir' is a directory, not a kernel file") when it
+// cannot be read: a usage error (exit 2) for the caller.
+bool readKernelFile(const std::string& path, std::string& text, std::string& error);
 
 }  // namespace tilesched::driver

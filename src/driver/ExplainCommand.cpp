@@ -397,11 +397,9 @@ int scheduleFile(const ExplainOptions& o, std::ostream& err, ScheduledFile& r) {
   std::string targetError;
   r.target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
   if (!r.target) return usage(targetError);
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) return usage(fmt::format("cannot read '{}'", o.file));
-  std::ostringstream text;
-  text << in.rdbuf();
-  r.file = std::make_shared<SourceFile>(o.file, text.str());
+  std::string text, readError;
+  if (!readKernelFile(o.file, text, readError)) return usage(readError);
+  r.file = std::make_shared<SourceFile>(o.file, std::move(text));
   r.diags = std::make_unique<DiagnosticEngine>(r.file);
   DiagnosticEngine& diags = *r.diags;
   r.program = frontend::compileSource(r.file, fe, diags);

@@ -826,12 +826,10 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   std::string targetError;
   auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
   if (!target) return usage(err, targetError);
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) return usage(err, fmt::format("cannot read '{}'", o.file));
+  std::string text, readError;
+  if (!readKernelFile(o.file, text, readError)) return usage(err, readError);
   if (isCompare(o)) return runCompare(o, ro, fe, *target, out, err);
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto file = std::make_shared<SourceFile>(o.file, text.str());
+  auto file = std::make_shared<SourceFile>(o.file, std::move(text));
 
   // Compile → analyse → schedule → lower.
   DiagnosticEngine diags(file);

@@ -121,8 +121,16 @@ std::optional<Program> Elaborator::run() {
                      fmt::format("-D {} does not name a parameter of any kernel factory", name));
   }
   if (!diags_.hasErrors() && kernels_.empty() && !reportUnreadableImport()) {
-    if (!options_.func.empty())
-      error({}, fmt::format("no kernel named '{}' in this file", options_.func));
+    if (!options_.func.empty()) {
+      std::string list;
+      for (const auto& n : kernelNames_) list += (list.empty() ? "" : ", ") + n;
+      std::vector<std::string> bare;
+      for (const auto& n : kernelNames_) bare.push_back(n.substr(0, n.find(' ')));
+      std::string near = nearestName(options_.func, bare);
+      error({}, fmt::format("no kernel named '{}' in this file{}{}", options_.func,
+                            near.empty() ? "" : "; did you mean '" + near + "'?",
+                            list.empty() ? "" : " (its kernels: " + list + ")"));
+    }
     else
       error({}, "no @T.prim_func kernel found in this file");
   }
@@ -224,10 +232,12 @@ void Elaborator::runModule(const py::Module& m) {
     }
     if (s->kind != py::StmtKind::FunctionDef) continue;
     if (isPrimFunc(*s)) {
+      kernelNames_.push_back(s->name + " (prim_func)");
       if (options_.func.empty() || options_.func == s->name) buildPrimFunc(*s, moduleEnv_, "");
       continue;
     }
     if (!definesDeep(s->body)) continue;
+    if (!isTestFunction(*s)) kernelNames_.push_back(s->name + " (factory)");
     // A -D naming a parameter of a factory that is not compiled is not a typo.
     std::function<void(const py::Stmt&)> noteParams = [&](const py::Stmt& def) {
       for (const auto& p : def.params) usedDefines_.push_back(p.name);
@@ -1292,6 +1302,7 @@ void Elaborator::reportFailedStatement(const EvalError& e, const py::Stmt& s, En
     switch (st.kind) {
       case py::StmtKind::Assign:
       case py::StmtKind::AnnAssign:
+      case py::StmtKind::Unparsed:  // the names the parser saw it bind
         for (const auto& t : st.targets) markFailedNames(*t, env);
         break;
       case py::StmtKind::For:
@@ -2517,9 +2528,23 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     return Value::irExpr(elabAtomicUpdate(name, call, env, *currentCtx_, /*wantPrev=*/true));
   if (kStatements.count(name))
     fail(call.loc, fmt::format("T.{}(...) is a statement and has no value", name));
+  // A typo of a name the dialect has: say which one.
+  std::vector<std::string> known(kStatements.begin(), kStatements.end());
+  known.insert(known.end(), kLoops.begin(), kLoops.end());
+  known.insert(known.end(), kWith.begin(), kWith.end());
+  for (const char* n :
+       {"alloc_shared", "alloc_ub",    "alloc_l1",  "alloc_l0a",    "alloc_l0b", "alloc_l0c",
+        "alloc_fragment", "alloc_local", "alloc_var", "alloc_reducer", "view",     "reshape",
+        "cast",         "exp",         "log",       "sqrt",         "rsqrt",     "tanh",
+        "sigmoid",      "abs",         "max",       "min",          "ceildiv",   "if_then_else",
+        "Select",       "infinity",    "clamp",     "max_value",    "min_value", "Tensor",
+        "Buffer",       "dynamic",     "assume",    "macro",        "prim_func", "float32",
+        "float16",      "bfloat16",    "int32",     "int8",         "bool"})
+    known.push_back(n);
+  std::string suggestion = nearestName(name, known);
   fail(call.loc,
-       fmt::format("unknown function T.{}; it is not in the TileLang subset tilesched supports",
-                   name));
+       fmt::format("unknown function T.{}; it is not in the TileLang subset tilesched supports{}",
+                   name, suggestion.empty() ? "" : "; did you mean T." + suggestion + "?"));
 }
 
 // ------------------------------------------------------------ kernels

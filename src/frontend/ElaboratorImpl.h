@@ -204,6 +204,9 @@ class Elaborator {
   void assignTargets(const py::Expr& target, const Value& v, Env& env, SourceLoc loc);
   // Binds the names of `target` not bound yet to the kFailedBinding marker.
   void markFailedNames(const py::Expr& target, Env& env);
+  // The file's module-level factories and prim_funcs ("gemm (factory)"), for
+  // the message of a --func that names none of them.
+  std::vector<std::string> kernelNames_;
   void reportFailedStatement(const EvalError& e, const py::Stmt& s, Env& env);
   bool isPrimFunc(const py::Stmt& def);
   bool isMacro(const py::Stmt& def);

@@ -838,6 +838,27 @@ StmtPtr Parser::makeUnparsed(size_t start, const ParseError& error) {
   }
   const Token& first = t_[start];
   const Token& second = t_[std::min(start + 1, t_.size() - 1)];
+  // The names it would have bound (`a, b = ...`, `for i in ...`), so that
+  // their uses after it read as failed instead of cascading "name 'a' is not
+  // defined" errors.
+  {
+    size_t i = start + (first.isName("for") ? 1 : 0);
+    std::vector<ExprPtr> names;
+    while (i < t_.size() && t_[i].kind == TokenKind::Name && !t_[i].isName("in")) {
+      auto name = make(ExprKind::Name, t_[i].loc);
+      name->id = t_[i].text;
+      names.push_back(std::move(name));
+      if (i + 1 < t_.size() && t_[i + 1].isOp(",")) {
+        i += 2;
+        continue;
+      }
+      ++i;
+      break;
+    }
+    bool binds = i < t_.size() && (first.isName("for") ? t_[i].isName("in") : t_[i].isOp("="));
+    if (binds && !first.isName("if") && !first.isName("while"))
+      for (auto& n : names) s->targets.push_back(std::move(n));
+  }
   std::vector<std::string_view> clauses;
   if (first.isName("if")) clauses = {"elif", "else"};
   if (first.isName("for") || first.isName("while")) clauses = {"else"};

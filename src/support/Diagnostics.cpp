@@ -94,4 +94,29 @@ void internalError(const char* file, int line, const std::string& msg) {
                       msg);
 }
 
+std::string nearestName(const std::string& name, const std::vector<std::string>& candidates) {
+  size_t limit = std::max<size_t>(1, name.size() / 3);
+  std::string best;
+  size_t bestDistance = limit + 1;
+  std::vector<size_t> row, prev;
+  for (const auto& c : candidates) {
+    if (c == name) continue;
+    // Levenshtein distance, one row at a time.
+    prev.assign(c.size() + 1, 0);
+    for (size_t j = 0; j <= c.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      row.assign(c.size() + 1, 0);
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j)
+        row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (name[i - 1] != c[j - 1])});
+      prev.swap(row);
+    }
+    if (prev[c.size()] < bestDistance) {
+      bestDistance = prev[c.size()];
+      best = c;
+    }
+  }
+  return best;
+}
+
 }  // namespace tilesched

@@ -94,6 +94,11 @@ class DiagnosticEngine {
 
 // Thrown to abandon a compilation after errors were recorded in the engine.
 // Never escapes the driver.
+// The candidate closest to `name` by edit distance, when it is close enough
+// to be a typo (at most a third of the name's length, at least 1); "" else.
+// For "did you mean ...?" in messages about unknown names.
+std::string nearestName(const std::string& name, const std::vector<std::string>& candidates);
+
 struct CompilationAborted : std::exception {
   const char* what() const noexcept override { return "compilation aborted"; }
 };

@@ -97,9 +97,9 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({}).code, 2);
   CliRun bogus = cli({"frobnicate"});
   EXPECT_EQ(bogus.code, 2);
-  EXPECT_NE(
-      bogus.err.find("unknown command 'frobnicate'; commands are 'compile', 'run', 'explain' and 'pin'"),
-      std::string::npos)
+  EXPECT_NE(bogus.err.find(
+                "unknown command 'frobnicate'; commands are 'compile', 'run', 'explain' and 'pin'"),
+            std::string::npos)
       << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
   EXPECT_EQ(unknown.code, 2);
@@ -109,6 +109,14 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("cannot read '/nonexistent/kernel.py'"), std::string::npos)
       << missing.err;
+  // A folder is a usage error in every command, not "no kernel found" (issue 22).
+  std::string folder = std::string(TILESCHED_SOURCE_DIR) + "/examples";
+  for (const char* command : {"compile", "run", "explain", "pin"}) {
+    CliRun dir = cli({command, folder});
+    EXPECT_EQ(dir.code, 2) << command;
+    EXPECT_NE(dir.err.find("'" + folder + "' is a directory, not a kernel file"), std::string::npos)
+        << command << ": " << dir.err;
+  }
   CliRun badD = cli({"compile", example("vec_add"), "-D", "N"});
   EXPECT_EQ(badD.code, 2);
   EXPECT_NE(badD.err.find("-D expects NAME=VALUE, got 'N'"), std::string::npos) << badD.err;

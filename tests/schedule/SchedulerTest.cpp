@@ -536,7 +536,9 @@ TEST(FillVersions, ALoadThatRunsAheadInTheFirstIterationsGetsItsVersion) {
   EXPECT_TRUE(raised);
   // The II and its proof are the schedule's, unchanged.
   for (const auto& l : s.lists)
-    if (l.loop) EXPECT_TRUE(l.provenOptimal);
+    if (l.loop) {
+      EXPECT_TRUE(l.provenOptimal);
+    }
 }
 
 TEST(FillVersions, NothingIsRaisedWhereTheReplayGainsNothing) {
