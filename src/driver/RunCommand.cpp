@@ -508,6 +508,17 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
                                 ? fmt::format("{} block{}", k.grid, k.grid == 1 ? "" : "s")
                                 : fmt::format("{} of {} blocks", sampled.size(), k.grid);
     Pipe bottleneck = bottleneckPipe(r);
+    if (r.aborted) {
+      // A run-time error stopped the simulation: no cycle figure means anything.
+      out << fmt::format("  {} on {} core{}: the run stopped at a run-time error (above); no "
+                         "cycles to report\n",
+                         blocksRun, r.cores, r.cores == 1 ? "" : "s");
+      out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
+                         r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
+                         r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
+                         oc.run.ok() ? "PASS" : "FAIL");
+      continue;
+    }
     out << fmt::format(
         "  {} on {} core{} ({} wave{}): {} cycles, lower bound {} ({}), efficiency {}\n", blocksRun,
         r.cores, r.cores == 1 ? "" : "s", r.waves, r.waves == 1 ? "" : "s", r.cycles, r.lowerBound,

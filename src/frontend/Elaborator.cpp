@@ -404,12 +404,20 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
         v = eval(*parsed, literalEnv);
         if (!v.isConstant()) throw EvalError{{}, "not a constant"};
       } catch (const EvalError&) {
-        v = Value::str(d->second);  // `-D dtype=float16`: a bare word is a string
-        // Anything but a dtype name is probably a typo (`-D N=1O24`): say what we did.
-        if (!parseDType(d->second))
-          diags_.warning(
-              {}, fmt::format("-D {}={} is not a Python literal; using it as the string '{}'",
-                              p.name, d->second, d->second));
+        v = Value::str(d->second);  // `-D dtype=float16`: a bare dtype name is its string
+        // Anything else is a typo (`-D N=1O24`) or a number Python ints hold
+        // but a kernel cannot: an error that says which.
+        if (!parseDType(d->second)) {
+          bool digits = !d->second.empty() &&
+                        std::all_of(d->second.begin(), d->second.end(),
+                                    [](char c) { return (c >= '0' && c <= '9') || c == '_'; });
+          error({}, digits ? fmt::format("-D {}={}: integer literal does not fit in 64 bits",
+                                         p.name, d->second)
+                           : fmt::format("-D {}={} is not a Python literal; a string is written "
+                                         "-D '{}=\"{}\"'",
+                                         p.name, d->second, p.name, d->second));
+          v = Value::undefined(kFailedBinding, {});  // its uses fail silently: reported here
+        }
       }
       env->bind(p.name, v);
     } else if (fromCall.count(p.name)) {
@@ -1266,7 +1274,10 @@ Value Elaborator::evalAssignedValue(const py::Stmt& s, Env& env) {
     }
     return eval(*s.value, env);
   } catch (const EvalError& e) {
-    return Value::undefined(e.message, e.loc);
+    // An empty message is a failed binding read (reported where it failed):
+    // the new name fails silently too.
+    return e.message.empty() ? Value::undefined(kFailedBinding, e.loc)
+                             : Value::undefined(e.message, e.loc);
   }
 }
 

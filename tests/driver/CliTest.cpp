@@ -129,11 +129,22 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_NE(target.err.find("ascend9000"), std::string::npos) << target.err;
 }
 
-TEST(Cli, BareWordDefineThatIsNotADtypeWarns) {
+TEST(Cli, ADefineThatIsNotAPythonLiteralIsAnError) {
+  // Issue 22: a bare word other than a dtype name, or an integer too large
+  // for 64 bits, is an error with one message (no cascade from the values
+  // derived from it), not silently a string.
   CliRun r = cli({"compile", example("vec_add"), "-D", "N=abc"});
-  EXPECT_NE(r.err.find("warning: -D N=abc is not a Python literal; using it as the string 'abc'"),
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: -D N=abc is not a Python literal; a string is written -D "
+                       "'N=\"abc\"'\n1 error generated."),
             std::string::npos)
       << r.err;
+  CliRun big = cli({"compile", example("vec_add"), "-D", "N=99999999999999999999999"});
+  EXPECT_EQ(big.code, 1);
+  EXPECT_NE(big.err.find("error: -D N=99999999999999999999999: integer literal does not fit in 64 "
+                         "bits\n1 error generated."),
+            std::string::npos)
+      << big.err;
   CliRun dtype = cli({"compile", example("vec_add"), "-D", "dtype=float16"});
   EXPECT_EQ(dtype.code, 0) << dtype.err;
   EXPECT_EQ(dtype.err.find("warning"), std::string::npos) << dtype.err;
@@ -397,6 +408,31 @@ TEST(Cli, EmptyAndBinaryFilesEndInDiagnostics) {
   CliRun b = cli({"compile", bin.str()});
   EXPECT_EQ(b.code, 1);
   EXPECT_EQ(b.err.find("internal error"), std::string::npos) << b.err;
+}
+
+TEST(Cli, ARunStoppedByARunTimeErrorReportsNoCycles) {
+  // Issue 22: "0 waves: 0 cycles" after a run that an out-of-bounds index
+  // stopped read like figures.
+  std::string path = (std::filesystem::temp_directory_path() /
+                       (std::to_string(::getpid()) + "_oob_kernel.py"))
+                         .string();
+  {
+    std::ofstream f(path);
+    f << "import tilelang.language as T\n\n@T.prim_func\n"
+         "def main(A: T.Tensor((1024,), \"float32\"), I: T.Tensor((4,), \"int32\"), "
+         "B: T.Tensor((1024,), \"float32\")):\n"
+         "    with T.Kernel(1) as bx:\n        a = T.alloc_ub((1024,), \"float32\")\n"
+         "        T.copy(A, a)\n        for i in T.serial(4):\n            B[i] = a[I[i] + 2000]\n";
+  }
+  CliRun r = cli({"run", path});
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("1 block on 1 core: the run stopped at a run-time error (above); no cycles "
+                       "to report"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("0 waves"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-> FAIL"), std::string::npos) << r.out;
 }
 
 }  // namespace
