@@ -2,6 +2,8 @@
 // compile time, then builds the tile IR of every `@T.prim_func` kernel.
 // See Elaborator.h for the contract; tile operations live in TileOps.cpp.
 #include "frontend/Elaborator.h"
+#include "frontend/ConstantBounds.h"
+#include "frontend/NeverWritten.h"
 
 #include <charconv>
 #include <cmath>
@@ -135,6 +137,9 @@ std::optional<Program> Elaborator::run() {
       error({}, "no @T.prim_func kernel found in this file");
   }
   if (diags_.hasErrors()) return std::nullopt;
+  for (const auto& k : kernels_) checkConstantIndices(k, diags_);
+  if (diags_.hasErrors()) return std::nullopt;
+  for (const auto& k : kernels_) warnNeverWrittenReads(k, diags_);
   for (const auto& k : kernels_) {
     auto problems = verifyKernel(k);
     for (const auto& p : problems) error(k.loc, "internal error: IR verifier: " + p);
@@ -2598,7 +2603,8 @@ std::string Elaborator::uniqueBufferName(const std::string& name) {
 }
 
 Buffer Elaborator::makeBuffer(const std::string& name, MemScope scope, DType dtype,
-                              std::vector<Expr> shape, SourceLoc loc, Storage storage) {
+                              std::vector<Expr> shape, SourceLoc loc, Storage storage,
+                              bool spelledAllocUb) {
   auto b = std::make_shared<BufferNode>();
   b->id = nextId_++;
   b->name = uniqueBufferName(name);
@@ -2614,6 +2620,7 @@ Buffer Elaborator::makeBuffer(const std::string& name, MemScope scope, DType dty
     st->name = b->name;
     st->scope = scope;
     st->loc = loc;
+    st->spelledAllocUb = spelledAllocUb && scope == MemScope::UB;
     auto cs = constShape(b);
     int64_t elements = 1;
     for (int64_t d : cs.value_or(std::vector<int64_t>{}))
@@ -3244,7 +3251,8 @@ Value Elaborator::allocate(const std::string& fn, const py::Expr& call, Env& env
                                       fn, memScopeName(it->second), describe(v)));
     }
   }
-  Buffer b = makeBuffer(name, scope, toDType(dtype, where(1, "dtype")), s, call.loc);
+  Buffer b = makeBuffer(name, scope, toDType(dtype, where(1, "dtype")), s, call.loc, nullptr,
+                        fn == "alloc_ub");
   if (reducer) reducers_.insert(b->storage.get());
   return Value::buf(b);
 }

@@ -284,7 +284,8 @@ class Elaborator {
   void loopAnnotations(const py::Expr& call, Env& env, ir::ForStmt& loop);
   Value allocate(const std::string& fn, const py::Expr& call, Env& env, const std::string& name);
   ir::Buffer makeBuffer(const std::string& name, ir::MemScope scope, ir::DType dtype,
-                        std::vector<ir::Expr> shape, SourceLoc loc, ir::Storage storage = nullptr);
+                        std::vector<ir::Expr> shape, SourceLoc loc, ir::Storage storage = nullptr,
+                        bool spelledAllocUb = false);
   // The kernel's dynamic size variable `name` (made on first use).
   Value dynamicSize(const std::string& name);
   // A value read in a kernel with factory-made T.dynamic sizes (also inside tuples) resolved.

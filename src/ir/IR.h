@@ -56,6 +56,9 @@ struct StorageNode {
   MemScope scope;
   int64_t bytes;  // 0 for global tensors of dynamic size
   SourceLoc loc;
+  // T.alloc_ub and T.alloc_shared both allocate in the UB; the printer keeps
+  // the author's spelling so printed kernels read like the source.
+  bool spelledAllocUb = false;
 };
 using Storage = std::shared_ptr<const StorageNode>;
 
@@ -70,6 +73,9 @@ struct BufferNode {
   std::vector<Expr> shape;  // constants for on-chip buffers
   SourceLoc loc;
   bool isAlias = false;  // made by T.view
+  // Set by materialisation: the first dimension is the version (of this
+  // many), prepended to the shape the author wrote. Messages drop it.
+  int64_t versionDim = 0;
 };
 using Buffer = std::shared_ptr<const BufferNode>;
 

@@ -333,7 +333,9 @@ class Printer {
     std::string shape = printShape(b->shape);
     switch (b->storage->scope) {
       case MemScope::UB:
-        return fmt::format("T.alloc_shared({}, \"{}\")", shape, dtypeName(b->dtype));
+        return fmt::format("T.{}({}, \"{}\")",
+                           b->storage->spelledAllocUb ? "alloc_ub" : "alloc_shared", shape,
+                           dtypeName(b->dtype));
       case MemScope::L1:
         return fmt::format("T.alloc_l1({}, \"{}\")", shape, dtypeName(b->dtype));
       case MemScope::L0A:
@@ -376,8 +378,8 @@ class Printer {
       std::string map, materialised;
       for (const auto& [st, n] : a.selectedVersions) {
         auto mode = a.writtenBackMode(st, n);
-        std::string value = mode ? fmt::format("({}, \"{}\")", n, versionModeName(*mode))
-                                 : std::to_string(n);
+        std::string value =
+            mode ? fmt::format("({}, \"{}\")", n, versionModeName(*mode)) : std::to_string(n);
         bool versioned = std::any_of(a.versioned.begin(), a.versioned.end(),
                                      [&](const VersionedStorage& v) { return v.storage == st; });
         std::string& into = versioned ? materialised : map;

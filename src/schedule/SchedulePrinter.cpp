@@ -51,9 +51,13 @@ std::string printSchedule(const ir::Kernel& kernel, const analysis::KernelAnalys
     out += "\n";
   }
   std::string versions;
-  for (const StorageDecision& d : schedule.storages)
+  for (const StorageDecision& d : schedule.storages) {
+    // A global tensor always has one copy; listing it only hides the buffers
+    // whose count the scheduler chose.
+    if (d.storage->scope == MemScope::Global) continue;
     versions += fmt::format("{}{} {} ({}, bound {})", versions.empty() ? "" : ", ", d.storage->name,
                             d.versions, versionSourceName(d.source), d.bound);
+  }
   out += "# versions: " + versions + "\n";
   return out;
 }

@@ -223,6 +223,8 @@ Machine::Machine(const Kernel& kernel, Memory& memory) : kernel_(kernel), memory
 }
 
 void Machine::bindBlock(int64_t block) {
+  poisonRoot_ = -1;
+  poisonRootChecked_.assign(static_cast<size_t>(memory_.numStorages()), 0);
   if (kernel_.blockIdx) env[static_cast<size_t>(kernel_.blockIdx->id)] = Scalar::ofInt(block);
 }
 
@@ -261,6 +263,21 @@ static std::string shapeText(const std::vector<int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+// A materialised buffer's leading version dimension is not in the source:
+// messages show the index and shape the author wrote and name the version.
+static size_t sourceDims(const Buffer& b) { return b->versionDim > 0 ? 1 : 0; }
+
+static std::string versionText(const Buffer& b, int64_t version) {
+  return b->versionDim > 0 ? fmt::format(" (version {} of its {} versions)", version, b->versionDim)
+                           : "";
+}
+
+template <class T>
+static std::vector<T> dropVersion(const Buffer& b, const std::vector<T>& v) {
+  return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(std::min(sourceDims(b), v.size())),
+                        v.end());
+}
+
 int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx) {
   const auto& bi = info(b);
   if (idx.size() != bi.shape.size() && !(bi.shape.size() == 1 && idx.empty()))
@@ -269,8 +286,9 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
   int64_t off = 0;
   for (size_t d = 0; d < idx.size(); ++d) {
     if (idx[d] < 0 || idx[d] >= bi.shape[d])
-      fail(fmt::format("out-of-bounds access to '{}': index {} is outside its shape {}", b->name,
-                       indexText(idx), shapeText(bi.shape)));
+      fail(fmt::format("out-of-bounds access to '{}': index {} is outside its shape {}{}", b->name,
+                       indexText(dropVersion(b, idx)), shapeText(dropVersion(b, bi.shape)),
+                       versionText(b, idx.empty() ? 0 : idx[0])));
     off += idx[d] * bi.strides[d];
   }
   int64_t byteOff = off * bi.elemBytes;
@@ -297,22 +315,43 @@ Scalar Machine::loadAt(int storage, int64_t offset, DType t, int bytes) {
     for (int b = 0; b < bytes && !v.poison; ++b) v.poison = d[b] == 0;
     if (v.poison) {
       poisonSeen_ = true;
-      poisonStorage_ = storage;
-      poisonLo_ = offset;
-      poisonHi_ = offset + bytes;
+      notePoisonLoad(storage, offset, offset + bytes);
     }
   }
   return v;
 }
 
+void Machine::notePoisonLoad(int storage, int64_t lo, int64_t hi) {
+  poisonStorage_ = storage;
+  poisonLo_ = lo;
+  poisonHi_ = hi;
+  auto s = static_cast<size_t>(storage);
+  if (poisonRoot_ >= 0 || s >= poisonRootChecked_.size() || poisonRootChecked_[s]) return;
+  poisonRootChecked_[s] = 1;
+  if (memory_.storage(storage)->scope == MemScope::Global) return;
+  const uint8_t* d = memory_.defined(storage);
+  if (std::all_of(d, d + memory_.size(storage), [](uint8_t b) { return b == 0; })) {
+    poisonRoot_ = storage;
+    poisonRootLoc_ = loc;
+  }
+}
+
 // "'a_ub' bytes [12, 16), which hold poison (...)": where the last poison
-// value was loaded from.
-static std::string poisonOrigin(const Memory& memory, int storage, int64_t lo, int64_t hi) {
-  if (storage < 0) return "on-chip memory that nothing wrote in this block";
+// value was loaded from, and the buffer nothing writes that it started at.
+std::string Machine::poisonOrigin() const {
+  if (poisonStorage_ < 0) return "on-chip memory that nothing wrote in this block";
+  std::string root;
+  if (poisonRoot_ >= 0)
+    root = fmt::format("'{}', which nothing writes in this block before its first read at line {}",
+                       memory_.storage(poisonRoot_)->name, poisonRootLoc_.line);
+  if (poisonRoot_ == poisonStorage_)
+    return fmt::format("'{}' bytes [{}, {}), which hold poison: it comes from {}",
+                       memory_.storage(poisonStorage_)->name, poisonLo_, poisonHi_, root);
   return fmt::format(
       "'{}' bytes [{}, {}), which hold poison (never written in this block, or computed from "
-      "such bytes)",
-      memory.storage(storage)->name, lo, hi);
+      "such bytes){}",
+      memory_.storage(poisonStorage_)->name, poisonLo_, poisonHi_,
+      root.empty() ? "" : "; the poison comes from " + root);
 }
 
 void Machine::reportPoison(const std::string& message) {
@@ -326,7 +365,7 @@ void Machine::reportPoison(const std::string& message) {
 void Machine::requireDefined(const Scalar& v, const std::string& what) {
   if (!trackPoison || !v.poison) return;
   reportPoison(fmt::format("use of uninitialised memory: {} is poison, derived from {}", what,
-                           poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
+                           poisonOrigin()));
 }
 
 int64_t Machine::indexValue(const Scalar& v) {
@@ -345,8 +384,7 @@ void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Sca
         fmt::format("use of uninitialised memory: {}writes poison to global memory '{}' (bytes "
                     "[{}, {})), derived from {}",
                     instruction.empty() ? std::string("this statement ") : instruction + " ",
-                    memory_.storage(storage)->name, offset, offset + bytes,
-                    poisonOrigin(memory_, poisonStorage_, poisonLo_, poisonHi_)));
+                    memory_.storage(storage)->name, offset, offset + bytes, poisonOrigin()));
   if (deferring_) logOld(storage, offset, bytes);
   storeElement(p, t, v);
   std::memset(d, v.poison && !toGlobal ? 0 : 1, static_cast<size_t>(bytes));
@@ -686,10 +724,12 @@ ResolvedRegion Machine::resolve(const Region& r, SourceLoc where,
     ok = out.mins[d] >= 0 && out.extents[d] >= 0 && out.mins[d] + out.extents[d] <= bi.shape[d];
   if (!ok) {
     std::string text = r.buffer->name + "[";
-    for (size_t d = 0; d < out.mins.size(); ++d)
-      text += fmt::format("{}{}:{}", d ? ", " : "", out.mins[d], out.mins[d] + out.extents[d]);
-    fail(fmt::format("out-of-bounds access: region {}] is outside the shape {} of '{}'", text,
-                     shapeText(bi.shape), r.buffer->name));
+    for (size_t d = sourceDims(r.buffer); d < out.mins.size(); ++d)
+      text += fmt::format("{}{}:{}", d > sourceDims(r.buffer) ? ", " : "", out.mins[d],
+                          out.mins[d] + out.extents[d]);
+    fail(fmt::format("out-of-bounds access: region {}] is outside the shape {} of '{}'{}", text,
+                     shapeText(dropVersion(r.buffer, bi.shape)), r.buffer->name,
+                     versionText(r.buffer, out.mins.empty() ? 0 : out.mins[0])));
   }
   if (out.numElements() > 0) {
     int64_t last = 0;
@@ -745,7 +785,8 @@ CopyRegions Machine::resolveCopy(const CopyStmt& c) {
         fmt::format("out-of-bounds access: the region of '{}' runs past its shape {} and the "
                     "region of '{}' does not line up with it dimension by dimension, so the "
                     "copy cannot be clipped at the tensor's end",
-                    gm.buffer->name, shapeText(info(gm.buffer).shape), chip.buffer->name));
+                    gm.buffer->name, shapeText(dropVersion(gm.buffer, info(gm.buffer).shape)),
+                    chip.buffer->name));
   }
   if (srcGlobal && chip.buffer->storage->scope == MemScope::L1) {
     DType t = chip.buffer->dtype;
@@ -1014,9 +1055,7 @@ void Machine::copy(const ResolvedRegion& src, const ResolvedRegion& dst, SourceL
   }
   auto origin = [&](size_t i) {
     if (!trackPoison || !values[i].poison) return;
-    poisonStorage_ = s.storage;
-    poisonLo_ = srcOffs[i];
-    poisonHi_ = srcOffs[i] + s.elemBytes;
+    notePoisonLoad(s.storage, srcOffs[i], srcOffs[i] + s.elemBytes);
   };
   size_t k = 0;
   if (inside.empty()) {

@@ -319,6 +319,15 @@ class Machine {
   std::vector<std::pair<uint32_t, uint32_t>> poisonReportedAt_;  // (line, col)
   int poisonStorage_ = -1;
   int64_t poisonLo_ = 0, poisonHi_ = 0;
+  // Where the poison a message follows comes from: the first load in this
+  // block from an on-chip storage that holds no written byte at all (a
+  // buffer the kernel reads but never writes), and the storages already
+  // looked at. Poison copied through other buffers keeps pointing here.
+  int poisonRoot_ = -1;
+  SourceLoc poisonRootLoc_;
+  std::vector<uint8_t> poisonRootChecked_;
+  void notePoisonLoad(int storage, int64_t lo, int64_t hi);
+  std::string poisonOrigin() const;
 };
 
 }  // namespace tilesched::sim

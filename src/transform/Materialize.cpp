@@ -139,8 +139,8 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
     }
     auto n = std::make_shared<BufferNode>(*b);
     n->storage = it->second;
-    n->shape.insert(n->shape.begin(),
-                    intImm(pass.storages.at(b->storage.get()).lowering->versions));
+    n->versionDim = pass.storages.at(b->storage.get()).lowering->versions;
+    n->shape.insert(n->shape.begin(), intImm(n->versionDim));
     pass.buffers[b.get()] = n;
     out.buffers.push_back(n);
     if (!b->isAlias)

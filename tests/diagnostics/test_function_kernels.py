@@ -29,4 +29,4 @@ def test_assert_before():
 
 
 # CHECK: T.Kernel(4)
-# CHECK: T.alloc_shared((64,), "float32")
+# CHECK: T.alloc_ub((64,), "float32")

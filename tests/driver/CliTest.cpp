@@ -413,9 +413,9 @@ TEST(Cli, EmptyAndBinaryFilesEndInDiagnostics) {
 TEST(Cli, ARunStoppedByARunTimeErrorReportsNoCycles) {
   // Issue 22: "0 waves: 0 cycles" after a run that an out-of-bounds index
   // stopped read like figures.
-  std::string path = (std::filesystem::temp_directory_path() /
-                       (std::to_string(::getpid()) + "_oob_kernel.py"))
-                         .string();
+  std::string path =
+      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_oob_kernel.py"))
+          .string();
   {
     std::ofstream f(path);
     f << "import tilelang.language as T\n\n@T.prim_func\n"
@@ -433,6 +433,73 @@ TEST(Cli, ARunStoppedByARunTimeErrorReportsNoCycles) {
       << r.out;
   EXPECT_EQ(r.out.find("0 waves"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("-> FAIL"), std::string::npos) << r.out;
+}
+
+// A run-time out-of-bounds index into a buffer the schedule gave two versions
+// is reported with the index and shape the author wrote, not the lowered
+// (2, 1024), and the version it was in.
+TEST(Cli, ARunTimeOutOfBoundsIndexIsInSourceTerms) {
+  TempFile f(
+      "import tilelang.language as T\n\n@T.prim_func\n"
+      "def main(A: T.Tensor((4096,), \"float32\"), C: T.Tensor((4096,), \"float32\")):\n"
+      "    with T.Kernel(1) as bx:\n"
+      "        a_ub = T.alloc_ub((1024,), \"float32\")\n"
+      "        c_ub = T.alloc_ub((1024,), \"float32\")\n"
+      "        for s in T.Pipelined(4, num_stages=2):\n"
+      "            T.copy(A[s * 1024:s * 1024 + 1024], a_ub)\n"
+      "            for i in T.Parallel(1024):\n"
+      "                c_ub[i] = a_ub[min(i + 1, 1024)]\n"
+      "            T.copy(c_ub, C[s * 1024:s * 1024 + 1024])\n",
+      "oob_versioned.py");
+  for (const char* mode : {"auto", "double"}) {
+    CliRun r = cli({"run", f.str(), "--schedule", mode});
+    EXPECT_EQ(r.code, 3) << mode << r.err;
+    EXPECT_NE(r.err.find("oob_versioned.py:11:"), std::string::npos) << mode << r.err;
+    EXPECT_NE(r.err.find("out-of-bounds access to 'a_ub': index [1024] is outside its shape "
+                         "(1024,) (version 0 of its 2 versions)"),
+              std::string::npos)
+        << mode << r.err;
+    EXPECT_EQ(r.err.find("(2, 1024)"), std::string::npos) << mode << r.err;
+  }
+  // The sequential run has one version and says nothing of versions.
+  CliRun serial = cli({"run", f.str(), "--schedule", "none"});
+  EXPECT_NE(serial.err.find("index [1024] is outside its shape (1024,)\n"), std::string::npos)
+      << serial.err;
+}
+
+// The versions line of --emit schedule lists the buffers whose count the
+// scheduler chose; a global tensor always has one copy.
+TEST(Cli, ScheduleVersionsLineLeavesOutGlobalTensors) {
+  CliRun r = cli({"compile", example("vec_add"), "--emit", "schedule"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t at = r.out.find("# versions: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_EQ(line,
+            "# versions: a_ub 2 (solver, bound 2), b_ub 2 (solver, bound 2), c_ub 2 (solver, "
+            "bound 2)");
+}
+
+// A buffer nothing writes: compile warns at its first read, and the run-time
+// poison error at the store the poison reached names that buffer and line.
+TEST(Cli, PoisonNamesTheBufferThatIsNeverWritten) {
+  std::string file =
+      (fs::path(TILESCHED_SOURCE_DIR) / "tests/diagnostics/never_written.py").string();
+  CliRun c = cli({"compile", file, "--func", "forgot_the_load"});
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.err.find("never_written.py:15:27: warning: 'b_ub' is read but never written"),
+            std::string::npos)
+      << c.err;
+  CliRun r = cli({"run", file, "--func", "forgot_the_load"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("never_written.py:18:13: error: run-time error: use of uninitialised "
+                       "memory: T.copy c_ub -> C writes poison to global memory 'C'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the poison comes from 'b_ub', which nothing writes in this block before "
+                       "its first read at line 15"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -102,6 +102,9 @@ def k(N=4096):
             T.annotate_manual_multi_buffer({r: 2})
             T.annotate_unlimit_memory("shared.l0c")
             x = bx * 3 - 1
+            T.fill(r, 0.0)
+            for j in T.Parallel(4):
+                loc[j] = j
             for i in T.serial(1, 9, 2, annotations={"enable_offset": True}):
                 T.copy(A[i * 256 + x], a, pad_value=0.0)
                 if i > n and not (i == 3 or i < -1):

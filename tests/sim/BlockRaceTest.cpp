@@ -483,7 +483,7 @@ TEST(TwoThreads, RacesDeadlocksErrorsAndAtomicsGiveTheSameResult) {
                                     "a = T.alloc_shared((16,), \"float32\")\n"
                                     "T.copy(A[bx * 16 : bx * 16 + 16], a)\n"
                                     "T.copy(a, C[bx * 16 : bx * 16 + 16])\n"
-                                    "a[bx * 15] = 1.0\n",
+                                    "a[max(bx * 15, 0)] = 1.0\n",
                                     3));
   // Intra-block races in every block: reported once, occurrences summed.
   expectSameOnTwoThreads(kernelText(kParams,

@@ -373,7 +373,7 @@ TEST(RunPasses, PrintAfterShowsTheIRAfterThatPass) {
   // Versions are materialised (leading dimension, s % 2 indices), flags not yet.
   size_t at = r.out.find("IR after materialize-versions");
   std::string ir = r.out.substr(at, r.out.find("run vec_add") - at);
-  EXPECT_NE(ir.find("a_ub = T.alloc_shared((2, 1024)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("a_ub = T.alloc_ub((2, 1024)"), std::string::npos) << ir;
   EXPECT_NE(ir.find("a_ub[s % 2, 0:1024]"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("set_flag"), std::string::npos) << ir;
   EXPECT_EQ(r.out.find("IR after insert-synchronization"), std::string::npos);

@@ -219,7 +219,7 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
       "    a[i, j] = t[i, j] - a[i, j]\n    a[i, j] = a[i, j] * a[i, j]\nT.copy(a, O)",
       // Out of bounds in the body: the same error from both paths.
       "a = T.alloc_ub((4, 24), \"float32\")\nT.copy(A, a)\n"
-      "for i, j in T.Parallel(4, 24):\n    a[i, j] = a[i, j + 1]\nT.copy(a, O)",
+      "for i, j in T.Parallel(4, 24):\n    a[i, j] = a[i, max(j + 1, 0)]\nT.copy(a, O)",
       // Gemm with float16 operands, accumulating twice.
       "a = T.alloc_l1((4, 24), \"float16\")\nb = T.alloc_l1((24, 4), \"float16\")\n"
       "c = T.alloc_l0c((4, 4), \"float32\")\no = T.alloc_ub((4, 24), \"float32\")\n"

@@ -320,7 +320,7 @@ TEST(Machine, OutOfBoundsNamesBufferIndexAndLine) {
                        "a = T.alloc_shared((8,), \"float32\")\n"
                        "T.copy(A, a)\n"
                        "for k in T.serial(2):\n"
-                       "    a[k * 8] = 1.0\n"
+                       "    a[max(k * 8, 0)] = 1.0\n"
                        "T.copy(a, B)"));
   std::string err = h.runReference();
   EXPECT_NE(err.find("line 9"), std::string::npos) << err;

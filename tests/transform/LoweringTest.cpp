@@ -457,7 +457,7 @@ TEST(Lowering, ManualRingsOfTwoThreeAndFourSlots) {
       EXPECT_EQ(b.source, schedule::VersionSource::Manual);
       EXPECT_FALSE(b.mode);
       // Untouched: the buffer keeps its shape.
-      EXPECT_NE(l.printed.find("buf = T.alloc_shared((" + std::to_string(ring) + ", 32)"),
+      EXPECT_NE(l.printed.find("buf = T.alloc_ub((" + std::to_string(ring) + ", 32)"),
                 std::string::npos)
           << l.printed;
     }
