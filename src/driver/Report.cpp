@@ -64,8 +64,20 @@ json kernelReport(const Kernel& k, const std::string& file, const Target& target
   j["prim_func"] = k.primFuncName();
   j["launch"] = k.launch;
   j["launches"] = k.numLaunches;
+  // Global tensors have one copy and no schedule decisions: their own list.
+  j["tensors"] = json::array();
   j["buffers"] = json::array();
-  for (const auto& b : k.buffers) j["buffers"].push_back(bufferReport(k, b));
+  for (const auto& b : k.buffers) {
+    if (b->storage->scope != MemScope::Global) {
+      j["buffers"].push_back(bufferReport(k, b));
+      continue;
+    }
+    json t = bufferReport(k, b);
+    for (const char* decided :
+         {"scope", "manual", "eligible", "versions", "source", "mode", "owner_loops"})
+      t.erase(decided);
+    j["tensors"].push_back(t);
+  }
 
   json requested = json::object();
   for (const auto& v : k.annotations.bufferVersions) {
@@ -210,6 +222,7 @@ json compileReport(const Program* program, const std::string& file, const Target
                    const std::vector<analysis::KernelAnalysis>* analyses,
                    const std::vector<schedule::KernelSchedule>* schedules) {
   json j;
+  j["schema_version"] = kReportSchemaVersion;
   j["tool"] = "tilesched";
   j["version"] = TILESCHED_VERSION;
   j["target"] = target ? json(target->name) : json(nullptr);

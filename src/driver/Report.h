@@ -1,6 +1,7 @@
-// The JSON report of SPEC §7.3 — a stable interface read by scripts and tests.
-// Fields that later stages fill (versions, schedule, simulation) are null
-// until those stages exist; no field ever changes meaning.
+// The JSON report (docs/report.md): a stable interface read by scripts and
+// tests. Fields that later stages fill (versions, schedule, simulation) are
+// null until those stages ran; a field that changes meaning or moves raises
+// `schema_version`.
 #pragma once
 
 #include <functional>
@@ -15,6 +16,11 @@
 
 namespace tilesched::driver {
 
+// Version 2: `schema_version` itself, global tensors in `kernels[].tensors`
+// (no longer in `buffers`), and a top-level `simulation` that only sums the
+// run (no copies of the kernels' own `simulation` objects).
+inline constexpr int kReportSchemaVersion = 2;
+
 // One buffer entry of `kernels[].buffers`.
 nlohmann::json bufferReport(const ir::Kernel& k, const ir::Buffer& b);
 nlohmann::json kernelReport(const ir::Kernel& k, const std::string& file, const Target& target);
@@ -27,7 +33,7 @@ nlohmann::json compileReport(const ir::Program* program, const std::string& file
                              const std::vector<analysis::KernelAnalysis>* analyses = nullptr,
                              const std::vector<schedule::KernelSchedule>* schedules = nullptr);
 
-// Fills a kernel entry with the scheduler's results (SPEC §7.3): `loops[]`
+// Fills a kernel entry with the scheduler's results: `loops[]`
 // becomes one entry per scheduled loop (num_stages, enable_offset, ii,
 // ii_lower_bound, proven_optimal, max_stage, solve_ms, fallback, plus
 // iteration and trips); `buffers[].versions`/`source`;

@@ -510,13 +510,15 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
     Pipe bottleneck = bottleneckPipe(r);
     if (r.aborted) {
       // A run-time error stopped the simulation: no cycle figure means anything.
-      out << fmt::format("  {} on {} core{}: the run stopped at a run-time error (above); no "
-                         "cycles to report\n",
-                         blocksRun, r.cores, r.cores == 1 ? "" : "s");
-      out << fmt::format("  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
-                         r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
-                         r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
-                         oc.run.ok() ? "PASS" : "FAIL");
+      out << fmt::format(
+          "  {} on {} core{}: the run stopped at a run-time error (above); no "
+          "cycles to report\n",
+          blocksRun, r.cores, r.cores == 1 ? "" : "s");
+      out << fmt::format(
+          "  races {}, flag errors {}, capacity errors {}, run-time errors {} -> {}\n",
+          r.races.size(), r.flagErrors(), r.count(sim::SimIssue::Capacity),
+          r.count(sim::SimIssue::Runtime) + (oc.run.referenceError ? 1 : 0),
+          oc.run.ok() ? "PASS" : "FAIL");
       continue;
     }
     out << fmt::format(
@@ -689,11 +691,12 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
   return "";
 }
 
-// The report's top-level `simulation`: one kernel's, or the sum over kernels
-// (they run one after the other) with every kernel's under `kernels`.
+// The report's top-level `simulation`: the run as a whole, summed over the
+// kernels (they run one after the other). Everything said of one kernel (its
+// blocks, tensors, allocations, race and error lists) is in that kernel's
+// `kernels[].simulation` only.
 json combinedSimulation(const std::vector<json>& sims) {
   json top = sims.front();
-  if (sims.size() == 1) return top;
   for (size_t i = 1; i < sims.size(); ++i) {
     for (const char* key :
          {"cycles", "lower_bound", "fill_drain_bound", "races", "flag_errors", "capacity_errors",
@@ -703,9 +706,6 @@ json combinedSimulation(const std::vector<json>& sims) {
     top["pass"] = top["pass"].get<bool>() && sims[i]["pass"].get<bool>();
     top["trace_truncated"] =
         top["trace_truncated"].get<bool>() || sims[i]["trace_truncated"].get<bool>();
-    // Every kernel's problems, so the lists agree with the summed counts.
-    for (const char* key : {"race_reports", "errors"})
-      for (const auto& e : sims[i][key]) top[key].push_back(e);
     for (auto& [pipe, v] : top["pipes"].items())
       for (const char* key : {"busy", "instructions", "flag_stall", "barrier_stall"})
         v[key] = v[key].get<int64_t>() + sims[i]["pipes"][pipe][key].get<int64_t>();
@@ -714,14 +714,17 @@ json combinedSimulation(const std::vector<json>& sims) {
   top["efficiency"] = cycles ? top["lower_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
   top["fill_drain_efficiency"] =
       cycles ? top["fill_drain_bound"].get<double>() / static_cast<double>(cycles) : 0.0;
-  top.erase("fill_drain");  // per kernel only
+  for (const char* perKernel :
+       {"fill_drain", "race_reports", "errors", "blocks", "tensors", "allocations", "grid", "cores",
+        "waves", "sampled_blocks", "start_cycle", "launch"})
+    top.erase(perKernel);
+  top["kernels"] = sims.size();
   int64_t busiest = 0;
   for (auto& [pipe, v] : top["pipes"].items()) {
     v["utilization"] = cycles ? v["busy"].get<double>() / static_cast<double>(cycles) : 0.0;
     if (v["busy"].get<int64_t>() > busiest)
       busiest = v["busy"].get<int64_t>(), top["bottleneck"] = pipe;
   }
-  top["kernels"] = sims;
   return top;
 }
 
@@ -772,7 +775,8 @@ int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
       err << fmt::format("{}: error: schedule auto: {}\n", o.file, r.error);
   out << renderComparison(c);
   if (!o.reportPath.empty()) {
-    json report = {{"tool", "tilesched"},
+    json report = {{"schema_version", kReportSchemaVersion},
+                   {"tool", "tilesched"},
                    {"version", TILESCHED_VERSION},
                    {"target", target.name},
                    {"comparison", comparisonJson(c)}};

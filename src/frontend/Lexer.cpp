@@ -13,6 +13,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 namespace tilesched::py {
 
 namespace {
@@ -50,32 +52,6 @@ int digitValue(unsigned char c) {
   if (c >= 'a' && c <= 'z') return c - 'a' + 10;
   if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
   return 99;
-}
-
-// Length of the well-formed UTF-8 sequence starting at s[i] (0 when
-// malformed, overlong or a surrogate); its code point goes to `cp`.
-size_t utf8Length(std::string_view s, size_t i, uint32_t& cp) {
-  auto b0 = static_cast<unsigned char>(s[i]);
-  size_t len = 0;
-  uint32_t min = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    len = 2, cp = b0 & 0x1F, min = 0x80;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    len = 3, cp = b0 & 0x0F, min = 0x800;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    len = 4, cp = b0 & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
-  if (cp < min || cp > 0x10FFFF || surrogate) return 0;
-  return len;
 }
 
 // Non-ASCII code points that are obviously punctuation or spaces, so that a
@@ -166,6 +142,7 @@ class Lexer {
     while (!atEnd() && peek() != '\n' && !(peek() == '\r' && peek(1) == '\n')) ++pos_;
   }
 
+  bool isUtf8Text();
   void error(SourceLoc at, std::string message) {
     if (diags_.numErrors() < DiagnosticEngine::kMaxErrors) diags_.error(at, std::move(message));
   }
@@ -221,7 +198,8 @@ class Lexer {
 
 std::vector<Token> Lexer::run() {
   out_.reserve(src_.size() / 8 + 16);  // typical density; avoids most regrowth copies
-  if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // columns still count its bytes
+  if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;          // columns still count its bytes
+  if (!expressionMode_ && !isUtf8Text()) pos_ = src_.size();  // an empty module follows
   while (true) {
     if (atLineStart_ && !expressionMode_) startLine();
     skipInlineSpace();
@@ -412,6 +390,31 @@ bool Lexer::lexOne(Token& tok) {
     return false;
   }
   tok.endLoc = loc();
+  return true;
+}
+
+// A file that is not UTF-8 is not Python source: one error at the first
+// byte that is not part of a UTF-8 character, instead of one per byte.
+bool Lexer::isUtf8Text() {
+  uint32_t line = 1, col = 1, cp = 0;
+  for (size_t i = 0; i < src_.size();) {
+    auto c = static_cast<unsigned char>(src_[i]);
+    size_t len = c < 0x80 ? 1 : utf8Length(src_, i, cp);
+    if (len == 0) {
+      error({line, col, locationFile_},
+            fmt::format("this file is not UTF-8 text: byte 0x{:02x} here is not part of a UTF-8 "
+                        "character; a kernel file is Python source, saved as UTF-8",
+                        c));
+      return false;
+    }
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      col += static_cast<uint32_t>(len);
+    }
+    i += len;
+  }
   return true;
 }
 

@@ -53,10 +53,51 @@ static const char* severityName(Severity s) {
   return "error";
 }
 
-// Replaces control and non-printable bytes so a garbage file cannot mess up a terminal.
+// Length of the well-formed UTF-8 sequence starting at s[i] (0 when
+// malformed, overlong or a surrogate); its code point goes to `cp`.
+size_t utf8Length(std::string_view s, size_t i, uint32_t& cp) {
+  auto b0 = static_cast<unsigned char>(s[i]);
+  size_t len = 0;
+  uint32_t min = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2, cp = b0 & 0x1F, min = 0x80;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3, cp = b0 & 0x0F, min = 0x800;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4, cp = b0 & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+  if (cp < min || cp > 0x10FFFF || surrogate) return 0;
+  return len;
+}
+
+// Replaces control bytes and bytes that are not UTF-8 so a garbage file
+// cannot mess up a terminal; well-formed characters are kept.
 static std::string printable(std::string_view s) {
   std::string out;
-  for (unsigned char c : s) out += (c == '\t' || (c >= 0x20 && c != 0x7f)) ? char(c) : '?';
+  for (size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    uint32_t cp = 0;
+    size_t len = c >= 0x80 ? utf8Length(s, i, cp) : 1;
+    if (len == 0) {
+      out += '?';
+      ++i;
+    } else if (len == 1) {
+      out += (c == '\t' || (c >= 0x20 && c != 0x7f)) ? char(c) : '?';
+      ++i;
+    } else {
+      out += s.substr(i, len);
+      i += len;
+    }
+  }
   return out;
 }
 

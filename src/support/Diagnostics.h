@@ -44,6 +44,10 @@ class SourceFile {
   std::vector<size_t> lineStarts_;
 };
 
+// Length of the well-formed UTF-8 sequence starting at s[i] (0 when
+// malformed, overlong or a surrogate); its code point goes to `cp`.
+size_t utf8Length(std::string_view s, size_t i, uint32_t& cp);
+
 enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {

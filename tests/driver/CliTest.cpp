@@ -337,6 +337,7 @@ TEST(Cli, ReportJson) {
   CliRun r = cli({"compile", example("annotate_versions"), "--emit", "report-json"});
   ASSERT_EQ(r.code, 0) << r.err;
   json j = json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["tool"], "tilesched");
   EXPECT_EQ(j["version"], TILESCHED_VERSION);
   EXPECT_EQ(j["target"], "ascend950");
@@ -358,11 +359,16 @@ TEST(Cli, ReportJson) {
       EXPECT_EQ(b["shape"], json::array({8, 64}));
       EXPECT_EQ(b["bytes"], 8 * 64 * 4);
     }
-    if (b["name"] == "X") {
-      EXPECT_EQ(b["scope"], "global");
-    }
+    EXPECT_NE(b["scope"], "global") << b["name"];
   }
   EXPECT_TRUE(sawFixed);
+  // Global tensors have their own list, without the on-chip decisions.
+  ASSERT_TRUE(k["tensors"].is_array());
+  ASSERT_FALSE(k["tensors"].empty());
+  EXPECT_EQ(k["tensors"][0]["name"], "X");
+  for (const char* field : {"name", "dtype", "shape", "bytes", "alias_of"})
+    EXPECT_TRUE(k["tensors"][0].contains(field)) << field;
+  EXPECT_FALSE(k["tensors"][0].contains("versions"));
   EXPECT_TRUE(k.contains("annotations"));
   EXPECT_TRUE(j["diagnostics"].is_array());
   EXPECT_TRUE(j["diagnostics"].empty());

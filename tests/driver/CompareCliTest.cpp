@@ -155,18 +155,19 @@ TEST(CompareCli, PlainRunReportsTheFillDrainBound) {
   CliRun r = cli({"run", example("gemm_l1"), "--report", path});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("with the shortest fill and drain: bound "), std::string::npos);
-  json s = readJson(path).at("simulation");
+  json report = readJson(path);
   fs::remove(path);
+  const json& s = report.at("simulation");
   int64_t cycles = s.at("cycles").get<int64_t>(), fd = s.at("fill_drain_bound").get<int64_t>();
   EXPECT_LT(s.at("lower_bound").get<int64_t>(), fd);  // a gemm must load before and store after
   EXPECT_LE(fd, cycles);
   EXPECT_DOUBLE_EQ(s.at("fill_drain_efficiency").get<double>(), double(fd) / double(cycles));
   // Per pipe: the busiest pipe's fill + drain is what was added.
   std::string bottleneck = s.at("bottleneck");
-  const json& fdp = s.at("fill_drain").at(bottleneck);
+  const json& fdp = report.at("kernels").at(0).at("simulation").at("fill_drain").at(bottleneck);
   int64_t busy = s.at("pipes").at(bottleneck).at("busy").get<int64_t>();
   EXPECT_GE(fd, busy + fdp.at("fill").get<int64_t>() + fdp.at("drain").get<int64_t>());
-  for (const auto& b : s.at("blocks"))
+  for (const auto& b : report.at("kernels").at(0).at("simulation").at("blocks"))
     EXPECT_LE(b.at("fill_drain_bound").get<int64_t>(), b.at("cycles").get<int64_t>());
 }
 

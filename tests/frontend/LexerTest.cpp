@@ -336,11 +336,10 @@ TEST(LexerErrors, InconsistentDedent) {
 
 TEST(LexerErrors, InvalidCharactersAreSkipped) {
   DiagnosticEngine diags;
-  auto tokens = lex(std::string("a = \x01 b $ c\n d\xff\0e\n", 18), diags);
+  auto tokens = lex(std::string("a = \x01 b $ c\n d\0e\n", 17), diags);
   EXPECT_EQ(errors(diags), (std::vector<std::string>{"1:5 invalid character '\\x01' in source",
                                                      "1:9 invalid character '$' in source",
-                                                     "2:3 invalid character '\\xff' in source",
-                                                     "2:4 invalid character '\\x00' in source"}));
+                                                     "2:3 invalid character '\\x00' in source"}));
   expectWellFormed(tokens);
   EXPECT_EQ(shape(tokens), "a = b c NL IN d e NL DE EOF");
 }
@@ -352,11 +351,19 @@ TEST(LexerErrors, UnicodePunctuationIsNotAnIdentifier) {
   EXPECT_EQ(errors(diags)[0], "1:5 invalid character '\xE2\x80\x9C' (U+201C) in source");
 }
 
-TEST(LexerErrors, InvalidUtf8IsFineInStringsAndComments) {
+// Python reads source as UTF-8: a file that is not is one error at its first
+// bad byte (inside a string or comment too), not one per byte.
+TEST(LexerErrors, AFileThatIsNotUtf8IsOneError) {
   DiagnosticEngine diags;
-  auto tokens = lex("s = '\xff\xfe'  # \xc0\xaf\n", diags);
-  EXPECT_FALSE(diags.hasErrors()) << diags.renderAll();
-  EXPECT_EQ(tokens[2].strValue, "\xff\xfe");
+  auto tokens = lex("s = 'ok'  # fine\nt = '\xff\xfe'  # \xc0\xaf\nu = \xff\n", diags);
+  EXPECT_EQ(errors(diags),
+            (std::vector<std::string>{"2:6 this file is not UTF-8 text: byte 0xff here is not "
+                                      "part of a UTF-8 character; a kernel file is Python source, "
+                                      "saved as UTF-8"}));
+  expectWellFormed(tokens);
+  DiagnosticEngine fine;
+  lex("s = '\xc3\xa9'  # \xe2\x80\x94\n", fine);
+  EXPECT_FALSE(fine.hasErrors()) << fine.renderAll();
 }
 
 TEST(LexerErrors, UnmatchedAndMismatchedBrackets) {

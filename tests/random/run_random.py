@@ -137,7 +137,8 @@ def run_mode(tilesched, path, mode, workdir, expect_double, timeout):
             return Outcome(mode, "expected-error", first_error(text, "error:"), report)
         # auto charges fixed counts up front (SPEC §5): a tight kernel whose
         # annotated counts exceed UB is a located compile error, as intended.
-        fixed_capacity = "needs at least" in text and "annotated version counts" in text
+        fixed_capacity = ("needs at least" in text and "annotated version counts" in text) or (
+            "versions of" in text and "make scope" in text)
         if mode == "auto" and expect_double == "either" and fixed_capacity:
             return Outcome(mode, "expected-error", first_error(text, "error:"), report)
         # SPEC §6.1: an explicit "counter" on a storage that the schedule puts

@@ -183,7 +183,10 @@ TEST(LaunchSequenceAsWritten, RacesAreReportedPerLaunchAndSummed) {
     reports += sim.at("race_reports").size();
   }
   EXPECT_EQ(report.at("simulation").at("races"), races);
-  EXPECT_EQ(report.at("simulation").at("race_reports").size(), reports);
+  // The race lists are the launches' own; the run's summary only counts.
+  EXPECT_GT(reports, 0u);
+  EXPECT_FALSE(report.at("simulation").contains("race_reports"));
+  EXPECT_EQ(report.at("simulation").at("kernels"), 3);
   EXPECT_FALSE(report.at("simulation").at("pass").get<bool>());
 }
 
