@@ -280,6 +280,7 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
       return fmt::format("--compare runs every schedule; drop --schedule {}", o.schedule);
     for (const auto& [flag, set] : {std::pair<const char*, bool>{"--trace", !o.tracePath.empty()},
                                     {"--timeline", !o.timelinePath.empty()},
+                                    {"--timeline-all-blocks", o.timelineAllBlocks},
                                     {"--output-dir", !o.outputDir.empty()},
                                     {"--emit", !o.emit.empty()},
                                     {"--print-after", !o.printAfter.empty()},
@@ -289,6 +290,8 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
   }
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
+  if (o.timelineAllBlocks && o.timelinePath.empty())
+    return "--timeline-all-blocks changes the --timeline picture; give --timeline FILE.svg too";
   if (std::string msg = checkPrintAfter(o.printAfter, kRunPasses); !msg.empty()) return msg;
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
@@ -625,8 +628,14 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
 std::string writeFiles(const RunCommandOptions& o, const Target& target,
                        const std::vector<KernelOutcome>& outcomes) {
   std::vector<sim::TraceInput> traces;
-  for (const auto& oc : outcomes)
-    traces.push_back({oc.kernel->displayName(), &oc.run.sim, oc.run.startCycle});
+  for (const auto& oc : outcomes) {
+    traces.push_back({oc.kernel->displayName(), &oc.run.sim, o.file, oc.run.startCycle, {}});
+    // The lowered loops keep their variable and line, so the trace finds them.
+    if (oc.lowering)
+      for (const auto& ls : oc.lowering->schedule.lists)
+        if (ls.loop)
+          traces.back().loopIIs.push_back({ls.loop->var->name, ls.loop->loc.line, ls.ii});
+  }
   if (!o.tracePath.empty()) {
     std::ofstream f(o.tracePath);
     if (!f) return fmt::format("cannot write trace '{}'", o.tracePath);
@@ -643,6 +652,8 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
       cycles = outcomes[i].run.startCycle + outcomes[i].run.sim.cycles;
     if (first.kernel->numLaunches > 1)
       launches = fmt::format("{} launches, ", first.kernel->numLaunches);
+    sim::TimelineOptions to;
+    to.allBlocks = o.timelineAllBlocks;
     sim::writeTimelineSvg(
         f, traces,
         first.kernel->numLaunches > 1
@@ -651,7 +662,8 @@ std::string writeFiles(const RunCommandOptions& o, const Target& target,
                           target.name, launches, cycles)
             : fmt::format("{} — schedule {}, {} — {} cycles, efficiency {}",
                           std::filesystem::path(o.file).filename().string(), o.schedule,
-                          target.name, cycles, percent(first.run.sim.efficiency)));
+                          target.name, cycles, percent(first.run.sim.efficiency)),
+        to);
   }
   if (!o.outputDir.empty()) {
     std::error_code ec;
@@ -828,7 +840,10 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--output-dir", o.outputDir,
                   "write every output tensor of the simulated run as NAME.npy");
   run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
-  run->add_option("--timeline", o.timelinePath, "write an SVG Gantt chart of the pipes");
+  run->add_option("--timeline", o.timelinePath,
+                  "write an SVG Gantt chart of the pipes (identical blocks drawn once)");
+  run->add_flag("--timeline-all-blocks", o.timelineAllBlocks,
+                "draw every block in the --timeline chart, identical ones too");
   run->add_option("--emit", o.emit, "lowered: print the lowered kernel before running it");
   run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
   return run;

@@ -31,6 +31,7 @@ struct RunCommandOptions {
   std::string outputDir;
   std::string tracePath;
   std::string timelinePath;
+  bool timelineAllBlocks = false;  // --timeline-all-blocks: identical blocks drawn one by one
   std::string reportPath;
   std::string emit;         // "lowered": print the lowered kernel
   std::string printAfter;   // --print-after PASS|all

@@ -105,6 +105,7 @@ struct Instr {
   bool hasPad = false;
   std::shared_ptr<GemmOperands> gemm;
   Instr* partner = nullptr;  // the MTE1 part of an L1 gemm's M part
+  int32_t iteration = -1;    // TraceEvent::iteration of the loop iteration that issued it
   Pipe fsrc = Pipe::S, fdst = Pipe::S;
   int64_t fid = 0;
   int64_t start = -1, complete = kNever;
@@ -176,6 +177,107 @@ std::string instructionName(const StmtNode* s) {
       return "T.pipe_barrier";
     default:
       return "?";
+  }
+}
+
+namespace {
+
+// The operation a T.Parallel store computes, by its outermost operator
+// (casts looked through): what a reader of a timeline needs to tell the
+// vector instructions of a body apart.
+std::string operationName(const Expr& e) {
+  if (!e) return "move";
+  switch (e->kind) {
+    case ExprKind::Cast:
+      return e->operands.empty() ? "cast" : operationName(e->operands[0]);
+    case ExprKind::Binary:
+      switch (e->binOp) {
+        case BinOp::Add:
+          return "add";
+        case BinOp::Sub:
+          return "sub";
+        case BinOp::Mul:
+          return "mul";
+        case BinOp::Div:
+          return "div";
+        case BinOp::FloorDiv:
+          return "floordiv";
+        case BinOp::FloorMod:
+          return "mod";
+        case BinOp::Min:
+          return "min";
+        case BinOp::Max:
+          return "max";
+        case BinOp::And:
+        case BinOp::Or:
+          return "logic";
+        default:
+          return "compare";
+      }
+    case ExprKind::Unary:
+      switch (e->unOp) {
+        case UnOp::Neg:
+          return "neg";
+        case UnOp::Not:
+          return "not";
+        case UnOp::Abs:
+          return "abs";
+        case UnOp::Exp:
+          return "exp";
+        case UnOp::Log:
+          return "log";
+        case UnOp::Sqrt:
+          return "sqrt";
+        case UnOp::Rsqrt:
+          return "rsqrt";
+        case UnOp::Tanh:
+          return "tanh";
+        case UnOp::Sigmoid:
+          return "sigmoid";
+      }
+      return "unary";
+    case ExprKind::Select:
+      return "select";
+    case ExprKind::IntImm:
+    case ExprKind::FloatImm:
+      return "set";
+    default:
+      return "move";
+  }
+}
+
+}  // namespace
+
+std::string instructionLabel(const StmtNode* s) {
+  switch (s->kind) {
+    case StmtKind::Copy: {
+      const auto* c = static_cast<const CopyStmt*>(s);
+      return fmt::format("copy {}\u2192{}", regionName(c->src), regionName(c->dst));
+    }
+    case StmtKind::Gemm: {
+      const auto* g = static_cast<const GemmStmt*>(s);
+      return fmt::format("gemm {},{}\u2192{}", regionName(g->a), regionName(g->b),
+                         regionName(g->c));
+    }
+    case StmtKind::Fill:
+      return "fill " + regionName(static_cast<const FillStmt*>(s)->dst);
+    case StmtKind::Reduce: {
+      const auto* r = static_cast<const ReduceStmt*>(s);
+      return fmt::format("reduce_{} {}\u2192{}", reduceKindName(r->reduceKind), regionName(r->src),
+                         regionName(r->dst));
+    }
+    case StmtKind::Parallel: {
+      const StoreStmt* first = nullptr;
+      forEachStmt(static_cast<const ParallelStmt*>(s)->body, [&](const Stmt& x) {
+        if (const auto* st = as<StoreStmt>(x); st && !first) first = st;
+      });
+      if (!first) return "parallel";
+      return operationName(first->value) + "\u2192" + first->buffer->name;
+    }
+    case StmtKind::VFRegion:
+      return static_cast<const VFRegionStmt*>(s)->simt ? "SimtVF" : "SimdVF";
+    default:
+      return "";
   }
 }
 
@@ -269,8 +371,7 @@ class ScalarScope {
 class BlockSim {
  public:
   BlockSim(const Kernel& kernel, const Target& target, Machine& machine, Memory& memory,
-           RaceDetector& races,
-           GlobalRaceChecker& globalRaces, SimResult& result,
+           RaceDetector& races, GlobalRaceChecker& globalRaces, SimResult& result,
            std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, AtomicKinds& atomics,
            StaleVersionCheck& stale, int64_t block, bool trace, int64_t& traceBudget)
       : kernel_(kernel),
@@ -300,6 +401,7 @@ class BlockSim {
     size_t idx = 0;
     int64_t cur = 0, end = 0;
     bool started = false;
+    int32_t iteration = -1;  // a loop's current TraceIteration, when tracing
   };
   struct PipeState {
     std::deque<Instr*> queue;
@@ -332,7 +434,11 @@ class BlockSim {
   void setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc);
   void consumeFlag(Instr* w, Pipe dst, int64_t t);
   void chargeScalar(int64_t t, int64_t cycles);
-  void addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name);
+  void addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name,
+                int32_t iteration, std::string label = {});
+  // The innermost loop iteration the scalar unit is in (-1: none).
+  int32_t currentIteration() const;
+  int32_t traceLoopIndex(const ForStmt* loop);
   void deadlock(int64_t t);
   void flagError(SourceLoc loc, std::string message);
   Instr* newInstr(const Stmt& s, InstrType type, Pipe pipe);
@@ -397,19 +503,39 @@ Instr* BlockSim::newInstr(const Stmt& s, InstrType type, Pipe pipe) {
   in->type = type;
   in->pipe = pipe;
   in->pipeIndex = ps(pipe).issued++;
+  if (trace_) in->iteration = currentIteration();
   instrs_.push_back(std::move(in));
   return instrs_.back().get();
 }
 
-void BlockSim::addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name) {
+void BlockSim::addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name,
+                        int32_t iteration, std::string label) {
   if (!trace_) return;
   if (traceBudget_ <= 0) {
     result_.traceTruncated = true;
     return;
   }
   --traceBudget_;
-  result_.trace.back().push_back(
-      TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name)});
+  result_.trace.back().push_back(TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name),
+                                            loc.file, std::move(label), iteration});
+}
+
+int32_t BlockSim::currentIteration() const {
+  for (auto f = stack_.rbegin(); f != stack_.rend(); ++f)
+    if (f->iteration >= 0) return f->iteration;
+  return -1;
+}
+
+// Loops are told apart by name and place rather than by node: the result
+// outlives the lowered kernel, and blocks must agree on the indices.
+int32_t BlockSim::traceLoopIndex(const ForStmt* loop) {
+  auto& loops = result_.traceLoops;
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i].var == loop->var->name && loops[i].loc.line == loop->loc.line &&
+        loops[i].loc.col == loop->loc.col && loops[i].loc.file == loop->loc.file)
+      return static_cast<int32_t>(i);
+  loops.push_back(TraceLoop{loop->var->name, loop->loc});
+  return static_cast<int32_t>(loops.size() - 1);
 }
 
 void BlockSim::chargeScalar(int64_t t, int64_t cycles) {
@@ -421,7 +547,8 @@ void BlockSim::chargeScalar(int64_t t, int64_t cycles) {
     return;
   }
   if (scalarEventStart_ >= 0)
-    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit", -1,
+             "scalar");
   scalarEventStart_ = t;
   scalarEventEnd_ = t + cycles;
 }
@@ -553,6 +680,18 @@ bool BlockSim::scalarStep(int64_t t) {
           scalarAccess(acc, s, epochs);
         }
         if (f.cur < f.end) {
+          if (trace_) {
+            f.iteration = -1;  // the parent is an enclosing loop's iteration, not our last one
+            // Charged to the trace budget like an event: a scalar loop of
+            // 2^24 iterations would otherwise fill memory with records.
+            if (traceBudget_ > 0) {
+              --traceBudget_;
+              int32_t parent = currentIteration();
+              auto& its = result_.iterations.back();
+              its.push_back(TraceIteration{traceLoopIndex(loop), f.cur, parent});
+              f.iteration = static_cast<int32_t>(its.size() - 1);
+            }
+          }
           scalarEnv_[static_cast<size_t>(loop->var->id)] = Scalar::ofInt(f.cur++);
           const Stmt* body = &loop->body;
           stack_.push_back(Frame{body});
@@ -625,7 +764,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
         setFlag(sf->src, sf->dst, id, clock, t, sf->loc);
         addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc,
-                 flagText("set_flag", sf->src, sf->dst, id));
+                 flagText("set_flag", sf->src, sf->dst, id), currentIteration());
         chargeScalar(t, 1);
         return true;
       }
@@ -648,7 +787,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         if (scalarBlockedSince_ >= 0) {
           stats_.pipes[pipeIndex(Pipe::S)].flagStall += t - scalarBlockedSince_;
           addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc,
-                   flagText("wait_flag", wf->src, wf->dst, id));
+                   flagText("wait_flag", wf->src, wf->dst, id), currentIteration());
         }
         scalarBlockedSince_ = -1;
         scalarBlockedOnFlag_ = false;
@@ -674,7 +813,8 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         }
         if (scalarBlockedSince_ >= 0) {
           stats_.pipes[pipeIndex(Pipe::S)].barrierStall += t - scalarBlockedSince_;
-          addEvent(Pipe::S, OpKind::Barrier, scalarBlockedSince_, t, b->loc, "barrier_all");
+          addEvent(Pipe::S, OpKind::Barrier, scalarBlockedSince_, t, b->loc, "barrier_all",
+                   currentIteration());
         }
         scalarBlockedSince_ = -1;
         // Everything issued so far has completed: every pipe learns it.
@@ -945,7 +1085,7 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       p.freeAt = t + 1;
       p.lastComplete = std::max(p.lastComplete, t + 1);
       addEvent(pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc,
-               flagText("wait_flag", in->fsrc, in->fdst, in->fid));
+               flagText("wait_flag", in->fsrc, in->fdst, in->fid), in->iteration);
       return true;
     }
     case InstrType::Barrier: {
@@ -960,7 +1100,7 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       in->done = true;
       p.freeAt = t + 1;
       addEvent(pipe, OpKind::Barrier, since, t + 1, in->stmt->loc,
-               fmt::format("pipe_barrier({})", pipeName(pipe)));
+               fmt::format("pipe_barrier({})", pipeName(pipe)), in->iteration);
       return true;
     }
   }
@@ -989,7 +1129,9 @@ bool BlockSim::processCompletions(int64_t t) {
     in->done = true;
     auto& fl = ps(in->pipe).inflight;
     fl.erase(std::find(fl.begin(), fl.end(), in));
-    addEvent(in->pipe, in->kind, in->start, in->complete, in->stmt->loc, instrName(in->stmt));
+    if (trace_)
+      addEvent(in->pipe, in->kind, in->start, in->complete, in->stmt->loc, instrName(in->stmt),
+               in->iteration, instructionLabel(in->stmt.get()));
   }
   return true;
 }
@@ -1017,7 +1159,7 @@ bool BlockSim::fireFlags(int64_t t) {
       f->done = true;
       f->complete = t;
       addEvent(pipe, OpKind::SetFlag, f->start, t + 1, f->stmt->loc,
-               flagText("set_flag", f->fsrc, f->fdst, f->fid));
+               flagText("set_flag", f->fsrc, f->fdst, f->fid), f->iteration);
       fl.erase(fl.begin() + static_cast<long>(i));
       progress = true;
     }
@@ -1119,7 +1261,8 @@ void BlockSim::run() {
     t = next;
   }
   if (scalarEventStart_ >= 0)
-    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit");
+    addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit", -1,
+             "scalar");
   if (!deadlocked_) {
     int64_t end = std::max(t, scalarFree_);
     for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
@@ -1268,6 +1411,7 @@ struct BlockRunner {
     if (trace) {
       result.trace.emplace_back();
       result.arrows.emplace_back();
+      result.iterations.emplace_back();
     }
     BlockSim sim(kernel, target, machine, memory, races, globalRaces, result, costs, atomics, stale,
                  b, trace, traceBudget);

@@ -64,6 +64,29 @@ struct TraceEvent {
   int64_t end = 0;  // completion (>= start + 1)
   uint32_t line = 0;
   std::string name;  // "T.copy A->a_ub", "set_flag MTE2->V #0"
+  // The module `line` is in when a factory was imported from one (SourceLoc's
+  // convention: null is the kernel's own file).
+  const SourceFile* file = nullptr;
+  // What fits inside a timeline bar: "copy A→a_ub", "add→c_ub"; empty for
+  // flags, waits and barriers.
+  std::string label;
+  // Index into SimResult::iterations[block]: the iteration of the innermost
+  // loop that issued it; -1 outside loops.
+  int32_t iteration = -1;
+};
+
+// A loop of the simulated kernel (any kind: the scheduler pipelines
+// T.serial loops too), as the trace names it.
+struct TraceLoop {
+  std::string var;
+  SourceLoc loc;
+};
+
+// One iteration of a TraceLoop in one block.
+struct TraceIteration {
+  int32_t loop = 0;     // index into SimResult::traceLoops
+  int64_t value = 0;    // of the loop variable
+  int32_t parent = -1;  // the enclosing loop's iteration, or -1
 };
 
 struct FlagArrow {
@@ -144,8 +167,10 @@ struct SimResult {
   std::vector<Race> races;
   int64_t raceOccurrences = 0;
   std::vector<SimIssue> issues;
-  std::vector<std::vector<TraceEvent>> trace;  // per block
-  std::vector<std::vector<FlagArrow>> arrows;  // per block
+  std::vector<std::vector<TraceEvent>> trace;           // per block
+  std::vector<std::vector<FlagArrow>> arrows;           // per block
+  std::vector<TraceLoop> traceLoops;                    // what TraceIteration::loop indexes
+  std::vector<std::vector<TraceIteration>> iterations;  // per block
   bool traceTruncated = false;
   bool aborted = false;  // a run-time error or deadlock stopped the simulation
 
@@ -155,6 +180,9 @@ struct SimResult {
 
 // Short text of an instruction for reports: "T.copy A -> a_ub", "T.Parallel -> c_ub".
 std::string instructionName(const ir::StmtNode* s);
+// Shorter still, for a timeline bar: "copy A→a_ub", "gemm a_l1,b_l1→c_l0c",
+// "exp→e_ub" (a T.Parallel by the outermost operation of its first store).
+std::string instructionLabel(const ir::StmtNode* s);
 
 // Runs every block of `kernel` on `memory` (GM holds the inputs; on-chip
 // storages are reset per block). `memory` must have been built for `kernel`.

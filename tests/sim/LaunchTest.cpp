@@ -147,7 +147,7 @@ TEST_P(LaunchSequence, LaterLaunchesSeeEarlierWritesInEveryMode) {
   int lastPid = -1;
   for (const auto& e : trace.at("traceEvents"))
     if (e.value("name", "") == "process_name" &&
-        e.at("args").value("name", "") == "launch_sequence launch 2/3 block 0")
+        e.at("args").value("name", "") == "launch_sequence launch 2/3 block 0 (1 us = 1 cycle)")
       lastPid = e.at("pid").get<int>();
   ASSERT_GE(lastPid, 0);
   int64_t launch2Start = kernels[2].at("simulation").at("start_cycle").get<int64_t>();
