@@ -3,6 +3,7 @@
 // See Elaborator.h for the contract; tile operations live in TileOps.cpp.
 #include "frontend/Elaborator.h"
 #include "frontend/ConstantBounds.h"
+#include "frontend/ManualRings.h"
 #include "frontend/NeverWritten.h"
 
 #include <charconv>
@@ -132,14 +133,16 @@ std::optional<Program> Elaborator::run() {
       error({}, fmt::format("no kernel named '{}' in this file{}{}", options_.func,
                             near.empty() ? "" : "; did you mean '" + near + "'?",
                             list.empty() ? "" : " (its kernels: " + list + ")"));
-    }
-    else
+    } else
       error({}, "no @T.prim_func kernel found in this file");
   }
   if (diags_.hasErrors()) return std::nullopt;
   for (const auto& k : kernels_) checkConstantIndices(k, diags_);
   if (diags_.hasErrors()) return std::nullopt;
-  for (const auto& k : kernels_) warnNeverWrittenReads(k, diags_);
+  for (const auto& k : kernels_) {
+    warnNeverWrittenReads(k, diags_);
+    warnUnreflectedManualRings(k, diags_);
+  }
   for (const auto& k : kernels_) {
     auto problems = verifyKernel(k);
     for (const auto& p : problems) error(k.loc, "internal error: IR verifier: " + p);
@@ -2549,13 +2552,13 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   known.insert(known.end(), kLoops.begin(), kLoops.end());
   known.insert(known.end(), kWith.begin(), kWith.end());
   for (const char* n :
-       {"alloc_shared", "alloc_ub",    "alloc_l1",  "alloc_l0a",    "alloc_l0b", "alloc_l0c",
-        "alloc_fragment", "alloc_local", "alloc_var", "alloc_reducer", "view",     "reshape",
-        "cast",         "exp",         "log",       "sqrt",         "rsqrt",     "tanh",
-        "sigmoid",      "abs",         "max",       "min",          "ceildiv",   "if_then_else",
-        "Select",       "infinity",    "clamp",     "max_value",    "min_value", "Tensor",
-        "Buffer",       "dynamic",     "assume",    "macro",        "prim_func", "float32",
-        "float16",      "bfloat16",    "int32",     "int8",         "bool"})
+       {"alloc_shared",   "alloc_ub",    "alloc_l1",  "alloc_l0a",     "alloc_l0b", "alloc_l0c",
+        "alloc_fragment", "alloc_local", "alloc_var", "alloc_reducer", "view",      "reshape",
+        "cast",           "exp",         "log",       "sqrt",          "rsqrt",     "tanh",
+        "sigmoid",        "abs",         "max",       "min",           "ceildiv",   "if_then_else",
+        "Select",         "infinity",    "clamp",     "max_value",     "min_value", "Tensor",
+        "Buffer",         "dynamic",     "assume",    "macro",         "prim_func", "float32",
+        "float16",        "bfloat16",    "int32",     "int8",          "bool"})
     known.push_back(n);
   std::string suggestion = nearestName(name, known);
   fail(call.loc,
@@ -3480,6 +3483,12 @@ void Elaborator::loopAnnotations(const py::Expr& call, Env& env, ForStmt& loop) 
     loop.numStages = toConstInt(eval(*k->value, env), k->value->loc, "num_stages");
     if (loop.numStages < 0)
       fail(k->value->loc, fmt::format("num_stages must be >= 0, got {}", loop.numStages));
+    // TileLang reads 0 as "no pipelining": nothing is multi-buffered, which
+    // an author who wrote T.Pipelined rarely means.
+    if (loop.numStages == 0 && loop.forKind == ForKind::Pipelined)
+      warning(k->value->loc,
+              "num_stages=0 gives no buffer of this loop a second version: it runs like "
+              "T.serial; use num_stages=2 to double-buffer, or T.serial to say it is serial");
   }
   const py::Keyword* annos = keyword(call, "annotations");
   if (!annos) return;
@@ -3663,8 +3672,19 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     if (auto w = asConstInt(wave); w && *w < 1) fail(argLoc(iter, 1), "wave_size must be positive");
     loop->forKind = ForKind::Persistent;
     loop->numStages = 0;
-    loop->var = makeVar(target.kind == py::ExprKind::Name ? target.id + "_iter" : "tile_iter",
-                        DType::Int32, VarKind::Loop);
+    // The loop counts rounds; the names bind tile coordinates computed from
+    // it. Messages and printed IR name it after them: `for tm, tn in ...` is
+    // loop `tm_tn_iter`.
+    std::string iterName = "tile";
+    if (target.kind == py::ExprKind::Name) {
+      iterName = target.id;
+    } else if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List) {
+      std::string joined;
+      for (const auto& e : target.elts)
+        if (e->kind == py::ExprKind::Name) joined += (joined.empty() ? "" : "_") + e->id;
+      if (!joined.empty()) iterName = joined;
+    }
+    loop->var = makeVar(iterName + "_iter", DType::Int32, VarKind::Loop);
     loop->min = intImm(0);
     // Core `index` of `wave` visits tiles index, index + wave, ...: ceil(total / wave) rounds.
     loop->extent = floordiv(add(intImm(total), sub(wave, intImm(1))), wave);

@@ -60,18 +60,20 @@ TEST(Elab, PersistentForFormWithTupleCoordsAndTailGuard) {
   const auto* loop = as<ForStmt>(nth(c.kernel(), 0));
   ASSERT_TRUE(loop);
   EXPECT_EQ(loop->forKind, ForKind::Persistent);
+  // Messages name the loop after the user's coordinates, not a made-up name.
+  EXPECT_EQ(loop->var->name, "tm_tn_iter");
   EXPECT_EQ(loop->numStages, 2);
   EXPECT_TRUE(loop->isPipelined());
   EXPECT_EQ(printExpr(loop->extent), "11");  // ceil(32 / 3)
   // 32 tiles over 3 cores: the last round is guarded.
   const auto* guard = as<IfStmt>(loop->body);
   ASSERT_TRUE(guard);
-  EXPECT_EQ(printExpr(guard->cond), "bx + tile_iter * 3 < 32");
+  EXPECT_EQ(printExpr(guard->cond), "bx + tm_tn_iter * 3 < 32");
   const auto* copy = as<CopyStmt>(flatten(guard->thenBody).at(0));
   ASSERT_TRUE(copy);
   EXPECT_EQ(printRegion(copy->src),
-            "X[(bx + tile_iter * 3) // 8 * 16:(bx + tile_iter * 3) // 8 * 16 + 16, "
-            "(bx + tile_iter * 3) % 8 * 32:(bx + tile_iter * 3) % 8 * 32 + 32]");
+            "X[(bx + tm_tn_iter * 3) // 8 * 16:(bx + tm_tn_iter * 3) // 8 * 16 + 16, "
+            "(bx + tm_tn_iter * 3) % 8 * 32:(bx + tm_tn_iter * 3) % 8 * 32 + 32]");
 }
 
 TEST(Elab, PersistentForFormWithoutTail) {
