@@ -103,6 +103,7 @@ def k(N=4096):
             T.annotate_unlimit_memory("shared.l0c")
             x = bx * 3 - 1
             T.fill(r, 0.0)
+            T.copy(A[0:256], r[bx % 2, 0:256])
             for j in T.Parallel(4):
                 loc[j] = j
             for i in T.serial(1, 9, 2, annotations={"enable_offset": True}):
