@@ -210,10 +210,6 @@ class IndexChecker : public IRVisitor {
   void report(const Buffer& buffer, const std::vector<int64_t>& shape, size_t dim,
               const Expr& index, const Linear& l, int64_t value, bool atMax) {
     reported_.insert(current_);
-    std::string shapeText = "(";
-    for (size_t i = 0; i < shape.size(); ++i)
-      shapeText += (i ? ", " : "") + std::to_string(shape[i]);
-    shapeText += shape.size() == 1 ? ",)" : ")";
     std::string where;
     for (const auto& [id, k] : l.coefficients) {
       const VarRange& r = ranges_.at(id);
@@ -227,7 +223,7 @@ class IndexChecker : public IRVisitor {
                            : fmt::format("index {} of '{}'{} reaches {}{},", text, buffer->name,
                                          dimText, value, where);
     diags_.error(current_->loc, fmt::format("{} outside its shape {} (valid indices: 0 to {})",
-                                            head, shapeText, shape[dim] - 1));
+                                            head, printShape(buffer->shape), shape[dim] - 1));
   }
 
   DiagnosticEngine& diags_;

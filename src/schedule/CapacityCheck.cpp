@@ -19,7 +19,7 @@ bool checkMinimumCapacity(const analysis::Ownership& ownership, const ir::Kernel
     bool anyFixed = false;
     // The annotated count that adds the most bytes beyond one version.
     const ir::VersionSpec* largest = nullptr;
-    int64_t largestExtra = 0;
+    int64_t largestExtra = 0, largestCount = 1;
     for (const auto& so : ownership.storages) {
       if (so.storage->scope != scope) continue;
       int64_t versions = 1;
@@ -38,6 +38,7 @@ bool checkMinimumCapacity(const analysis::Ownership& ownership, const ir::Kernel
         if (spec.storage == so.storage && spec.loc.valid() && all - one > largestExtra) {
           largest = &spec;
           largestExtra = all - one;
+          largestCount = versions;
         }
     }
     if (used <= *capacity) continue;
@@ -45,13 +46,12 @@ bool checkMinimumCapacity(const analysis::Ownership& ownership, const ir::Kernel
     std::string name(memScopeName(scope));
     if (largest && usedWithOne <= *capacity) {
       // One version of everything fits: the annotation is what does not.
-      int64_t count = *fixedVersionCount(kernel, largest->storage);
-      diags.error(
-          largest->loc,
-          fmt::format("{} versions of '{}' make scope '{}' need {} bytes, but its "
-                      "capacity is {} bytes (one version of every buffer needs {}); "
-                      "annotate fewer versions, or add T.annotate_unlimit_memory(\"{}\")",
-                      count, largest->buffer->name, name, used, *capacity, usedWithOne, name));
+      diags.error(largest->loc,
+                  fmt::format("{} versions of '{}' make scope '{}' need {} bytes, but its "
+                              "capacity is {} bytes (one version of every buffer needs {}); "
+                              "annotate fewer versions, or add T.annotate_unlimit_memory(\"{}\")",
+                              largestCount, largest->buffer->name, name, used, *capacity,
+                              usedWithOne, name));
       continue;
     }
     diags.error(
