@@ -1,6 +1,8 @@
+// `tilesched compile` (the IR, task graph, schedule, buffer table or report
+// of a kernel file) and the kernel-file reader every command shares; the
+// command line itself is CommandLine.cpp.
 #include "driver/Driver.h"
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -27,19 +29,6 @@ namespace tilesched::driver {
 
 namespace {
 
-struct CompileOptions {
-  std::string file;
-  std::vector<std::string> defines;
-  std::string func;
-  std::string target = defaultTargetName();
-  std::string emit;
-  std::string reportPath;
-  unsigned solverTimeoutMs = 2000;
-  std::string dumpProblemsDir;
-  bool stats = false;
-  std::string printAfter;  // --print-after PASS|all
-};
-
 // The named passes of `compile`, in order (`--print-after`).
 constexpr const char* kCompilePasses[] = {"elaborate", "analyze", "schedule"};
 
@@ -48,15 +37,19 @@ int usageError(std::ostream& err, const std::string& msg) {
   return kExitUsage;
 }
 
+}  // namespace
+
 int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err) {
   static const char* kEmits[] = {"", "ir", "report-json", "buffers", "tasks", "schedule"};
   bool emitOk = false;
   for (const char* e : kEmits) emitOk |= opts.emit == e;
   if (!emitOk) {
-    if (opts.emit == "scheduled")
-      return usageError(err,
-                        "--emit scheduled is not available yet: the lowering is not built; use "
-                        "ir, tasks, schedule, buffers or report-json");
+    if (opts.emit == "scheduled" || opts.emit == "lowered")
+      return usageError(err, fmt::format("--emit {} is a `run` option: `tilesched run FILE --emit "
+                                         "lowered` prints the scheduled, synchronised kernel; "
+                                         "compile emits ir, tasks, schedule, buffers or "
+                                         "report-json",
+                                         opts.emit));
     return usageError(err, fmt::format("unknown --emit '{}'; use ir, tasks, schedule, buffers or "
                                        "report-json",
                                        opts.emit));
@@ -76,7 +69,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
     fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
   std::string targetError;
-  auto target = loadTarget(opts.target, targetError);
+  auto target = loadTarget(opts.target.empty() ? defaultTargetName() : opts.target, targetError);
   if (!target) return usageError(err, targetError);
   if (!opts.dumpProblemsDir.empty()) {
     std::error_code ec;
@@ -165,8 +158,6 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   return kExitOk;
 }
 
-}  // namespace
-
 bool readKernelFile(const std::string& path, std::string& text, std::string& error) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -182,79 +173,6 @@ bool readKernelFile(const std::string& path, std::string& text, std::string& err
   }
   text = ss.str();
   return true;
-}
-
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};
-  app.set_version_flag("--version", std::string("tilesched ") + TILESCHED_VERSION);
-  app.require_subcommand(1);
-  CompileOptions opts;
-  auto* compile =
-      app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
-  compile->add_option("FILE", opts.file, "kernel file (.py)")->required();
-  compile->add_option("-D", opts.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
-  compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
-  compile->add_option(
-      "--emit", opts.emit,
-      "ir | tasks | schedule | buffers | report-json (default: IR and buffer table)");
-  compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
-  compile->add_option(
-      "--solver-timeout-ms", opts.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
-  compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
-                      "write every scheduling problem and its result as JSON into DIR");
-  compile->add_option("--print-after", opts.printAfter,
-                      "print the IR after a pass (elaborate, analyze, schedule) or after all");
-  compile->add_flag("--stats", opts.stats,
-                    "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
-                    "ms) to stderr");
-  RunCommandOptions runOpts;
-  auto* run = addRunCommand(app, runOpts);
-  ExplainOptions explainOpts;
-  auto* explain = addExplainCommand(app, explainOpts);
-  PinOptions pinOpts;
-  auto* pin = addPinCommand(app, pinOpts);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    out << app.help();
-    return kExitOk;
-  } catch (const CLI::CallForVersion&) {
-    out << app.version() << "\n";
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      out << app.help();
-      return kExitOk;
-    }
-    // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
-    std::string message = e.what();
-    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
-        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain" &&
-        std::string(argv[1]) != "pin")
-      message = fmt::format(
-          "unknown command '{}'; commands are 'compile', 'run', 'explain' and 'pin'", argv[1]);
-    err << "tilesched: error: " << message << "\n"
-        << "run 'tilesched --help' for usage\n";
-    return kExitUsage;
-  }
-  try {
-    if (compile->parsed()) return runCompile(opts, out, err);
-    if (run->parsed()) return runRunCommand(runOpts, out, err);
-    if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
-    if (pin->parsed()) return runPinCommand(pinOpts, out, err);
-  } catch (const InternalError& e) {
-    err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
-    return kExitCompileError;
-  } catch (const std::exception& e) {
-    err << "tilesched: internal error: " << e.what() << "\n";
-    return kExitCompileError;
-  }
-  return kExitUsage;
 }
 
 }  // namespace tilesched::driver

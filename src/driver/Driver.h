@@ -7,10 +7,27 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace tilesched::driver {
 
 enum ExitCode { kExitOk = 0, kExitCompileError = 1, kExitUsage = 2, kExitRunFailed = 3 };
+
+struct CompileOptions {
+  std::string file;
+  std::vector<std::string> defines;
+  std::string func;
+  std::string target;  // "" = the default target
+  std::string emit;
+  std::string reportPath;
+  unsigned solverTimeoutMs = 2000;
+  std::string dumpProblemsDir;
+  bool stats = false;
+  std::string printAfter;  // --print-after PASS|all
+};
+
+// `tilesched compile` with parsed options.
+int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
 
 // In-process entry point so tests can run the CLI without spawning it.
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

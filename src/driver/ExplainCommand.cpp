@@ -1,7 +1,6 @@
 // `tilesched explain` and the report's explanation fields (see ExplainCommand.h).
 #include "driver/ExplainCommand.h"
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <sstream>
 
@@ -364,22 +363,6 @@ std::string printExplanation(const ir::Kernel& kernel, const KernelExplanation& 
 }
 
 // ------------------------------------------------------------ command
-
-CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
-  auto* cmd = app.add_subcommand(
-      "explain", "say why each buffer got its versions and what bounds each loop's II");
-  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
-  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to explain");
-  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  cmd->add_option(
-      "--solver-timeout-ms", o.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
-  return cmd;
-}
 
 int scheduleFile(const ExplainOptions& o, std::ostream& err, ScheduledFile& r) {
   auto usage = [&](const std::string& msg) {

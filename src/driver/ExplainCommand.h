@@ -16,8 +16,8 @@
 
 #include <iosfwd>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -2,7 +2,6 @@
 // author's text in place of re-printing the kernel.
 #include "driver/PinCommand.h"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <optional>
@@ -179,23 +178,6 @@ std::optional<std::string> pinEdits(const ir::Kernel& k, const schedule::KernelE
 }
 
 }  // namespace
-
-CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
-  auto* cmd = app.add_subcommand("pin",
-                                 "write the chosen buffer versions back into the kernel file as "
-                                 "T.annotate_buffer_versions");
-  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
-  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to pin");
-  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  auto* output = cmd->add_option("-o", o.output, "write the pinned file here (default: stdout)");
-  cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
-  cmd->add_option("--solver-timeout-ms", o.solverTimeoutMs,
-                  "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
-                  "(default 2000)");
-  return cmd;
-}
 
 int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
   auto usage = [&](const std::string& msg) {

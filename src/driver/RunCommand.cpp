@@ -1,7 +1,6 @@
 // `tilesched run` (see RunCommand.h).
 #include "driver/RunCommand.h"
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -801,53 +800,6 @@ int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
 }
 
 }  // namespace
-
-CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
-  auto* run = app.add_subcommand(
-      "run", "compile, simulate on the Ascend core model and check against the reference run");
-  run->add_option("FILE", o.file, "kernel file (.py)")->required();
-  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
-  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  run->add_option("--schedule", o.schedule,
-                  "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
-                  "serial | as-written | all (= --compare)");
-  run->add_flag("--compare", o.compare,
-                "run auto, none, double and serial side by side (cycles, bounds, speedups)");
-  run->add_option("--print-after", o.printAfter,
-                  "print the IR after a pass (elaborate, analyze, schedule, version-modes, "
-                  "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
-                  "or after all");
-  run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
-  run->add_option(
-      "--solver-timeout-ms", o.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
-  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            return v.find('-') == std::string::npos ? std::string()
-                                                    : "the seed must be 0 or more, got " + v;
-          },
-          "", "NON_NEGATIVE"));
-  run->add_option("--cores", o.cores,
-                  "AI cores running blocks concurrently (default: one per block)");
-  run->add_option("--input", o.inputs,
-                  "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
-      ->allow_extra_args(false);
-  run->add_option("--output-dir", o.outputDir,
-                  "write every output tensor of the simulated run as NAME.npy");
-  run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
-  run->add_option("--timeline", o.timelinePath,
-                  "write an SVG Gantt chart of the pipes (identical blocks drawn once)");
-  run->add_flag("--timeline-all-blocks", o.timelineAllBlocks,
-                "draw every block in the --timeline chart, identical ones too");
-  run->add_option("--emit", o.emit, "lowered: print the lowered kernel before running it");
-  run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
-  return run;
-}
 
 int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   sim::RunOptions ro;

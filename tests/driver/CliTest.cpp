@@ -124,6 +124,13 @@ TEST(Cli, UsageErrorsExitWith2) {
   CliRun emit = cli({"compile", example("vec_add"), "--emit", "pictures"});
   EXPECT_EQ(emit.code, 2);
   EXPECT_NE(emit.err.find("unknown --emit 'pictures'"), std::string::npos) << emit.err;
+  // The lowered kernel is `run`'s to print; compile says where it is.
+  CliRun lowered = cli({"compile", example("vec_add"), "--emit", "lowered"});
+  EXPECT_EQ(lowered.code, 2);
+  EXPECT_NE(lowered.err.find("--emit lowered is a `run` option: `tilesched run FILE --emit "
+                             "lowered`"),
+            std::string::npos)
+      << lowered.err;
   CliRun target = cli({"compile", example("vec_add"), "--target", "ascend9000"});
   EXPECT_EQ(target.code, 2);
   EXPECT_NE(target.err.find("ascend9000"), std::string::npos) << target.err;

@@ -1,0 +1,172 @@
+// Every use of CLI11 (SPEC §7.2): the subcommands, their options and help,
+// and the dispatch to the commands. One translation unit on purpose: CLI11
+// 2.1 (Debian's) is header-only and costs about 8 s of compile per file that
+// includes it, so the command files take plain option structs.
+#include <CLI/CLI.hpp>
+
+#include <fmt/format.h>
+
+#include "Version.h"
+#include "driver/Driver.h"
+#include "driver/ExplainCommand.h"
+#include "driver/PinCommand.h"
+#include "driver/RunCommand.h"
+#include "support/Diagnostics.h"
+#include "target/Target.h"
+
+namespace tilesched::driver {
+
+CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
+  auto* run = app.add_subcommand(
+      "run", "compile, simulate on the Ascend core model and check against the reference run");
+  run->add_option("FILE", o.file, "kernel file (.py)")->required();
+  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
+  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  run->add_option("--schedule", o.schedule,
+                  "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
+                  "serial | as-written | all (= --compare)");
+  run->add_flag("--compare", o.compare,
+                "run auto, none, double and serial side by side (cycles, bounds, speedups)");
+  run->add_option("--print-after", o.printAfter,
+                  "print the IR after a pass (elaborate, analyze, schedule, version-modes, "
+                  "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
+                  "or after all");
+  run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
+  run->add_option(
+      "--solver-timeout-ms", o.solverTimeoutMs,
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
+      "all loops of a kernel; 0: list schedules only (default 2000)");
+  run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v.find('-') == std::string::npos ? std::string()
+                                                    : "the seed must be 0 or more, got " + v;
+          },
+          "", "NON_NEGATIVE"));
+  run->add_option("--cores", o.cores,
+                  "AI cores running blocks concurrently (default: one per block)");
+  run->add_option("--input", o.inputs,
+                  "NAME=file.npy for a tensor, NAME=number for a scalar parameter")
+      ->allow_extra_args(false);
+  run->add_option("--output-dir", o.outputDir,
+                  "write every output tensor of the simulated run as NAME.npy");
+  run->add_option("--trace", o.tracePath, "write a Chrome/Perfetto trace (JSON)");
+  run->add_option("--timeline", o.timelinePath,
+                  "write an SVG Gantt chart of the pipes (identical blocks drawn once)");
+  run->add_flag("--timeline-all-blocks", o.timelineAllBlocks,
+                "draw every block in the --timeline chart, identical ones too");
+  run->add_option("--emit", o.emit, "lowered: print the lowered kernel before running it");
+  run->add_option("--report", o.reportPath, "write the JSON report with its `simulation` object");
+  return run;
+}
+
+CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "explain", "say why each buffer got its versions and what bounds each loop's II");
+  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
+  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to explain");
+  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  cmd->add_option(
+      "--solver-timeout-ms", o.solverTimeoutMs,
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
+      "all loops of a kernel; 0: list schedules only (default 2000)");
+  return cmd;
+}
+
+CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
+  auto* cmd = app.add_subcommand("pin",
+                                 "write the chosen buffer versions back into the kernel file as "
+                                 "T.annotate_buffer_versions");
+  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
+  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to pin");
+  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  auto* output = cmd->add_option("-o", o.output, "write the pinned file here (default: stdout)");
+  cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
+  cmd->add_option("--solver-timeout-ms", o.solverTimeoutMs,
+                  "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
+                  "(default 2000)");
+  return cmd;
+}
+
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};
+  app.set_version_flag("--version", std::string("tilesched ") + TILESCHED_VERSION);
+  app.require_subcommand(1);
+  CompileOptions opts;
+  auto* compile =
+      app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
+  compile->add_option("FILE", opts.file, "kernel file (.py)")->required();
+  compile->add_option("-D", opts.defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
+  compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
+  compile->add_option(
+      "--emit", opts.emit,
+      "ir | tasks | schedule | buffers | report-json (default: IR and buffer table)");
+  compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
+  compile->add_option(
+      "--solver-timeout-ms", opts.solverTimeoutMs,
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
+      "all loops of a kernel; 0: list schedules only (default 2000)");
+  compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
+                      "write every scheduling problem and its result as JSON into DIR");
+  compile->add_option("--print-after", opts.printAfter,
+                      "print the IR after a pass (elaborate, analyze, schedule) or after all");
+  compile->add_flag("--stats", opts.stats,
+                    "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
+                    "ms) to stderr");
+  RunCommandOptions runOpts;
+  auto* run = addRunCommand(app, runOpts);
+  ExplainOptions explainOpts;
+  auto* explain = addExplainCommand(app, explainOpts);
+  PinOptions pinOpts;
+  auto* pin = addPinCommand(app, pinOpts);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      out << app.help();
+      return kExitOk;
+    }
+    // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
+    std::string message = e.what();
+    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
+        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain" &&
+        std::string(argv[1]) != "pin")
+      message = fmt::format(
+          "unknown command '{}'; commands are 'compile', 'run', 'explain' and 'pin'", argv[1]);
+    err << "tilesched: error: " << message << "\n"
+        << "run 'tilesched --help' for usage\n";
+    return kExitUsage;
+  }
+  try {
+    if (compile->parsed()) return runCompile(opts, out, err);
+    if (run->parsed()) return runRunCommand(runOpts, out, err);
+    if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
+    if (pin->parsed()) return runPinCommand(pinOpts, out, err);
+  } catch (const InternalError& e) {
+    err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
+    return kExitCompileError;
+  } catch (const std::exception& e) {
+    err << "tilesched: internal error: " << e.what() << "\n";
+    return kExitCompileError;
+  }
+  return kExitUsage;
+}
+
+}  // namespace tilesched::driver
