@@ -121,6 +121,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                       "write every scheduling problem and its result as JSON into DIR");
   compile->add_option("--print-after", opts.printAfter,
                       "print the IR after a pass (elaborate, analyze, schedule) or after all");
+  compile->add_flag("--time-passes", opts.timePasses, "print the time of every pass");
   compile->add_flag("--stats", opts.stats,
                     "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
                     "ms) to stderr");

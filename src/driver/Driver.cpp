@@ -56,10 +56,13 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   }
   if (std::string msg = checkPrintAfter(opts.printAfter, kCompilePasses); !msg.empty())
     return usageError(err, msg);
-  if (!opts.printAfter.empty() && opts.emit == "report-json")
-    return usageError(err,
-                      "--print-after prints IR on stdout, which --emit report-json keeps for the "
-                      "report; write the report with --report FILE instead");
+  for (const auto& [flag, set] :
+       {std::pair<const char*, bool>{"--print-after", !opts.printAfter.empty()},
+        {"--time-passes", opts.timePasses}})
+    if (set && opts.emit == "report-json")
+      return usageError(err, fmt::format("{} prints on stdout, which --emit report-json keeps for "
+                                         "the report; write the report with --report FILE instead",
+                                         flag));
   frontend::FrontendOptions fe;
   fe.func = opts.func;
   for (const auto& d : opts.defines) {
@@ -83,11 +86,12 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
 
   auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
   DiagnosticEngine diags(file);
-  PassLog log(out, opts.file, opts.printAfter, /*timePasses=*/false);
+  PassLog log(out, opts.file, opts.printAfter, opts.timePasses);
   auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
   if (program)
-    for (const auto& k : program->kernels) log.after("elaborate", msSince(start), &k);
+    for (const auto& k : program->kernels)  // one front end for all kernels: timed once
+      log.after("elaborate", &k == &program->kernels.front() ? msSince(start) : 0.0, &k);
   // The analyses report eligibility warnings, so they run before rendering.
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) {
@@ -155,6 +159,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
       out << printBufferTable(k);
     }
   }
+  log.printTimes();
   return kExitOk;
 }
 

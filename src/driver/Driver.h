@@ -23,7 +23,8 @@ struct CompileOptions {
   unsigned solverTimeoutMs = 2000;
   std::string dumpProblemsDir;
   bool stats = false;
-  std::string printAfter;  // --print-after PASS|all
+  std::string printAfter;   // --print-after PASS|all
+  bool timePasses = false;  // --time-passes
 };
 
 // `tilesched compile` with parsed options.

@@ -1,6 +1,7 @@
 // --print-after and --time-passes (see PassLog.h).
 #include "driver/PassLog.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -11,7 +12,13 @@
 namespace tilesched::driver {
 
 void PassLog::after(std::string_view pass, double ms, const ir::Kernel* changed) {
-  times_.push_back({std::string(pass), ms});
+  // One line per pass: a per-kernel pass adds up over the kernels.
+  auto same = std::find_if(times_.begin(), times_.end(),
+                           [&](const auto& entry) { return entry.first == pass; });
+  if (same == times_.end())
+    times_.push_back({std::string(pass), ms});
+  else
+    same->second += ms;
   if (printAfter_ != "all" && printAfter_ != pass) return;
   out_ << "# ---- IR after " << pass << " ----\n";
   if (changed)

@@ -12,7 +12,8 @@
 //   # ---- IR after analyze ----
 //   # (unchanged)
 //
-// and, with --time-passes, one line per pass and the total.
+// and, with --time-passes, one line per pass (a per-kernel pass summed over
+// the kernels) and the total.
 #pragma once
 
 #include <chrono>

@@ -277,3 +277,34 @@ TEST(RunLaunches, EveryLaunchBeyondTheLimitsIsALocatedErrorBeforeAnyRuns) {
 
 }  // namespace
 }  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// --time-passes (compile and run): one line per pass however many launches the
+// file has; a per-kernel pass adds up over them.
+TEST(LaunchTimePasses, EveryPassIsOneLineForThreeLaunches) {
+  std::string file = kernelFile("launch_sequence").string();
+  for (const char* command : {"compile", "run"}) {
+    auto r = cli({command, file, "--time-passes"});
+    ASSERT_EQ(r.code, 0) << command << ": " << r.err;
+    std::vector<std::string> passes = {"elaborate", "analyze", "schedule", "total"};
+    if (std::string(command) == "run")
+      passes.insert(passes.end() - 1, {"version-modes", "insert-synchronization", "simulate"});
+    for (const auto& pass : passes) {
+      std::string line = "    " + pass + " ";
+      size_t at = r.out.find(line);
+      ASSERT_NE(at, std::string::npos) << command << " " << pass << ": " << r.out;
+      EXPECT_EQ(r.out.find(line, at + 1), std::string::npos) << command << " " << pass << " twice";
+    }
+  }
+  auto json = cli({"compile", file, "--time-passes", "--emit", "report-json"});
+  EXPECT_EQ(json.code, 2);
+  EXPECT_NE(json.err.find("--time-passes prints on stdout, which --emit report-json keeps"),
+            std::string::npos)
+      << json.err;
+  EXPECT_TRUE(json.out.empty()) << json.out;
+}
+
+}  // namespace
+}  // namespace tilesched
