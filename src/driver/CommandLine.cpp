@@ -5,16 +5,33 @@
 #include <CLI/CLI.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "Version.h"
 #include "driver/Driver.h"
 #include "driver/ExplainCommand.h"
 #include "driver/PinCommand.h"
 #include "driver/RunCommand.h"
+#include "pipeline/Passes.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 
 namespace tilesched::driver {
+
+namespace {
+
+std::string printAfterHelp(std::span<const std::string_view> passes) {
+  return fmt::format("print the IR after a pass ({}) or after all", fmt::join(passes, ", "));
+}
+
+// `tilesched --help` ends with the registry (pipeline/Passes.h).
+std::string passesFooter() {
+  std::string text = "\nPasses (--print-after, --time-passes; docs/passes.md):\n";
+  for (const auto& p : pipeline::kPasses) text += fmt::format("  {:<24} {}\n", p.name, p.summary);
+  return text;
+}
+
+}  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   auto* run = app.add_subcommand(
@@ -29,10 +46,7 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
                   "serial | as-written | all (= --compare)");
   run->add_flag("--compare", o.compare,
                 "run auto, none, double and serial side by side (cycles, bounds, speedups)");
-  run->add_option("--print-after", o.printAfter,
-                  "print the IR after a pass (elaborate, analyze, schedule, version-modes, "
-                  "materialize-versions, insert-synchronization, verify-lowered-sync, simulate) "
-                  "or after all");
+  run->add_option("--print-after", o.printAfter, printAfterHelp(pipeline::kRunPasses));
   run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
   run->add_option(
       "--solver-timeout-ms", o.solverTimeoutMs,
@@ -98,6 +112,7 @@ CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
 
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};
+  app.footer(passesFooter());
   app.set_version_flag("--version", std::string("tilesched ") + TILESCHED_VERSION);
   app.require_subcommand(1);
   CompileOptions opts;
@@ -119,8 +134,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       "all loops of a kernel; 0: list schedules only (default 2000)");
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
-  compile->add_option("--print-after", opts.printAfter,
-                      "print the IR after a pass (elaborate, analyze, schedule) or after all");
+  compile->add_option("--print-after", opts.printAfter, printAfterHelp(pipeline::kCompilePasses));
   compile->add_flag("--time-passes", opts.timePasses, "print the time of every pass");
   compile->add_flag("--stats", opts.stats,
                     "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "

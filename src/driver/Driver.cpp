@@ -19,6 +19,7 @@
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
+#include "pipeline/Passes.h"
 #include "schedule/SchedulePrinter.h"
 #include "schedule/ScheduleStats.h"
 #include "schedule/Scheduler.h"
@@ -28,9 +29,6 @@
 namespace tilesched::driver {
 
 namespace {
-
-// The named passes of `compile`, in order (`--print-after`).
-constexpr const char* kCompilePasses[] = {"elaborate", "analyze", "schedule"};
 
 int usageError(std::ostream& err, const std::string& msg) {
   err << "tilesched: error: " << msg << "\n";
@@ -54,7 +52,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
                                        "report-json",
                                        opts.emit));
   }
-  if (std::string msg = checkPrintAfter(opts.printAfter, kCompilePasses); !msg.empty())
+  if (std::string msg = checkPrintAfter(opts.printAfter, pipeline::kCompilePasses); !msg.empty())
     return usageError(err, msg);
   for (const auto& [flag, set] :
        {std::pair<const char*, bool>{"--print-after", !opts.printAfter.empty()},

@@ -36,9 +36,10 @@ void PassLog::printTimes() const {
   out_ << fmt::format("    {:<24} {:>10.2f}\n", "total", total);
 }
 
-std::string checkPrintAfter(const std::string& printAfter, std::span<const char* const> passes) {
+std::string checkPrintAfter(const std::string& printAfter,
+                            std::span<const std::string_view> passes) {
   if (printAfter.empty() || printAfter == "all") return "";
-  for (const char* p : passes)
+  for (std::string_view p : passes)
     if (printAfter == p) return "";
   return fmt::format("unknown pass '{}' for --print-after; use all or one of: {}", printAfter,
                      fmt::join(passes, ", "));

@@ -50,7 +50,8 @@ class PassLog {
 
 // A usage message when `printAfter` is neither empty, "all" nor one of
 // `passes`; "" otherwise.
-std::string checkPrintAfter(const std::string& printAfter, std::span<const char* const> passes);
+std::string checkPrintAfter(const std::string& printAfter,
+                            std::span<const std::string_view> passes);
 
 double msSince(std::chrono::steady_clock::time_point start);
 

@@ -24,6 +24,7 @@
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "pipeline/Passes.h"
 #include "schedule/Memory.h"
 #include "schedule/Schedule.h"
 #include "schedule/Scheduler.h"
@@ -256,16 +257,6 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
 bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none" || s == "double"; }
 bool isCompare(const RunCommandOptions& o) { return o.compare || o.schedule == "all"; }
 
-// The named passes of `run`, in order (`--print-after`, `--time-passes`).
-constexpr const char* kRunPasses[] = {"elaborate",
-                                      "analyze",
-                                      "schedule",
-                                      "version-modes",
-                                      "materialize-versions",
-                                      "insert-synchronization",
-                                      "verify-lowered-sync",
-                                      "simulate"};
-
 // Checks the options that need no kernel; returns a usage message or "".
 std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                          frontend::FrontendOptions& fe) {
@@ -291,7 +282,8 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
   if (o.timelineAllBlocks && o.timelinePath.empty())
     return "--timeline-all-blocks changes the --timeline picture; give --timeline FILE.svg too";
-  if (std::string msg = checkPrintAfter(o.printAfter, kRunPasses); !msg.empty()) return msg;
+  if (std::string msg = checkPrintAfter(o.printAfter, pipeline::kRunPasses); !msg.empty())
+    return msg;
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
   // costs nothing and never hides the run's own exit status.

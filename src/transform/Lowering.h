@@ -40,10 +40,6 @@ struct LoweredKernel {
 // milliseconds (the driver's --print-after and --time-passes).
 using AfterPass = std::function<void(std::string_view pass, const ir::Kernel& after, double ms)>;
 
-// The lowering passes in order, as `--print-after` names them.
-inline constexpr const char* kLoweringPasses[] = {"version-modes", "materialize-versions",
-                                                  "insert-synchronization", "verify-lowered-sync"};
-
 // Runs chooseVersionModes, materializeVersions, insertSynchronization and
 // verifyLoweredSync.
 std::optional<LoweredKernel> lowerKernel(const ir::Kernel& kernel,

@@ -1,5 +1,5 @@
-// `--schedule serial`: the trivially correct lowering that `tilesched run`
-// uses until AutoSchedule exists. One version per buffer (shapes untouched)
+// `--schedule serial`: the trivially correct lowering, the baseline of
+// `tilesched run --compare`. One version per buffer (shapes untouched)
 // and a `T.pipe_barrier("ALL")` after every instruction, so no two
 // instructions ever overlap and no flags are needed.
 //

@@ -11,6 +11,7 @@
 #include "Version.h"
 #include "common/CliTestUtil.h"
 #include "driver/Driver.h"
+#include "pipeline/Passes.h"
 
 namespace tilesched {
 namespace {
@@ -163,6 +164,33 @@ TEST(Cli, EmitTasksPrintsTheTaskGraph) {
   EXPECT_NE(r.out.find("loop s (line 40)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("RAW  #0 -> #2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("a_ub"), std::string::npos) << r.out;
+}
+
+// The registry is the one list of passes: every command's list is in its
+// order, `--help` lists every pass with its summary, and docs/passes.md has
+// the same table.
+TEST(Passes, DocsListEveryRegisteredPass) {
+  for (auto list : {std::span<const std::string_view>(pipeline::kCompilePasses),
+                    std::span<const std::string_view>(pipeline::kRunPasses)}) {
+    size_t at = 0;
+    for (std::string_view name : list) {
+      while (at < std::size(pipeline::kPasses) && pipeline::kPasses[at].name != name) ++at;
+      EXPECT_LT(at, std::size(pipeline::kPasses)) << name << " is not registered, or out of order";
+    }
+  }
+  std::ifstream in(std::string(TILESCHED_SOURCE_DIR) + "/docs/passes.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  CliRun help = cli({"--help"});
+  ASSERT_EQ(help.code, 0);
+  for (const auto& p : pipeline::kPasses) {
+    std::string row = "| `" + std::string(p.name) + "` | " + std::string(p.summary) + " |";
+    EXPECT_NE(doc.str().find(row), std::string::npos) << "docs/passes.md lacks: " << row;
+    EXPECT_NE(help.out.find(std::string(p.name) + " "), std::string::npos) << p.name;
+    EXPECT_NE(help.out.find(std::string(p.summary)), std::string::npos) << p.summary;
+    EXPECT_EQ(pipeline::passSummary(p.name), p.summary);
+  }
+  EXPECT_EQ(pipeline::passSummary("bogus"), "");
 }
 
 // `compile --print-after PASS|all`, as `run` has it: the IR after each named
