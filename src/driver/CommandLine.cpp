@@ -31,16 +31,30 @@ std::string passesFooter() {
   return text;
 }
 
+// The options every command takes to find its kernel: FILE, -D, --func, --target.
+void addKernelOptions(CLI::App& cmd, std::string& file, std::vector<std::string>& defines,
+                      std::string& func, std::string& target, std::string_view verb) {
+  cmd.add_option("FILE", file, "kernel file (.py)")->required();
+  cmd.add_option("-D", defines, "factory parameter NAME=VALUE (a Python literal)")
+      ->allow_extra_args(false);
+  cmd.add_option("--func", func, fmt::format("kernel (prim_func or factory) to {}", verb));
+  cmd.add_option("--target", target, "target name (ascend950, ascend910b) or JSON file");
+}
+
+void addSolverBudget(CLI::App& cmd, unsigned& solverTimeoutMs) {
+  cmd.add_option(
+      "--solver-timeout-ms", solverTimeoutMs,
+      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
+      "resource units each, load-independent), 4 times that for "
+      "all loops of a kernel; 0: list schedules only (default 2000)");
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   auto* run = app.add_subcommand(
       "run", "compile, simulate on the Ascend core model and check against the reference run");
-  run->add_option("FILE", o.file, "kernel file (.py)")->required();
-  run->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  run->add_option("--func", o.func, "kernel (prim_func or factory) to run");
-  run->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  addKernelOptions(*run, o.file, o.defines, o.func, o.target, "run");
   run->add_option("--schedule", o.schedule,
                   "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
                   "serial | as-written | all (= --compare)");
@@ -48,11 +62,7 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
                 "run auto, none, double and serial side by side (cycles, bounds, speedups)");
   run->add_option("--print-after", o.printAfter, printAfterHelp(pipeline::kRunPasses));
   run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
-  run->add_option(
-      "--solver-timeout-ms", o.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
+  addSolverBudget(*run, o.solverTimeoutMs);
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -80,16 +90,8 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
 CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
   auto* cmd = app.add_subcommand(
       "explain", "say why each buffer got its versions and what bounds each loop's II");
-  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
-  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to explain");
-  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
-  cmd->add_option(
-      "--solver-timeout-ms", o.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
+  addKernelOptions(*cmd, o.file, o.defines, o.func, o.target, "explain");
+  addSolverBudget(*cmd, o.solverTimeoutMs);
   return cmd;
 }
 
@@ -97,16 +99,10 @@ CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
   auto* cmd = app.add_subcommand("pin",
                                  "write the chosen buffer versions back into the kernel file as "
                                  "T.annotate_buffer_versions");
-  cmd->add_option("FILE", o.file, "kernel file (.py)")->required();
-  cmd->add_option("-D", o.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  cmd->add_option("--func", o.func, "kernel (prim_func or factory) to pin");
-  cmd->add_option("--target", o.target, "target name (ascend950, ascend910b) or JSON file");
+  addKernelOptions(*cmd, o.file, o.defines, o.func, o.target, "pin");
   auto* output = cmd->add_option("-o", o.output, "write the pinned file here (default: stdout)");
   cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
-  cmd->add_option("--solver-timeout-ms", o.solverTimeoutMs,
-                  "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work "
-                  "(default 2000)");
+  addSolverBudget(*cmd, o.solverTimeoutMs);
   return cmd;
 }
 
@@ -118,20 +114,12 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   CompileOptions opts;
   auto* compile =
       app.add_subcommand("compile", "compile a kernel file and print its IR, buffers or report");
-  compile->add_option("FILE", opts.file, "kernel file (.py)")->required();
-  compile->add_option("-D", opts.defines, "factory parameter NAME=VALUE (a Python literal)")
-      ->allow_extra_args(false);
-  compile->add_option("--func", opts.func, "kernel (prim_func or factory) to compile");
-  compile->add_option("--target", opts.target, "target name (ascend950, ascend910b) or JSON file");
+  addKernelOptions(*compile, opts.file, opts.defines, opts.func, opts.target, "compile");
   compile->add_option(
       "--emit", opts.emit,
       "ir | tasks | schedule | buffers | report-json (default: IR and buffer table)");
   compile->add_option("--report", opts.reportPath, "write the JSON report to this file");
-  compile->add_option(
-      "--solver-timeout-ms", opts.solverTimeoutMs,
-      "work budget of the scheduler's solve of each loop, in milliseconds of Z3 work (1000 "
-      "resource units each, load-independent), 4 times that for "
-      "all loops of a kernel; 0: list schedules only (default 2000)");
+  addSolverBudget(*compile, opts.solverTimeoutMs);
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
   compile->add_option("--print-after", opts.printAfter, printAfterHelp(pipeline::kCompilePasses));
