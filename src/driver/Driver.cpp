@@ -87,9 +87,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   PassLog log(out, opts.file, opts.printAfter, opts.timePasses);
   auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
-  if (program)
-    for (const auto& k : program->kernels)  // one front end for all kernels: timed once
-      log.after("elaborate", &k == &program->kernels.front() ? msSince(start) : 0.0, &k);
+  if (program) log.afterProgram("elaborate", msSince(start), program->kernels);
   // The analyses report eligibility warnings, so they run before rendering.
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) {

@@ -27,6 +27,11 @@ void PassLog::after(std::string_view pass, double ms, const ir::Kernel* changed)
     out_ << "# (unchanged)\n";
 }
 
+void PassLog::afterProgram(std::string_view pass, double ms,
+                           const std::vector<ir::Kernel>& kernels) {
+  for (const auto& k : kernels) after(pass, &k == &kernels.front() ? ms : 0.0, &k);
+}
+
 void PassLog::printTimes() const {
   if (!timePasses_) return;
   double total = 0;

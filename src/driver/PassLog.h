@@ -39,6 +39,9 @@ class PassLog {
         timePasses_(timePasses) {}
 
   void after(std::string_view pass, double ms, const ir::Kernel* changed);
+  // A pass that ran once for the whole program and produced every kernel
+  // (elaborate): timed once, each kernel printed.
+  void afterProgram(std::string_view pass, double ms, const std::vector<ir::Kernel>& kernels);
   void printTimes() const;  // with --time-passes only
 
  private:

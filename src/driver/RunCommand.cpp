@@ -810,9 +810,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   PassLog log(out, o.file, o.printAfter, o.timePasses);
   auto start = std::chrono::steady_clock::now();
   auto program = frontend::compileSource(file, fe, diags);
-  if (program)
-    for (const auto& k : program->kernels)  // one front end for all kernels: timed once
-      log.after("elaborate", &k == &program->kernels.front() ? msSince(start) : 0.0, &k);
+  if (program) log.afterProgram("elaborate", msSince(start), program->kernels);
   start = std::chrono::steady_clock::now();
   std::vector<analysis::KernelAnalysis> analyses;
   if (program) analyses = analysis::analyzeProgram(*program, *target, diags);

@@ -51,11 +51,4 @@ inline constexpr std::string_view kRunPasses[] = {"elaborate",
                                                   "verify-lowered-sync",
                                                   "simulate"};
 
-// The summary of a registered pass; "" for a name that is not one.
-constexpr std::string_view passSummary(std::string_view name) {
-  for (const auto& p : kPasses)
-    if (p.name == name) return p.summary;
-  return "";
-}
-
 }  // namespace tilesched::pipeline
