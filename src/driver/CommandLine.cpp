@@ -4,15 +4,19 @@
 // includes it, so the command files take plain option structs.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "Version.h"
 #include "driver/Driver.h"
 #include "driver/ExplainCommand.h"
+#include "driver/OptCommand.h"
 #include "driver/PinCommand.h"
 #include "driver/RunCommand.h"
-#include "pipeline/Passes.h"
+#include "pass/Pass.h"
+#include "pipeline/Pipelines.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 
@@ -20,15 +24,30 @@ namespace tilesched::driver {
 
 namespace {
 
-std::string printAfterHelp(std::span<const std::string_view> passes) {
-  return fmt::format("print the IR after a pass ({}) or after all", fmt::join(passes, ", "));
+// `tilesched --help` ends with the registry (pass/Pass.h).
+std::string passesFooter() {
+  std::string text = "\nPasses (opt --passes, --print-after, --time-passes; docs/passes.md):\n";
+  for (const auto& p : pass::registry()) text += fmt::format("  {:<24} {}\n", p.name, p.summary);
+  return text;
 }
 
-// `tilesched --help` ends with the registry (pipeline/Passes.h).
-std::string passesFooter() {
-  std::string text = "\nPasses (--print-after, --time-passes; docs/passes.md):\n";
-  for (const auto& p : pipeline::kPasses) text += fmt::format("  {:<24} {}\n", p.name, p.summary);
-  return text;
+// The pass flags every command takes (pass/PassManager.h); `passes` is the
+// command's pipeline, named in the help of --print-after.
+void addPassOptions(CLI::App& cmd, pass::Instrumentation& flags,
+                    std::span<const std::string_view> passes) {
+  cmd.add_option("--print-after", flags.printAfter,
+                 passes.empty() ? std::string("print the IR after a pass of --passes, or after all")
+                                : fmt::format("print the IR after a pass ({}) or after all",
+                                              fmt::join(passes, ", ")));
+  cmd.add_flag("--print-after-change", flags.printAfterChange,
+               "print the IR only after the passes that changed it");
+  cmd.add_flag("--time-passes", flags.timePasses, "print the time of every pass");
+  flags.verifyEach = pass::verifyEachByDefault();
+  cmd.add_flag("--verify-each", flags.verifyEach,
+               "run the IR verifier after every pass (on in debug builds and in the tests)");
+  cmd.add_flag("--stats", flags.stats,
+               "print what each pass counted (the scheduler's solver checks, timeouts, fallbacks "
+               "and per-list ms; the synchronisation emitted; ...) to stderr");
 }
 
 // The options every command takes to find its kernel: FILE, -D, --func, --target.
@@ -60,8 +79,7 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
                   "serial | as-written | all (= --compare)");
   run->add_flag("--compare", o.compare,
                 "run auto, none, double and serial side by side (cycles, bounds, speedups)");
-  run->add_option("--print-after", o.printAfter, printAfterHelp(pipeline::kRunPasses));
-  run->add_flag("--time-passes", o.timePasses, "print the time of every pass");
+  addPassOptions(*run, o.passes, pipeline::run("auto"));
   addSolverBudget(*run, o.solverTimeoutMs);
   run->add_option("--seed", o.seed, "seed of the generated inputs (default 0)")
       ->check(CLI::Validator(
@@ -92,6 +110,7 @@ CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& o) {
       "explain", "say why each buffer got its versions and what bounds each loop's II");
   addKernelOptions(*cmd, o.file, o.defines, o.func, o.target, "explain");
   addSolverBudget(*cmd, o.solverTimeoutMs);
+  addPassOptions(*cmd, o.passes, pipeline::compile());
   return cmd;
 }
 
@@ -103,6 +122,21 @@ CLI::App* addPinCommand(CLI::App& app, PinOptions& o) {
   auto* output = cmd->add_option("-o", o.output, "write the pinned file here (default: stdout)");
   cmd->add_flag("--in-place", o.inPlace, "rewrite FILE itself")->excludes(output);
   addSolverBudget(*cmd, o.solverTimeoutMs);
+  addPassOptions(*cmd, o.passes, pipeline::compile());
+  return cmd;
+}
+
+CLI::App* addOptCommand(CLI::App& app, OptOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "opt", "run the named passes on a kernel file and print the IR they leave");
+  addKernelOptions(*cmd, o.file, o.defines, o.func, o.target, "run the passes on");
+  cmd->add_option("--passes", o.passes,
+                  "comma-separated passes, in pipeline order (elaborate always runs first)")
+      ->required();
+  cmd->add_option("--schedule", o.schedule,
+                  "the rule of the schedule pass: auto (Z3), none or double (default auto)");
+  addSolverBudget(*cmd, o.solverTimeoutMs);
+  addPassOptions(*cmd, o.instrumentation, {});
   return cmd;
 }
 
@@ -122,17 +156,15 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   addSolverBudget(*compile, opts.solverTimeoutMs);
   compile->add_option("--dump-schedule-problems", opts.dumpProblemsDir,
                       "write every scheduling problem and its result as JSON into DIR");
-  compile->add_option("--print-after", opts.printAfter, printAfterHelp(pipeline::kCompilePasses));
-  compile->add_flag("--time-passes", opts.timePasses, "print the time of every pass");
-  compile->add_flag("--stats", opts.stats,
-                    "print the scheduler's counters (solver checks, timeouts, fallbacks, per-list "
-                    "ms) to stderr");
+  addPassOptions(*compile, opts.passes, pipeline::compile());
   RunCommandOptions runOpts;
   auto* run = addRunCommand(app, runOpts);
   ExplainOptions explainOpts;
   auto* explain = addExplainCommand(app, explainOpts);
   PinOptions pinOpts;
   auto* pin = addPinCommand(app, pinOpts);
+  OptOptions optOpts;
+  auto* opt = addOptCommand(app, optOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -148,11 +180,16 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     }
     // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
     std::string message = e.what();
-    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "compile" &&
-        std::string(argv[1]) != "run" && std::string(argv[1]) != "explain" &&
-        std::string(argv[1]) != "pin")
-      message = fmt::format(
-          "unknown command '{}'; commands are 'compile', 'run', 'explain' and 'pin'", argv[1]);
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : {compile, run, explain, pin, opt})
+      commands.push_back(sub->get_name());
+    if (argc > 1 && argv[1][0] != '-' &&
+        std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+      std::string last = commands.back();
+      commands.pop_back();
+      message = fmt::format("unknown command '{}'; commands are '{}' and '{}'", argv[1],
+                            fmt::join(commands, "', '"), last);
+    }
     err << "tilesched: error: " << message << "\n"
         << "run 'tilesched --help' for usage\n";
     return kExitUsage;
@@ -162,6 +199,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     if (run->parsed()) return runRunCommand(runOpts, out, err);
     if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
     if (pin->parsed()) return runPinCommand(pinOpts, out, err);
+    if (opt->parsed()) return runOptCommand(optOpts, out, err);
   } catch (const InternalError& e) {
     err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
     return kExitCompileError;

@@ -1,18 +1,14 @@
 // `run --compare`: every schedule mode of one kernel file, side by side (see Compare.h).
 #include "driver/Compare.h"
 
-#include <chrono>
 #include <fstream>
 #include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "driver/PassLog.h"
-#include "frontend/Elaborator.h"
-#include "schedule/Scheduler.h"
-#include "transform/Lowering.h"
-#include "transform/SerialLowering.h"
+#include "pass/PassManager.h"
+#include "pipeline/Pipelines.h"
 
 namespace tilesched::driver {
 
@@ -24,37 +20,6 @@ std::string firstError(const DiagnosticEngine& diags) {
   for (const auto& d : diags.all())
     if (d.severity == Severity::Error) return d.message;
   return "compile error";
-}
-
-// Lowers kernel `k` for `mode`; nullopt (and errors in `diags`) when it does not compile.
-std::optional<ir::Kernel> lowerFor(const std::string& mode, const ir::Kernel& k,
-                                   const analysis::KernelAnalysis& analysis, const Target& target,
-                                   unsigned solverTimeoutMs, DiagnosticEngine& diags,
-                                   CompareRow& row) {
-  if (mode == "serial") return transform::lowerSerial(k);
-  size_t errors = diags.numErrors();
-  schedule::KernelSchedule sched;
-  if (mode == "auto") {
-    schedule::ScheduleOptions options;
-    options.solverTimeoutMs = solverTimeoutMs;
-    sched = schedule::scheduleKernel(analysis, k, target, options, diags);
-  } else {
-    sched = transform::uniformSchedule(k, analysis, mode == "none" ? 1 : 2, target, diags);
-  }
-  if (diags.numErrors() > errors) return std::nullopt;
-  auto lowered = transform::lowerKernel(k, analysis, sched, target, diags);
-  if (!lowered || diags.numErrors() > errors) return std::nullopt;
-  for (const auto& sl : lowered->plan.storages)
-    if (sl.buffer && sl.storage->scope != MemScope::Global)
-      row.versions.push_back({sl.buffer->name, sl.versions});
-  if (mode == "auto")
-    for (const auto& ls : lowered->schedule.lists) {
-      row.solveMs += ls.solveMs;
-      if (ls.loop)
-        row.loops.push_back({ls.loop->var->name, ls.loop->loc.line, ls.ii, ls.iiLowerBound,
-                             ls.provenOptimal, ls.fallback});
-    }
-  return lowered->kernel;
 }
 
 std::string percent(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
@@ -96,54 +61,62 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
   std::ostringstream text;
   text << in.rdbuf();
   auto file = std::make_shared<SourceFile>(options.file, text.str());
-  DiagnosticEngine diags(file);
-  auto start = std::chrono::steady_clock::now();
-  frontend::FrontendOptions fe;
-  fe.defines = options.defines;
-  fe.func = options.func;
-  auto program = frontend::compileSource(file, fe, diags);
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, target, diags);
-  c.frontendMs = msSince(start);
-  c.diagnostics = diags.renderAll();
-  if (!program || diags.hasErrors() || program->kernels.empty()) return c;
+  pass::PassOptions po;
+  po.frontend.defines = options.defines;
+  po.frontend.func = options.func;
+  po.solver.solverTimeoutMs = options.solverTimeoutMs;
+  po.run = options.run;
+  po.run.recordTrace = false;
+  pass::Instrumentation quiet;
+  quiet.verifyEach = options.verifyEach;
+  std::ostringstream noPrints;  // the comparison prints no IR
+  pass::PipelineState front(file, target, po);
+  pass::PassManager frontEnd(pipeline::frontEnd(), quiet, noPrints, options.file);
+  bool compiled = frontEnd.run(front);
+  c.frontendMs = frontEnd.totalMs();
+  c.diagnostics = front.diags.renderAll();
+  if (!compiled || front.numKernels() == 0) return c;
   c.compiled = true;
+  const ir::Program& program = *front.program;
   // One name per prim_func, however many launches it has.
-  for (const auto& k : program->kernels)
+  for (const auto& k : program.kernels)
     if (k.launch == 0)
       c.kernel +=
           (c.kernel.empty() ? "" : ", ") + (k.factory.empty() ? k.primFuncName() : k.factory);
   std::vector<analysis::FillDrain> fillDrain;
-  for (const auto& a : analyses) fillDrain.push_back(analysis::computeFillDrain(a, target));
+  for (const auto& a : *front.analyses) fillDrain.push_back(analysis::computeFillDrain(a, target));
 
   for (const char* mode : kCompareModes) {
     CompareRow row;
     row.mode = mode;
     // Every kernel is lowered before any runs (as in `run`): a mode that does
     // not compile runs nothing.
-    std::vector<ir::Kernel> lowered;
-    for (size_t ki = 0; ki < program->kernels.size(); ++ki) {
-      DiagnosticEngine modeDiags(file);
-      start = std::chrono::steady_clock::now();
-      auto kernel = lowerFor(mode, program->kernels[ki], analyses[ki], target,
-                             options.solverTimeoutMs, modeDiags, row);
-      row.compileMs += msSince(start);
-      if (!kernel) {
-        row.error = firstError(modeDiags);
-        break;
-      }
-      // The lowering's warnings (e.g. replaced hand-written flags), once: auto's.
-      if (std::string_view(mode) == "auto") c.diagnostics += modeDiags.renderAll();
-      lowered.push_back(std::move(*kernel));
+    pass::PassOptions modeOptions = po;
+    modeOptions.rule = pass::scheduleRuleOf(mode);
+    pass::PipelineState state = front.forkAfterFrontEnd(modeOptions);
+    pass::PassManager passes(pipeline::afterFrontEnd(mode), quiet, noPrints, options.file);
+    row.compiled = passes.run(state);
+    row.compileMs = passes.totalMs() - passes.msOf("simulate");
+    if (!row.compiled) row.error = firstError(state.diags);
+    // The lowering's warnings (e.g. replaced hand-written flags), once: auto's.
+    if (row.compiled && std::string_view(mode) == "auto") c.diagnostics += state.diags.renderAll();
+    for (size_t ki = 0; row.compiled && ki < state.numKernels(); ++ki) {
+      const auto& plan = state.kernels[ki].plan;
+      if (plan)
+        for (const auto& sl : plan->storages)
+          if (sl.buffer && sl.storage->scope != MemScope::Global)
+            row.versions.push_back({sl.buffer->name, sl.versions});
+      const auto& sched = state.kernels[ki].schedule;
+      if (sched && std::string_view(mode) == "auto")
+        for (const auto& ls : sched->lists) {
+          row.solveMs += ls.solveMs;
+          if (ls.loop)
+            row.loops.push_back({ls.loop->var->name, ls.loop->loc.line, ls.ii, ls.iiLowerBound,
+                                 ls.provenOptimal, ls.fallback});
+        }
     }
-    row.compiled = lowered.size() == program->kernels.size();
-    std::vector<sim::Launch> launches;
-    for (size_t ki = 0; row.compiled && ki < lowered.size(); ++ki)
-      launches.push_back({&program->kernels[ki], &lowered[ki]});
-    sim::RunOptions ro = options.run;
-    ro.recordTrace = false;
-    sim::RunRefusal refusal;
-    auto runs = row.compiled ? sim::runLaunches(launches, target, ro, refusal) : std::nullopt;
+    const sim::RunRefusal& refusal = state.refusal;
+    const auto& runs = state.runs;
     if (row.compiled && !runs) row.error = refusal.message();
     row.pass = runs.has_value();
     for (size_t ki = 0; runs && ki < runs->launches.size(); ++ki) {

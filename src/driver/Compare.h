@@ -38,6 +38,7 @@ struct CompareOptions {
   std::string func;
   unsigned solverTimeoutMs = 2000;
   sim::RunOptions run;
+  bool verifyEach = false;  // the IR verifier after every pass
 };
 
 struct CompareLoop {

@@ -3,7 +3,6 @@
 // command line itself is CommandLine.cpp.
 #include "driver/Driver.h"
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,13 +12,12 @@
 
 #include "Version.h"
 #include "driver/ExplainCommand.h"
-#include "driver/PassLog.h"
 #include "driver/PinCommand.h"
 #include "driver/Report.h"
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
-#include "pipeline/Passes.h"
+#include "pipeline/Pipelines.h"
 #include "schedule/SchedulePrinter.h"
 #include "schedule/ScheduleStats.h"
 #include "schedule/Scheduler.h"
@@ -52,26 +50,17 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
                                        "report-json",
                                        opts.emit));
   }
-  if (std::string msg = checkPrintAfter(opts.printAfter, pipeline::kCompilePasses); !msg.empty())
+  if (std::string msg = pass::checkPrintAfter(opts.passes.printAfter, pipeline::compile());
+      !msg.empty())
     return usageError(err, msg);
   for (const auto& [flag, set] :
-       {std::pair<const char*, bool>{"--print-after", !opts.printAfter.empty()},
-        {"--time-passes", opts.timePasses}})
+       {std::pair<const char*, bool>{"--print-after", !opts.passes.printAfter.empty()},
+        {"--print-after-change", opts.passes.printAfterChange},
+        {"--time-passes", opts.passes.timePasses}})
     if (set && opts.emit == "report-json")
       return usageError(err, fmt::format("{} prints on stdout, which --emit report-json keeps for "
                                          "the report; write the report with --report FILE instead",
                                          flag));
-  frontend::FrontendOptions fe;
-  fe.func = opts.func;
-  for (const auto& d : opts.defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return usageError(err, fmt::format("-D expects NAME=VALUE, got '{}'", d));
-    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
-  }
-  std::string targetError;
-  auto target = loadTarget(opts.target.empty() ? defaultTargetName() : opts.target, targetError);
-  if (!target) return usageError(err, targetError);
   if (!opts.dumpProblemsDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(opts.dumpProblemsDir, ec);
@@ -79,50 +68,36 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
       return usageError(err, fmt::format("cannot create --dump-schedule-problems directory '{}'",
                                          opts.dumpProblemsDir));
   }
-  std::string text, readError;
-  if (!readKernelFile(opts.file, text, readError)) return usageError(err, readError);
+  OpenedKernel kernel;
+  if (std::string msg = openKernel(opts.file, opts.defines, opts.func, opts.target, kernel);
+      !msg.empty())
+    return usageError(err, msg);
+  const Target& target = *kernel.target;
 
-  auto file = std::make_shared<SourceFile>(opts.file, std::move(text));
-  DiagnosticEngine diags(file);
-  PassLog log(out, opts.file, opts.printAfter, opts.timePasses);
-  auto start = std::chrono::steady_clock::now();
-  auto program = frontend::compileSource(file, fe, diags);
-  if (program) log.afterProgram("elaborate", msSince(start), program->kernels);
-  // The analyses report eligibility warnings, so they run before rendering.
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) {
-    start = std::chrono::steady_clock::now();
-    analyses = analysis::analyzeProgram(*program, *target, diags);
-    log.after("analyze", msSince(start), nullptr);
-  }
-  // AutoSchedule: every loop and the kernel root, then the version write-back
-  // (the IR after `schedule` shows the written-back map).
-  std::vector<schedule::KernelSchedule> schedules;
-  if (program && !diags.hasErrors()) {
-    schedule::ScheduleOptions so;
-    so.solverTimeoutMs = opts.solverTimeoutMs;
-    so.dumpDirectory = opts.dumpProblemsDir;
-    for (size_t i = 0; i < program->kernels.size() && i < analyses.size(); ++i) {
-      start = std::chrono::steady_clock::now();
-      schedules.push_back(
-          schedule::scheduleKernel(analyses[i], program->kernels[i], *target, so, diags));
-      bool scheduled = !schedules.back().lists.empty();
-      if (scheduled) schedule::writeBackVersions(program->kernels[i], schedules.back(), diags);
-      log.after("schedule", msSince(start), scheduled ? &program->kernels[i] : nullptr);
-    }
-  }
-  // Errors of the analyses (e.g. nested ownership claims) or of the scheduler
-  // (capacity) make the compile fail.
-  if (diags.hasErrors()) program.reset();
+  // AutoSchedule of every loop and the kernel root, then the version
+  // write-back (the IR after `schedule` shows the written-back map).
+  pass::PassOptions po;
+  po.frontend = kernel.frontend;
+  po.solver.solverTimeoutMs = opts.solverTimeoutMs;
+  po.solver.dumpDirectory = opts.dumpProblemsDir;
+  po.writeBackVersions = true;
+  pass::PipelineState state(kernel.file, target, po);
+  pass::PassManager passes(pipeline::compile(), opts.passes, out, opts.file);
+  // Errors of the analyses (e.g. nested ownership claims) or of the
+  // scheduler (capacity) make the compile fail.
+  bool compiled = passes.run(state);
+  const DiagnosticEngine& diags = state.diags;
+  std::shared_ptr<ir::Program> program = compiled ? state.program : nullptr;
   err << diags.renderAll();
-  if (opts.stats && program)
-    for (size_t i = 0; i < schedules.size(); ++i)
-      if (!schedules[i].lists.empty())
-        err << schedule::printScheduleStats(program->kernels[i], schedules[i]);
+  if (program) err << passes.statsText(state);
+  std::vector<schedule::KernelSchedule> schedules;
+  for (const auto& ks : state.kernels)
+    if (ks.schedule) schedules.push_back(*ks.schedule);
+  std::vector<analysis::KernelAnalysis> noAnalyses;
+  const auto& analyses = state.analyses ? *state.analyses : noAnalyses;
 
   auto report = [&] {
-    return compileReport(program ? &*program : nullptr, opts.file, &*target, diags, &analyses,
-                         &schedules);
+    return compileReport(program.get(), opts.file, &target, diags, &analyses, &schedules);
   };
   if (!opts.reportPath.empty()) {
     std::ofstream rep(opts.reportPath);
@@ -131,9 +106,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   }
   if (opts.emit == "report-json") out << report().dump(2) << "\n";
   if (!program) {
-    if (diags.numErrors() > 0)
-      err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors")
-          << " generated.\n";
+    if (diags.numErrors() > 0) err << errorsGenerated(diags);
     return kExitCompileError;
   }
   if (opts.emit == "ir" || opts.emit.empty()) {
@@ -151,12 +124,35 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   if (opts.emit == "buffers" || opts.emit.empty()) {
     for (const auto& k : program->kernels) {
       out << (opts.emit.empty() ? "\n" : "") << "# buffers of " << k.displayName() << " (grid "
-          << k.grid << ", target " << target->name << ")\n";
+          << k.grid << ", target " << target.name << ")\n";
       out << printBufferTable(k);
     }
   }
-  log.printTimes();
+  out << passes.timesText();
   return kExitOk;
+}
+
+std::string openKernel(const std::string& path, const std::vector<std::string>& defines,
+                       const std::string& func, const std::string& target, OpenedKernel& out) {
+  out.frontend.func = func;
+  for (const auto& d : defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return fmt::format("-D expects NAME=VALUE, got '{}'", d);
+    out.frontend.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  std::string error;
+  out.target = loadTarget(target.empty() ? defaultTargetName() : target, error);
+  if (!out.target) return error;
+  std::string text;
+  if (!readKernelFile(path, text, error)) return error;
+  out.file = std::make_shared<SourceFile>(path, std::move(text));
+  return "";
+}
+
+std::string errorsGenerated(const DiagnosticEngine& diags) {
+  return fmt::format("{} error{} generated.\n", diags.numErrors(),
+                     diags.numErrors() == 1 ? "" : "s");
 }
 
 bool readKernelFile(const std::string& path, std::string& text, std::string& error) {

@@ -6,8 +6,15 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "frontend/Elaborator.h"
+#include "pass/PassManager.h"
+#include "support/Diagnostics.h"
+#include "target/Target.h"
 
 namespace tilesched::driver {
 
@@ -22,9 +29,7 @@ struct CompileOptions {
   std::string reportPath;
   unsigned solverTimeoutMs = 2000;
   std::string dumpProblemsDir;
-  bool stats = false;
-  std::string printAfter;   // --print-after PASS|all
-  bool timePasses = false;  // --time-passes
+  pass::Instrumentation passes;  // --print-after, --time-passes, --stats, ...
 };
 
 // `tilesched compile` with parsed options.
@@ -37,5 +42,20 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
 // ("cannot read 'k.py'", "'dir' is a directory, not a kernel file") when it
 // cannot be read: a usage error (exit 2) for the caller.
 bool readKernelFile(const std::string& path, std::string& text, std::string& error);
+
+// A command's FILE, -D, --func and --target, checked and opened: the kernel
+// file read, the target loaded, the defines split at '='.
+struct OpenedKernel {
+  std::shared_ptr<SourceFile> file;
+  std::optional<Target> target;
+  frontend::FrontendOptions frontend;
+};
+// "" on success, else the usage message (exit 2): a -D without '=', an
+// unknown target, an unreadable file, checked in that order.
+std::string openKernel(const std::string& path, const std::vector<std::string>& defines,
+                       const std::string& func, const std::string& target, OpenedKernel& out);
+
+// "1 error generated.\n", "3 errors generated.\n".
+std::string errorsGenerated(const DiagnosticEngine& diags);
 
 }  // namespace tilesched::driver

@@ -9,6 +9,7 @@
 #include "driver/Driver.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
+#include "pipeline/Pipelines.h"
 #include "schedule/Problem.h"
 #include "schedule/Scheduler.h"
 
@@ -364,39 +365,25 @@ std::string printExplanation(const ir::Kernel& kernel, const KernelExplanation& 
 
 // ------------------------------------------------------------ command
 
-int scheduleFile(const ExplainOptions& o, std::ostream& err, ScheduledFile& r) {
-  auto usage = [&](const std::string& msg) {
+int scheduleFile(const ExplainOptions& o, std::ostream& out, std::ostream& err, ScheduledFile& r) {
+  if (std::string msg = pass::checkPrintAfter(o.passes.printAfter, pipeline::compile());
+      !msg.empty()) {
     err << "tilesched: error: " << msg << "\n";
     return kExitUsage;
-  };
-  frontend::FrontendOptions fe;
-  fe.func = o.func;
-  for (const auto& d : o.defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return usage(fmt::format("-D expects NAME=VALUE, got '{}'", d));
-    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
-  std::string targetError;
-  r.target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
-  if (!r.target) return usage(targetError);
-  std::string text, readError;
-  if (!readKernelFile(o.file, text, readError)) return usage(readError);
-  r.file = std::make_shared<SourceFile>(o.file, std::move(text));
-  r.diags = std::make_unique<DiagnosticEngine>(r.file);
-  DiagnosticEngine& diags = *r.diags;
-  r.program = frontend::compileSource(r.file, fe, diags);
-  if (r.program) r.analyses = analysis::analyzeProgram(*r.program, *r.target, diags);
-  if (r.program && !diags.hasErrors()) {
-    ScheduleOptions so;
-    so.solverTimeoutMs = o.solverTimeoutMs;
-    for (size_t i = 0; i < r.program->kernels.size() && i < r.analyses.size(); ++i)
-      r.schedules.push_back(
-          scheduleKernel(r.analyses[i], r.program->kernels[i], *r.target, so, diags));
+  OpenedKernel kernel;
+  if (std::string msg = openKernel(o.file, o.defines, o.func, o.target, kernel); !msg.empty()) {
+    err << "tilesched: error: " << msg << "\n";
+    return kExitUsage;
   }
-  if (!r.program || diags.hasErrors()) {
-    err << diags.renderAll();
-    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+  r.target = std::move(kernel.target);
+  pass::PassOptions po;
+  po.frontend = kernel.frontend;
+  po.solver.solverTimeoutMs = o.solverTimeoutMs;
+  r.state = std::make_unique<pass::PipelineState>(kernel.file, *r.target, po);
+  r.passes = std::make_unique<pass::PassManager>(pipeline::compile(), o.passes, out, o.file);
+  if (!r.passes->run(*r.state)) {
+    err << r.state->diags.renderAll() << errorsGenerated(r.state->diags);
     return kExitCompileError;
   }
   return kExitOk;
@@ -404,14 +391,15 @@ int scheduleFile(const ExplainOptions& o, std::ostream& err, ScheduledFile& r) {
 
 int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
   ScheduledFile r;
-  if (int code = scheduleFile(o, err, r); code != kExitOk) return code;
-  err << r.diags->renderAll();
-  for (size_t i = 0; i < r.schedules.size(); ++i) {
+  if (int code = scheduleFile(o, out, err, r); code != kExitOk) return code;
+  err << r.state->diags.renderAll() << r.passes->statsText(*r.state);
+  for (size_t i = 0; i < r.numKernels(); ++i) {
     if (i) out << "\n";
-    const ir::Kernel& k = r.program->kernels[i];
-    out << printExplanation(k, explainSchedule(r.analyses[i], k, r.schedules[i], *r.target), o.file,
+    const ir::Kernel& k = r.kernel(i);
+    out << printExplanation(k, explainSchedule(r.analysis(i), k, r.schedule(i), *r.target), o.file,
                             *r.target);
   }
+  out << r.passes->timesText();
   return kExitOk;
 }
 

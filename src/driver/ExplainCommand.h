@@ -23,6 +23,7 @@
 
 #include "analysis/TaskGraph.h"
 #include "ir/IR.h"
+#include "pass/PassManager.h"
 #include "schedule/Explain.h"
 #include "schedule/Schedule.h"
 #include "target/Target.h"
@@ -39,24 +40,29 @@ struct ExplainOptions {
   std::string func;
   std::string target;
   unsigned solverTimeoutMs = 2000;
+  pass::Instrumentation passes;  // --print-after, --time-passes, --stats, ...
 };
 
 CLI::App* addExplainCommand(CLI::App& app, ExplainOptions& options);
 int runExplainCommand(const ExplainOptions& options, std::ostream& out, std::ostream& err);
 
-// A kernel file compiled, analysed and scheduled (auto), as `explain` and
-// `pin` need it. `scheduleFile` returns kExitOk, or the exit code of a usage
-// or compile error after writing its messages to `err`; on success the
-// diagnostics (warnings) are left in `diags` for the caller to render.
+// A kernel file compiled, analysed and scheduled (auto; the `compile`
+// pipeline), as `explain` and `pin` need it. `scheduleFile` returns kExitOk,
+// or the exit code of a usage or compile error after writing its messages to
+// `err`; on success the diagnostics (warnings) are left in `state->diags`
+// for the caller to render, and the pass flags' IR and times are on `out`.
 struct ScheduledFile {
-  std::shared_ptr<SourceFile> file;
-  std::unique_ptr<DiagnosticEngine> diags;
-  std::optional<ir::Program> program;
   std::optional<Target> target;
-  std::vector<analysis::KernelAnalysis> analyses;
-  std::vector<schedule::KernelSchedule> schedules;
+  std::unique_ptr<pass::PipelineState> state;
+  std::unique_ptr<pass::PassManager> passes;
+
+  size_t numKernels() const { return state->numKernels(); }
+  ir::Kernel& kernel(size_t k) const { return state->program->kernels[k]; }
+  const analysis::KernelAnalysis& analysis(size_t k) const { return state->analysis(k); }
+  const schedule::KernelSchedule& schedule(size_t k) const { return *state->kernels[k].schedule; }
 };
-int scheduleFile(const ExplainOptions& options, std::ostream& err, ScheduledFile& out);
+int scheduleFile(const ExplainOptions& options, std::ostream& out, std::ostream& err,
+                 ScheduledFile& scheduled);
 
 // The human explanation of one kernel.
 std::string printExplanation(const ir::Kernel& kernel, const schedule::KernelExplanation& e,

@@ -184,18 +184,28 @@ int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
     err << "tilesched: error: " << msg << "\n";
     return kExitUsage;
   };
-  ExplainOptions eo{o.file, o.defines, o.func, o.target, o.solverTimeoutMs};
+  // The pinned file goes to stdout unless -o or --in-place: nothing else may.
+  for (const auto& [flag, set] :
+       {std::pair<const char*, bool>{"--print-after", !o.passes.printAfter.empty()},
+        {"--print-after-change", o.passes.printAfterChange},
+        {"--time-passes", o.passes.timePasses}})
+    if (set && o.output.empty() && !o.inPlace)
+      return usage(
+          fmt::format("{} prints on stdout, where pin writes the pinned file; give -o "
+                      "FILE or --in-place",
+                      flag));
+  ExplainOptions eo{o.file, o.defines, o.func, o.target, o.solverTimeoutMs, o.passes};
   ScheduledFile r;
-  if (int code = scheduleFile(eo, err, r); code != kExitOk) return code;
-  DiagnosticEngine& diags = *r.diags;
-  for (size_t i = 0; i < r.schedules.size(); ++i)
-    schedule::writeBackVersions(r.program->kernels[i], r.schedules[i], diags);
-  const std::string& text = r.file->text();
+  if (int code = scheduleFile(eo, out, err, r); code != kExitOk) return code;
+  DiagnosticEngine& diags = r.state->diags;
+  for (size_t i = 0; i < r.numKernels(); ++i)
+    schedule::writeBackVersions(r.kernel(i), r.schedule(i), diags);
+  const std::string& text = r.state->file->text();
   std::vector<SourceEdit> edits;
   int pinned = 0;
-  for (size_t i = 0; i < r.schedules.size(); ++i) {
-    const ir::Kernel& k = r.program->kernels[i];
-    auto e = schedule::explainSchedule(r.analyses[i], k, r.schedules[i], *r.target);
+  for (size_t i = 0; i < r.numKernels(); ++i) {
+    const ir::Kernel& k = r.kernel(i);
+    auto e = schedule::explainSchedule(r.analysis(i), k, r.schedule(i), *r.target);
     size_t before = edits.size();
     if (auto why = pinEdits(k, e, text, edits)) {
       diags.warning(k.kernelLoc,
@@ -214,7 +224,7 @@ int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
       return usage(
           "two kernels of the file edit the same annotation; pin them one at a time "
           "with --func");
-  err << diags.renderAll();
+  err << diags.renderAll() << r.passes->statsText(*r.state);
   std::string result = applySourceEdits(text, edits);
   const std::string& path = o.inPlace ? o.file : o.output;
   if (path.empty()) {
@@ -226,6 +236,7 @@ int runPinCommand(const PinOptions& o, std::ostream& out, std::ostream& err) {
   }
   err << fmt::format("pinned the versions of {} kernel{}{}\n", pinned, pinned == 1 ? "" : "s",
                      path.empty() ? "" : " into " + path);
+  out << r.passes->timesText();
   return kExitOk;
 }
 

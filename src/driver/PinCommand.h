@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "pass/PassManager.h"
+
 namespace CLI {
 class App;
 }
@@ -42,6 +44,7 @@ struct PinOptions {
   std::string output;  // -o
   bool inPlace = false;
   unsigned solverTimeoutMs = 2000;
+  pass::Instrumentation passes;  // --print-after, --time-passes, --stats, ...
 };
 
 CLI::App* addPinCommand(CLI::App& app, PinOptions& options);

@@ -19,12 +19,11 @@
 #include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "driver/ExplainCommand.h"
-#include "driver/PassLog.h"
 #include "driver/Report.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
-#include "pipeline/Passes.h"
+#include "pipeline/Pipelines.h"
 #include "schedule/Memory.h"
 #include "schedule/Schedule.h"
 #include "schedule/Scheduler.h"
@@ -258,8 +257,7 @@ bool isLoweredSchedule(const std::string& s) { return s == "auto" || s == "none"
 bool isCompare(const RunCommandOptions& o) { return o.compare || o.schedule == "all"; }
 
 // Checks the options that need no kernel; returns a usage message or "".
-std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
-                         frontend::FrontendOptions& fe) {
+std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro) {
   if (!isLoweredSchedule(o.schedule) && o.schedule != "serial" && o.schedule != "as-written" &&
       o.schedule != "all")
     return fmt::format(
@@ -273,8 +271,10 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
                                     {"--timeline-all-blocks", o.timelineAllBlocks},
                                     {"--output-dir", !o.outputDir.empty()},
                                     {"--emit", !o.emit.empty()},
-                                    {"--print-after", !o.printAfter.empty()},
-                                    {"--time-passes", o.timePasses}})
+                                    {"--print-after", !o.passes.printAfter.empty()},
+                                    {"--print-after-change", o.passes.printAfterChange},
+                                    {"--time-passes", o.passes.timePasses},
+                                    {"--stats", o.passes.stats}})
       if (set)
         return fmt::format("{} takes one schedule; it cannot be combined with --compare", flag);
   }
@@ -282,7 +282,8 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
   if (o.timelineAllBlocks && o.timelinePath.empty())
     return "--timeline-all-blocks changes the --timeline picture; give --timeline FILE.svg too";
-  if (std::string msg = checkPrintAfter(o.printAfter, pipeline::kRunPasses); !msg.empty())
+  if (std::string msg = pass::checkPrintAfter(o.passes.printAfter, pipeline::run(o.schedule));
+      !msg.empty())
     return msg;
   if (o.cores < 0) return "--cores must be 1 or more (default: one core per block)";
   // Output paths are checked before the (possibly long) simulation, so a typo
@@ -309,66 +310,7 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro,
       return fmt::format("--input expects NAME=file.npy or NAME=number, got '{}'", in);
     ro.inputs[in.substr(0, eq)] = in.substr(eq + 1);
   }
-  fe.func = o.func;
-  for (const auto& d : o.defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return fmt::format("-D expects NAME=VALUE, got '{}'", d);
-    fe.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
-  }
   return "";
-}
-
-// ------------------------------------------------------------ lowering
-
-// The schedule of `--schedule auto|none|double` for one kernel; nullopt
-// after an error in `diags`.
-std::optional<schedule::KernelSchedule> scheduleFor(const std::string& mode, const ir::Kernel& k,
-                                                    const analysis::KernelAnalysis& analysis,
-                                                    const Target& target, unsigned solverTimeoutMs,
-                                                    DiagnosticEngine& diags) {
-  if (mode == "auto") {
-    size_t errors = diags.numErrors();
-    schedule::ScheduleOptions options;
-    options.solverTimeoutMs = solverTimeoutMs;
-    auto s = schedule::scheduleKernel(analysis, k, target, options, diags);
-    if (diags.numErrors() > errors) return std::nullopt;
-    return s;
-  }
-  size_t errors = diags.numErrors();
-  auto s = transform::uniformSchedule(k, analysis, mode == "none" ? 1 : 2, target, diags);
-  if (diags.numErrors() > errors) return std::nullopt;
-  return s;
-}
-
-// Lowers every kernel for `o.schedule`; false after compile errors in `diags`.
-bool lowerAll(const RunCommandOptions& o, const ir::Program& program,
-              const std::vector<analysis::KernelAnalysis>& analyses, const Target& target,
-              DiagnosticEngine& diags, std::vector<KernelOutcome>& outcomes, PassLog& log) {
-  for (size_t ki = 0; ki < program.kernels.size(); ++ki) {
-    const auto& k = program.kernels[ki];
-    // as-written: exactly the synchronisation the author wrote (hand-synced kernels, tests).
-    KernelOutcome oc{&k,
-                     o.schedule == "serial" ? transform::lowerSerial(k) : k,
-                     {},
-                     {},
-                     analysis::computeFillDrain(analyses[ki], target)};
-    if (isLoweredSchedule(o.schedule)) {
-      auto start = std::chrono::steady_clock::now();
-      auto sched = scheduleFor(o.schedule, k, analyses[ki], target, o.solverTimeoutMs, diags);
-      log.after("schedule", msSince(start), nullptr);
-      auto afterPass = [&](std::string_view pass, const ir::Kernel& after, double ms) {
-        log.after(pass, ms,
-                  pass == "version-modes" || pass == "verify-lowered-sync" ? nullptr : &after);
-      };
-      if (sched)
-        oc.lowering = transform::lowerKernel(k, analyses[ki], *sched, target, diags, afterPass);
-      if (!oc.lowering) return false;
-      oc.lowered = oc.lowering->kernel;
-    }
-    outcomes.push_back(std::move(oc));
-  }
-  return true;
 }
 
 // ------------------------------------------------------------ rendering
@@ -766,7 +708,7 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
 int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
                const frontend::FrontendOptions& fe, const Target& target, std::ostream& out,
                std::ostream& err) {
-  CompareOptions co{o.file, fe.defines, fe.func, o.solverTimeoutMs, ro};
+  CompareOptions co{o.file, fe.defines, fe.func, o.solverTimeoutMs, ro, o.passes.verifyEach};
   Comparison c = compareSchedules(co, target);
   err << c.diagnostics;
   if (!c.compiled) {
@@ -795,95 +737,94 @@ int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
 
 int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   sim::RunOptions ro;
-  frontend::FrontendOptions fe;
-  if (std::string msg = checkOptions(o, ro, fe); !msg.empty()) return usage(err, msg);
-  std::string targetError;
-  auto target = loadTarget(o.target.empty() ? defaultTargetName() : o.target, targetError);
-  if (!target) return usage(err, targetError);
-  std::string text, readError;
-  if (!readKernelFile(o.file, text, readError)) return usage(err, readError);
-  if (isCompare(o)) return runCompare(o, ro, fe, *target, out, err);
-  auto file = std::make_shared<SourceFile>(o.file, std::move(text));
+  if (std::string msg = checkOptions(o, ro); !msg.empty()) return usage(err, msg);
+  OpenedKernel kernel;
+  if (std::string msg = openKernel(o.file, o.defines, o.func, o.target, kernel); !msg.empty())
+    return usage(err, msg);
+  const Target& target = *kernel.target;
+  if (isCompare(o)) return runCompare(o, ro, kernel.frontend, target, out, err);
 
-  // Compile → analyse → schedule → lower.
-  DiagnosticEngine diags(file);
-  PassLog log(out, o.file, o.printAfter, o.timePasses);
-  auto start = std::chrono::steady_clock::now();
-  auto program = frontend::compileSource(file, fe, diags);
-  if (program) log.afterProgram("elaborate", msSince(start), program->kernels);
-  start = std::chrono::steady_clock::now();
-  std::vector<analysis::KernelAnalysis> analyses;
-  if (program) analyses = analysis::analyzeProgram(*program, *target, diags);
-  log.after("analyze", msSince(start), nullptr);
-  std::vector<KernelOutcome> outcomes;
-  // Errors of the analyses (e.g. nested ownership claims) stop the run too.
-  bool lowered = program && !diags.hasErrors() &&
-                 lowerAll(o, *program, analyses, *target, diags, outcomes, log);
-  err << diags.renderAll();
-  if (!lowered) {
-    err << diags.numErrors() << (diags.numErrors() == 1 ? " error" : " errors") << " generated.\n";
+  pass::PassOptions po;
+  po.frontend = kernel.frontend;
+  po.rule = pass::scheduleRuleOf(o.schedule);
+  po.solver.solverTimeoutMs = o.solverTimeoutMs;
+  po.run = ro;
+  pass::PipelineState state(kernel.file, target, po);
+  const DiagnosticEngine& diags = state.diags;
+  pass::PassManager passes(pipeline::run(o.schedule), o.passes, out, o.file);
+  // The compile's warnings and the lowered kernels before the (possibly
+  // long) simulation starts.
+  bool shown = false;
+  auto showCompile = [&](const pass::PipelineState& s) {
+    if (shown) return;
+    shown = true;
+    err << diags.renderAll();
+    if (o.emit != "lowered") return;
+    // A file tilesched reads back (`run --schedule as-written`): the
+    // dialect import once, then each lowered kernel.
+    out << "import tilelang.language as T\n\n";
+    for (size_t k = 0; k < s.numKernels(); ++k) out << ir::printKernel(s.kernelIR(k), o.file);
+  };
+  passes.setBeforePass([&](const pass::Pass& p, const pass::PipelineState& s) {
+    if (p.name == "simulate") showCompile(s);
+  });
+  if (!passes.run(state)) {
+    if (!shown) err << diags.renderAll();
+    err << errorsGenerated(diags);
     // Scripts read the report's diagnostics: write it as `compile --report` does.
     if (!o.reportPath.empty()) {
       std::ofstream f(o.reportPath);
-      json report = compileReport(program ? &*program : nullptr, o.file, &*target, diags,
-                                  program ? &analyses : nullptr);
+      json report =
+          compileReport(state.program.get(), o.file, &target, diags, state.analyses.get());
       report["simulation"] = nullptr;
       if (f) f << report.dump(2) << "\n";
     }
     return kExitCompileError;
   }
-  for (auto& oc : outcomes) {
-    auto problems = ir::verifyKernel(oc.lowered);
-    if (!problems.empty()) {
-      err << "tilesched: internal error: the " << o.schedule
-          << " lowering produced invalid IR: " << problems.front() << "\n";
-      return kExitCompileError;
-    }
-    if (o.emit == "lowered") {
-      // A file tilesched reads back (`run --schedule as-written`): the
-      // dialect import once, then each lowered kernel.
-      if (&oc == &outcomes.front()) out << "import tilelang.language as T\n\n";
-      out << ir::printKernel(oc.lowered, o.file);
-    }
+  const ir::Program& program = *state.program;
+  const std::vector<analysis::KernelAnalysis>& analyses = *state.analyses;
+  std::vector<KernelOutcome> outcomes;
+  for (size_t k = 0; k < state.numKernels(); ++k) {
+    KernelOutcome oc{&state.sourceKernel(k),
+                     state.kernelIR(k),
+                     {},
+                     {},
+                     analysis::computeFillDrain(analyses[k], target)};
+    if (isLoweredSchedule(o.schedule)) oc.lowering = state.loweredKernel(k);
+    outcomes.push_back(std::move(oc));
   }
-
-  // Simulate and check every kernel, the launches of a prim_func in order.
-  std::vector<sim::Launch> launches;
-  for (const auto& oc : outcomes) launches.push_back({oc.kernel, &oc.lowered});
-  sim::RunRefusal refusal;
-  auto runs = sim::runLaunches(launches, *target, ro, refusal);
+  const sim::RunRefusal& refusal = state.refusal;
+  auto& runs = state.runs;
+  // The kernels were simulated and checked, the launches of a prim_func in order.
   if (!runs && !refusal.beyondLimits) return usage(err, refusal.message());
   if (!runs) {
     // Kernels beyond what the simulator holds stop before any memory is
     // allocated, at the grid, loop or buffer that is too large.
-    DiagnosticEngine limitDiags(file);
+    DiagnosticEngine limitDiags(state.file);
     for (const auto& d : refusal.errors) limitDiags.error(d.loc, "cannot simulate: " + d.message);
     err << limitDiags.renderAll();
-    err << limitDiags.numErrors() << (limitDiags.numErrors() == 1 ? " error" : " errors")
-        << " generated.\n";
+    err << errorsGenerated(limitDiags);
     return kExitRunFailed;
   }
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    outcomes[i].run = std::move(runs->launches[i]);
-    log.after("simulate", outcomes[i].run.wallMs, nullptr);
-  }
-  DiagnosticEngine runDiags(file);
+  for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].run = std::move(runs->launches[i]);
+  DiagnosticEngine runDiags(state.file);
   runDiagnostics(outcomes, runDiags);
   err << runDiags.renderAll();
   if (o.emit == "lowered") {
     // The summary after the lowered kernels stays a comment of that file.
     std::ostringstream summary;
-    renderHuman(o, *target, outcomes, summary);
+    renderHuman(o, target, outcomes, summary);
     std::istringstream lines(summary.str());
     out << "\n";
     for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
   } else {
-    renderHuman(o, *target, outcomes, out);
+    renderHuman(o, target, outcomes, out);
   }
-  log.printTimes();
-  if (std::string msg = writeFiles(o, *target, outcomes); !msg.empty()) return usage(err, msg);
+  out << passes.timesText();
+  err << passes.statsText(state);
+  if (std::string msg = writeFiles(o, target, outcomes); !msg.empty()) return usage(err, msg);
   if (!o.reportPath.empty()) {
-    json report = runReport(o, *program, *target, diags, runDiags, analyses, outcomes);
+    json report = runReport(o, program, target, diags, runDiags, analyses, outcomes);
     std::ofstream f(o.reportPath);
     if (!f) return usage(err, fmt::format("cannot write report '{}'", o.reportPath));
     f << report.dump(2) << "\n";

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "pass/PassManager.h"
+
 namespace CLI {
 class App;
 }
@@ -33,10 +35,9 @@ struct RunCommandOptions {
   std::string timelinePath;
   bool timelineAllBlocks = false;  // --timeline-all-blocks: identical blocks drawn one by one
   std::string reportPath;
-  std::string emit;         // "lowered": print the lowered kernel
-  std::string printAfter;   // --print-after PASS|all
-  bool timePasses = false;  // --time-passes
-  bool compare = false;     // --compare (= --schedule all): every mode side by side
+  std::string emit;              // "lowered": print the lowered kernel
+  pass::Instrumentation passes;  // --print-after, --time-passes, --stats, ...
+  bool compare = false;          // --compare (= --schedule all): every mode side by side
 };
 
 // Registers the `run` subcommand and its options on `app`.

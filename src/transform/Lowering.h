@@ -1,23 +1,14 @@
-// The lowering pipeline (SPEC §4, §6): schedule → version modes →
-// materialised versions → synchronisation (and stages) → verified lowered
-// kernel. Materialisation runs before synchronisation so that stage
+// The lowered kernel as the commands report it, and the fixed-rule
+// schedules of `--schedule none|double` (SPEC §6). The lowering passes
+// themselves (VersionModes, Materialize, SyncInsertion, LoweredVerifier) are
+// one file each, run in the order pipeline/Pipelines.h writes: version modes
+// → materialised versions → synchronisation (and stages) → verified
+// synchronisation. Materialisation runs before synchronisation so that stage
 // shifting rewrites the version indices along with everything else.
-//
-// Expects: a verified kernel, its analyses and a KernelSchedule (from the
-// scheduler, or uniformSchedule for `--schedule none|double`).
-// Guarantees: the lowered kernel keeps the parameters of the input; every
-// pass's header says what it adds. Errors (a mode that cannot hold) go to
-// `diags` and the result is nullopt; an illegal program found by the
-// lowered-IR verifier is an internal error (never simulated).
-//
-// Stages (SPEC §6.4) are lowered by SyncInsertion for loops with
-// enable_offset whose ListSchedule has stages; everything else stays flat.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "analysis/TaskGraph.h"
@@ -35,18 +26,6 @@ struct LoweredKernel {
   LoweringPlan plan;
   SyncStats sync;
 };
-
-// Called after each named pass with the kernel it produced and its time in
-// milliseconds (the driver's --print-after and --time-passes).
-using AfterPass = std::function<void(std::string_view pass, const ir::Kernel& after, double ms)>;
-
-// Runs chooseVersionModes, materializeVersions, insertSynchronization and
-// verifyLoweredSync.
-std::optional<LoweredKernel> lowerKernel(const ir::Kernel& kernel,
-                                         const analysis::KernelAnalysis& analysis,
-                                         const schedule::KernelSchedule& schedule,
-                                         const Target& target, DiagnosticEngine& diags,
-                                         const AfterPass& afterPass = {});
 
 // The baseline schedules of `tilesched run`: every eligible automatic storage
 // gets `versions` copies (1: `none`, 2: `double`, capped by nothing else);

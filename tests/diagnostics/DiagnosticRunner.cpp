@@ -22,9 +22,9 @@
 // that imports it.
 #include <gtest/gtest.h>
 
-#include "analysis/TaskGraph.h"
-#include "schedule/Scheduler.h"
-#include "schedule/WriteBack.h"
+#include "driver/OptCommand.h"
+#include "pass/PassManager.h"
+#include "pipeline/Pipelines.h"
 #include "target/Target.h"
 
 #include <algorithm>
@@ -45,6 +45,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kDir = TILESCHED_TEST_DATA_DIR;
+// The text pass tests: the same format, with `# PASSES:` naming the passes.
+const fs::path kPassesDir = fs::path(TILESCHED_TEST_DATA_DIR) / ".." / "passes";
 
 struct Expected {
   const SourceFile* file = nullptr;  // an imported module; null: the test file
@@ -55,10 +57,20 @@ struct Expected {
   uint32_t writtenAt;  // line of the comment, for failure messages
 };
 
+enum class CheckKind { Check, Next, Not };
+
+struct Check {
+  CheckKind kind;
+  std::string text;
+  uint32_t writtenAt;
+};
+
 struct TestFile {
   frontend::FrontendOptions options;
+  std::string passes;             // # PASSES: a,b,c ("" = the compile pipeline)
+  std::string schedule = "auto";  // # SCHEDULE: auto|none|double (the schedule pass's rule)
   std::vector<Expected> expected;
-  std::vector<std::string> checks;
+  std::vector<Check> checks;
   std::vector<std::string> formatErrors;  // malformed directives
 };
 
@@ -118,7 +130,19 @@ TestFile parseTestFile(const std::string& text) {
     ++lineNo;
     std::string t = trim(line);
     if (t.rfind("# ARGS:", 0) == 0) parseArgs(t.substr(7), tf, lineNo);
-    if (t.rfind("# CHECK:", 0) == 0) tf.checks.push_back(trim(t.substr(8)));
+    if (t.rfind("# CHECK:", 0) == 0)
+      tf.checks.push_back({CheckKind::Check, trim(t.substr(8)), lineNo});
+    if (t.rfind("# CHECK-NEXT:", 0) == 0)
+      tf.checks.push_back({CheckKind::Next, trim(t.substr(13)), lineNo});
+    if (t.rfind("# CHECK-NOT:", 0) == 0)
+      tf.checks.push_back({CheckKind::Not, trim(t.substr(12)), lineNo});
+    if (t.rfind("# PASSES:", 0) == 0) tf.passes = trim(t.substr(9));
+    if (t.rfind("# SCHEDULE:", 0) == 0) {
+      tf.schedule = trim(t.substr(11));
+      if (tf.schedule != "auto" && tf.schedule != "none" && tf.schedule != "double")
+        tf.formatErrors.push_back(fmt::format("line {}: SCHEDULE is auto, none or double, not '{}'",
+                                              lineNo, tf.schedule));
+    }
     auto hash = line.find('#');
     if (hash == std::string::npos) continue;
     std::smatch m;
@@ -171,47 +195,100 @@ std::string describe(Severity s, std::optional<uint32_t> line, uint32_t col,
   return fmt::format("{} at {}:{}: {}", severityText(s), *line, col, msg);
 }
 
-std::vector<std::string> testFiles() {
+std::vector<std::string> testFiles(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(kDir))
+  for (const auto& entry : fs::directory_iterator(dir))
     if (entry.path().extension() == ".py" && entry.path().stem().string().rfind('_', 0) != 0)
       names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-class DiagnosticFile : public ::testing::TestWithParam<std::string> {};
+// The CHECK lines in order against `text` (FileCheck's rules, in small):
+// CHECK finds its text after the previous match, CHECK-NEXT on the line
+// after the previous match's line, CHECK-NOT nowhere between the previous
+// match and the next one (or the end). "" when all hold, else why not.
+std::string matchChecks(const std::vector<Check>& checks, const std::string& text) {
+  size_t pos = 0;  // just after the previous match
+  std::vector<const Check*> nots;
+  auto notsBetween = [&](size_t from, size_t to) -> std::string {
+    for (const Check* n : nots) {
+      size_t at = text.find(n->text, from);
+      if (at != std::string::npos && at < to)
+        return fmt::format("line {}: CHECK-NOT found: {}", n->writtenAt, n->text);
+    }
+    nots.clear();
+    return "";
+  };
+  for (const auto& c : checks) {
+    if (c.kind == CheckKind::Not) {
+      nots.push_back(&c);
+      continue;
+    }
+    size_t at;
+    if (c.kind == CheckKind::Next) {
+      size_t lineStart = text.find('\n', pos);
+      if (lineStart == std::string::npos)
+        return fmt::format("line {}: CHECK-NEXT has no next line: {}", c.writtenAt, c.text);
+      ++lineStart;
+      size_t lineEnd = std::min(text.find('\n', lineStart), text.size());
+      at = text.find(c.text, lineStart);
+      if (at == std::string::npos || at + c.text.size() > lineEnd)
+        return fmt::format("line {}: CHECK-NEXT not on the next line: {}\n    next line: {}",
+                           c.writtenAt, c.text, text.substr(lineStart, lineEnd - lineStart));
+    } else {
+      at = text.find(c.text, pos);
+      if (at == std::string::npos)
+        return fmt::format("line {}: CHECK not found (in order): {}", c.writtenAt, c.text);
+    }
+    if (std::string e = notsBetween(pos, at); !e.empty()) return e;
+    pos = at + c.text.size();
+  }
+  return notsBetween(pos, text.size());
+}
 
-TEST_P(DiagnosticFile, MatchesExpectations) {
-  fs::path path = kDir / (GetParam() + ".py");
+// One test file: its expected diagnostics and CHECK lines.
+void runTestFile(const fs::path& dir, const std::string& name) {
+  fs::path path = dir / (name + ".py");
   std::string text = readText(path);
   TestFile tf = parseTestFile(text);
   for (const auto& e : tf.formatErrors) ADD_FAILURE() << path.filename() << ": " << e;
 
-  auto file = std::make_shared<SourceFile>(path.filename().string(), text);
-  DiagnosticEngine diags(file);
-  std::optional<ir::Program> program;
-  size_t frontEndErrors = 0;
-  tf.options.moduleDir = kDir.string();  // the test's path is its bare name
+  std::string targetError;
+  auto target = loadTarget("ascend950", targetError);
+  ASSERT_TRUE(target) << targetError;
+  // As the CLI: `compile`'s pipeline (the analyses own the eligibility
+  // warnings and errors of SPEC §2.1/§2.2/§2.4, the scheduler the capacity
+  // errors and the write-back warnings), or the passes `# PASSES:` names, as
+  // `tilesched opt` runs them.
+  std::vector<std::string_view> passList = pipeline::compile();
+  if (!tf.passes.empty()) {
+    std::string error;
+    passList = driver::parsePassList(tf.passes, error);
+    ASSERT_FALSE(passList.empty()) << path.filename() << ": PASSES: " << error;
+  }
+  tf.options.moduleDir = dir.string();  // the test's path is its bare name
+  pass::PassOptions po;
+  po.frontend = tf.options;
+  po.rule = pass::scheduleRuleOf(tf.schedule);
+  po.writeBackVersions = true;
+  pass::PipelineState state(std::make_shared<SourceFile>(path.filename().string(), text), *target,
+                            po);
+  const DiagnosticEngine& diags = state.diags;
+  pass::Instrumentation checked;
+  checked.verifyEach = true;
+  std::ostringstream prints;
+  bool compiled = false;
+  std::optional<size_t> frontEndErrors;  // the errors of elaborate
+  pass::PassManager passes(passList, checked, prints, path.filename().string());
+  passes.setBeforePass([&](const pass::Pass& p, const pass::PipelineState& s) {
+    if (p.name == "analyze") frontEndErrors = s.diags.numErrors();
+  });
   try {
-    program = frontend::compileSource(file, tf.options, diags);
-    frontEndErrors = diags.numErrors();
-    // The analyses own the eligibility warnings and errors of SPEC §2.1/§2.2/§2.4; run them as
-    // the CLI does.
-    if (program) {
-      std::string targetError;
-      auto target = loadTarget("ascend950", targetError);
-      ASSERT_TRUE(target) << targetError;
-      auto analyses = analysis::analyzeProgram(*program, *target, diags);
-      // The scheduler owns the capacity errors and the write-back warnings.
-      for (size_t i = 0; i < analyses.size() && !diags.hasErrors(); ++i) {
-        auto s = schedule::scheduleKernel(analyses[i], program->kernels[i], *target, {}, diags);
-        if (!s.lists.empty()) schedule::writeBackVersions(program->kernels[i], s, diags);
-      }
-      if (diags.hasErrors()) program.reset();  // as the CLI: the compile fails
-    }
+    compiled = passes.run(state);
+    if (!frontEndErrors) frontEndErrors = diags.numErrors();
   } catch (const std::exception& ex) {
-    FAIL() << "exception escaped the front end: " << ex.what();
+    FAIL() << "exception escaped the passes: " << ex.what();
   }
 
   // The expectations written in the modules the test imported.
@@ -264,34 +341,43 @@ TEST_P(DiagnosticFile, MatchesExpectations) {
   }
   // The front end returns a program exactly when it reported no error; the
   // analyses and the scheduler may then still fail the compile (as the CLI).
-  if (frontEndErrors > 0) {
-    EXPECT_FALSE(program.has_value()) << "a front-end error must fail";
+  if (*frontEndErrors > 0) {
+    EXPECT_FALSE(compiled) << "a front-end error must fail";
   }
-  EXPECT_EQ(program.has_value(), diags.numErrors() == 0)
-      << "a program must come back exactly when no error was reported";
+  EXPECT_EQ(compiled, diags.numErrors() == 0)
+      << "the passes must succeed exactly when no error was reported";
 
   if (tf.checks.empty()) return;
-  ASSERT_TRUE(program) << "CHECK lines need a successful compile";
-  std::string ir = ir::printProgram(*program);
-  size_t pos = 0;
-  for (const auto& c : tf.checks) {
-    size_t at = ir.find(c, pos);
-    if (at == std::string::npos) {
-      ADD_FAILURE() << path.filename() << ": CHECK not found (in order): " << c << "\n--- IR:\n"
-                    << ir;
-      return;
-    }
-    pos = at + c.size();
+  ASSERT_TRUE(compiled) << "CHECK lines need a successful compile";
+  // The IR the passes left: compile's program as elaborated and scheduled,
+  // or each kernel as the last lowering pass rewrote it.
+  std::string ir;
+  if (tf.passes.empty()) {
+    ir = ir::printProgram(*state.program);
+  } else {
+    for (size_t k = 0; k < state.numKernels(); ++k)
+      ir += ir::printKernel(state.kernelIR(k), path.filename().string());
   }
+  if (std::string why = matchChecks(tf.checks, ir); !why.empty())
+    ADD_FAILURE() << path.filename() << ": " << why << "\n--- IR:\n" << ir;
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, DiagnosticFile, ::testing::ValuesIn(testFiles()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string n = info.param;
-                           for (auto& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+class DiagnosticFile : public ::testing::TestWithParam<std::string> {};
+TEST_P(DiagnosticFile, MatchesExpectations) { runTestFile(kDir, GetParam()); }
+
+class PassFile : public ::testing::TestWithParam<std::string> {};
+TEST_P(PassFile, MatchesChecks) { runTestFile(kPassesDir, GetParam()); }
+
+std::string testName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param;
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, PassFile, ::testing::ValuesIn(testFiles(kPassesDir)), testName);
+
+INSTANTIATE_TEST_SUITE_P(Files, DiagnosticFile, ::testing::ValuesIn(testFiles(kDir)), testName);
 
 // The runner itself: a file that expects nothing must not hide an error, and
 // a malformed directive is reported, not ignored.

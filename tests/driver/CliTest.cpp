@@ -11,7 +11,8 @@
 #include "Version.h"
 #include "common/CliTestUtil.h"
 #include "driver/Driver.h"
-#include "pipeline/Passes.h"
+#include "pass/Pass.h"
+#include "pipeline/Pipelines.h"
 
 namespace tilesched {
 namespace {
@@ -98,8 +99,8 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({}).code, 2);
   CliRun bogus = cli({"frobnicate"});
   EXPECT_EQ(bogus.code, 2);
-  EXPECT_NE(bogus.err.find(
-                "unknown command 'frobnicate'; commands are 'compile', 'run', 'explain' and 'pin'"),
+  EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile', 'run', "
+                           "'explain', 'pin' and 'opt'"),
             std::string::npos)
       << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
@@ -170,12 +171,27 @@ TEST(Cli, EmitTasksPrintsTheTaskGraph) {
 // order, `--help` lists every pass with its summary, and docs/passes.md has
 // the same table.
 TEST(Passes, DocsListEveryRegisteredPass) {
-  for (auto list : {std::span<const std::string_view>(pipeline::kCompilePasses),
-                    std::span<const std::string_view>(pipeline::kRunPasses)}) {
+  auto registry = pass::registry();
+  std::vector<pipeline::PassList> lists = {pipeline::compile()};
+  for (const char* schedule : {"auto", "none", "double", "serial", "as-written"}) {
+    lists.push_back(pipeline::run(schedule));
+    lists.push_back(pipeline::afterFrontEnd(schedule));
+  }
+  for (const auto& list : lists) {
     size_t at = 0;
     for (std::string_view name : list) {
-      while (at < std::size(pipeline::kPasses) && pipeline::kPasses[at].name != name) ++at;
-      EXPECT_LT(at, std::size(pipeline::kPasses)) << name << " is not registered, or out of order";
+      while (at < registry.size() && registry[at].name != name) ++at;
+      EXPECT_LT(at, registry.size()) << name << " is not registered, or out of order";
+      // Its prerequisite comes before it (in the list or in the front end the fork shares).
+      const pass::Pass* p = pass::findPass(name);
+      ASSERT_TRUE(p) << name;
+      bool before = p->needs.empty();
+      for (std::string_view n : pipeline::frontEnd()) before |= n == p->needs;
+      for (std::string_view n : list) {
+        if (n == name) break;
+        before |= n == p->needs;
+      }
+      EXPECT_TRUE(before) << name << " runs before '" << p->needs << "'";
     }
   }
   std::ifstream in(std::string(TILESCHED_SOURCE_DIR) + "/docs/passes.md");
@@ -183,7 +199,7 @@ TEST(Passes, DocsListEveryRegisteredPass) {
   doc << in.rdbuf();
   CliRun help = cli({"--help"});
   ASSERT_EQ(help.code, 0);
-  for (const auto& p : pipeline::kPasses) {
+  for (const auto& p : registry) {
     std::string row = "| `" + std::string(p.name) + "` | " + std::string(p.summary) + " |";
     EXPECT_NE(doc.str().find(row), std::string::npos) << "docs/passes.md lacks: " << row;
     EXPECT_NE(help.out.find(std::string(p.name) + " "), std::string::npos) << p.name;

@@ -19,6 +19,8 @@
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "pass/PassManager.h"
+#include "pipeline/Pipelines.h"
 #include "schedule/Scheduler.h"
 #include "sim/Run.h"
 #include "target/Target.h"
@@ -50,16 +52,14 @@ std::string readAll(const fs::path& p) {
 
 // One kernel compiled, analysed, lowered and simulated.
 struct Lowered {
-  std::shared_ptr<SourceFile> file;
-  std::unique_ptr<DiagnosticEngine> diags;
-  std::optional<ir::Program> program;
-  std::vector<analysis::KernelAnalysis> analyses;
+  std::unique_ptr<pass::PipelineState> state;
+  std::shared_ptr<ir::Program> program;
   std::optional<LoweredKernel> lowered;
   std::optional<sim::KernelRun> run;
   std::string printed;
 
   const ir::Kernel& kernel() const { return program->kernels.front(); }
-  std::string messages() const { return diags->renderAll(); }
+  std::string messages() const { return state->diags.renderAll(); }
 };
 
 using ScheduleMaker = std::function<schedule::KernelSchedule(
@@ -74,17 +74,25 @@ ScheduleMaker uniform(int64_t versions) {
 Lowered lowerText(const std::string& path, const std::string& text, const ScheduleMaker& make,
                   std::vector<std::pair<std::string, std::string>> defines = {}) {
   Lowered l;
-  l.file = std::make_shared<SourceFile>(path, text);
-  l.diags = std::make_unique<DiagnosticEngine>(l.file);
-  frontend::FrontendOptions fe;
-  fe.defines = std::move(defines);
-  l.program = frontend::compileSource(l.file, fe, *l.diags);
-  if (!l.program) return l;
-  l.analyses = analysis::analyzeProgram(*l.program, target(), *l.diags);
-  auto sched = make(l.kernel(), l.analyses.front(), *l.diags);
-  if (l.diags->hasErrors()) return l;
-  l.lowered = transform::lowerKernel(l.kernel(), l.analyses.front(), sched, target(), *l.diags);
-  if (!l.lowered) return l;
+  pass::PassOptions options;
+  options.frontend.defines = std::move(defines);
+  l.state = std::make_unique<pass::PipelineState>(std::make_shared<SourceFile>(path, text),
+                                                  target(), options);
+  pass::PipelineState& state = *l.state;
+  pass::Instrumentation checked;
+  checked.verifyEach = true;
+  std::ostringstream prints;
+  bool analysed = pass::PassManager(pipeline::frontEnd(), checked, prints, path).run(state);
+  l.program = state.program;
+  if (!l.program || state.numKernels() == 0) return l;
+  auto sched = make(l.kernel(), state.analysis(0), state.diags);
+  if (!analysed || state.diags.hasErrors()) return l;
+  // The pipeline's lowering passes after its `schedule`: the schedule is given.
+  state.kernels[0].schedule = sched;
+  auto lowering = pipeline::lowering("auto");
+  lowering.erase(lowering.begin());
+  if (!pass::PassManager(lowering, checked, prints, path).run(state)) return l;
+  l.lowered = state.loweredKernel(0);
   l.printed = ir::printKernel(l.lowered->kernel);
   sim::RunRefusal refusal;
   l.run = sim::runKernel(l.kernel(), l.lowered->kernel, target(), {}, refusal);
@@ -194,10 +202,11 @@ TEST_P(Example, LoweredKernelReadsBackAndRunsTheSame) {
   }
   // The Z3 schedule too.
   fs::path file = fs::path(TILESCHED_EXAMPLES_DIR) / (GetParam() + ".py");
-  auto l = lowerText(file.string(), readAll(file),
-                     [](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
-                       return schedule::scheduleKernel(a, k, target(), {}, d);
-                     });
+  auto l =
+      lowerText(file.string(), readAll(file),
+                [](const ir::Kernel& k, const analysis::KernelAnalysis& a, DiagnosticEngine& d) {
+                  return schedule::scheduleKernel(a, k, target(), {}, d);
+                });
   SCOPED_TRACE("auto");
   expectLoweredReadsBack(l, GetParam());
 }
@@ -771,7 +780,8 @@ def main(X: T.Tensor((320,), "float32"), Y: T.Tensor((320,), "float32"), K: T.Te
         x_ub = T.alloc_ub((64,), "float32")
         y_ub = T.alloc_ub((64,), "float32")
         for s in T.Pipelined(5, num_stages=3, annotations={"enable_offset": True}):
-            off = )") + let + R"(
+            off = )") +
+         let + R"(
             T.copy(X[off:off + 64], x_ub)
             for i in T.Parallel(64):
                 y_ub[i] = x_ub[i] * 2.0 + 1.0
@@ -804,7 +814,8 @@ TEST(Lowering, AStagedUseOfALetReadsItsShiftedDefinition) {
 }
 
 TEST(Lowering, AStagedUseOfALetThatReadsMemoryKeepsTheLoopFlat) {
-  auto l = lowerText("staged_let_load.py", stagedLetKernel("s * 64 + T.min(T.max(K[s], 0), 0)"), stagedLetSchedule());
+  auto l = lowerText("staged_let_load.py", stagedLetKernel("s * 64 + T.min(T.max(K[s], 0), 0)"),
+                     stagedLetSchedule());
   expectCorrect(l);
   EXPECT_NE(l.messages().find("warning: loop 's' is lowered without stages: 'off' is defined at "
                               "another stage than its use at line 13, and its value reads memory "
@@ -1099,7 +1110,8 @@ TEST(VersionModes, ALoopBoundReadingAVariableTheBodyUpdatesUsesACounter) {
 }
 
 TEST(VersionModes, IterationModeOnARunTimeBoundFallsBackToACounterWithAWarning) {
-  auto l = lowerText("state_bound_iteration.py", stateBoundKernel("(2, \"iteration\")"), uniform(2));
+  auto l =
+      lowerText("state_bound_iteration.py", stateBoundKernel("(2, \"iteration\")"), uniform(2));
   expectCorrect(l);
   EXPECT_EQ(*storageOf(l, "a_ub").mode, ir::VersionMode::Counter);
   EXPECT_NE(l.messages().find("state_bound_iteration.py:10:"), std::string::npos) << l.messages();
@@ -1170,11 +1182,13 @@ def main(N: T.Tensor((4,), "int32"), C: T.Tensor((256,), "float32")):
   // two iterations earlier, or never (poison).
   std::string issue = staleIssue(l);
   bool poison = false;
-  for (const auto& i : l.run->sim.issues) poison |= i.message.find("never written") != std::string::npos ||
-                                                    i.message.find("uninitial") != std::string::npos;
+  for (const auto& i : l.run->sim.issues)
+    poison |= i.message.find("never written") != std::string::npos ||
+              i.message.find("uninitial") != std::string::npos;
   EXPECT_TRUE(!issue.empty() || poison) << l.messages();
   if (!issue.empty()) {
-    EXPECT_EQ(issue.rfind("10:13: stale version of 'a_ub': T.copy a_ub -> C reads elements ", 0), 0u)
+    EXPECT_EQ(issue.rfind("10:13: stale version of 'a_ub': T.copy a_ub -> C reads elements ", 0),
+              0u)
         << issue;
   }
 }
@@ -1223,7 +1237,8 @@ def main(A: T.Tensor((256,), "float32"), C: T.Tensor((256,), "float32")):
             "1, which hold what was written before the loop, but epoch 0 of its owner loop 's' "
             "(line 9) has written them since in another version, not in this epoch (1); the "
             "sequential program reads other values there")
-      << staleIssue(l) << "\n" << l.messages();
+      << staleIssue(l) << "\n"
+      << l.messages();
 }
 
 TEST(VersionModes, CounterModeAcrossStagesIsAnError) {

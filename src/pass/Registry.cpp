@@ -1,0 +1,233 @@
+// The registry (see Pass.h) and each named pass's run function: a thin
+// adapter from the PipelineState to the pass's own entry point, which lives
+// in its layer (frontend/, analysis/, schedule/, transform/, sim/) with the
+// header that says what it assumes and guarantees.
+#include <fmt/format.h>
+
+#include "ir/Functor.h"
+#include "ir/Verifier.h"
+#include "pass/Pass.h"
+#include "pass/PassState.h"
+#include "schedule/ScheduleStats.h"
+#include "schedule/WriteBack.h"
+#include "transform/LoweredVerifier.h"
+#include "transform/Materialize.h"
+#include "transform/SerialLowering.h"
+#include "transform/SyncInsertion.h"
+#include "transform/VersionModes.h"
+
+namespace tilesched::pass {
+
+namespace {
+
+// True when `run` added no error to the state's diagnostics.
+template <typename F>
+bool noNewErrors(PipelineState& state, F&& run) {
+  size_t errors = state.diags.numErrors();
+  run();
+  return state.diags.numErrors() == errors;
+}
+
+KernelState& kernelState(PipelineState& state, size_t k) {
+  if (state.kernels.size() < state.numKernels()) state.kernels.resize(state.numKernels());
+  return state.kernels[k];
+}
+
+bool elaborate(PipelineState& state) {
+  auto program = frontend::compileSource(state.file, state.options.frontend, state.diags);
+  if (program) state.program = std::make_shared<ir::Program>(std::move(*program));
+  state.kernels.assign(state.numKernels(), {});
+  return state.program && !state.diags.hasErrors();
+}
+
+bool analyze(PipelineState& state) {
+  state.analyses = std::make_shared<std::vector<analysis::KernelAnalysis>>(
+      analysis::analyzeProgram(*state.program, state.target, state.diags));
+  state.kernels.assign(state.numKernels(), {});
+  // Errors of the analyses (nested ownership claims, ...) stop the pipeline.
+  return !state.diags.hasErrors();
+}
+
+bool scheduleKernel(PipelineState& state, size_t k) {
+  KernelState& ks = kernelState(state, k);
+  return noNewErrors(state, [&] {
+    const PassOptions& o = state.options;
+    if (o.rule == ScheduleRule::Auto)
+      ks.schedule = schedule::scheduleKernel(state.analysis(k), state.sourceKernel(k), state.target,
+                                             o.solver, state.diags);
+    else
+      ks.schedule = transform::uniformSchedule(state.sourceKernel(k), state.analysis(k),
+                                               o.rule == ScheduleRule::None ? 1 : 2, state.target,
+                                               state.diags);
+    if (o.writeBackVersions && !ks.schedule->lists.empty())
+      schedule::writeBackVersions(state.program->kernels[k], *ks.schedule, state.diags);
+  });
+}
+
+std::string scheduleStats(const PipelineState& state, size_t k) {
+  const auto& s = state.kernels[k].schedule;
+  if (!s || s->lists.empty()) return "";
+  return schedule::printScheduleStats(state.sourceKernel(k), *s);
+}
+
+const ir::StmtNode* firstAuthorSync(const ir::Stmt& body) {
+  const ir::StmtNode* first = nullptr;
+  ir::forEachStmt(body, [&](const ir::Stmt& s) {
+    if (!first && (s->kind == ir::StmtKind::SetFlag || s->kind == ir::StmtKind::WaitFlag ||
+                   s->kind == ir::StmtKind::Barrier))
+      first = s.get();
+  });
+  return first;
+}
+
+bool versionModes(PipelineState& state, size_t k) {
+  KernelState& ks = kernelState(state, k);
+  const ir::Kernel& kernel = state.sourceKernel(k);
+  if (const ir::StmtNode* sync = firstAuthorSync(kernel.body))
+    state.diags.warning(sync->loc,
+                        "the scheduled lowering replaces the kernel's own set_flag / wait_flag / "
+                        "pipe_barrier / buffer-lock statements with the synchronisation it derives "
+                        "(first one here); "
+                        "--schedule as-written simulates the kernel's own");
+  return noNewErrors(state, [&] {
+    ks.plan = transform::chooseVersionModes(kernel, state.analysis(k), *ks.schedule, state.diags);
+  });
+}
+
+bool materializeVersions(PipelineState& state, size_t k) {
+  KernelState& ks = kernelState(state, k);
+  ks.lowered = transform::materializeVersions(state.sourceKernel(k), *ks.plan);
+  return true;
+}
+
+std::string materializeStats(const PipelineState& state, size_t k) {
+  const auto& plan = state.kernels[k].plan;
+  if (!plan) return "";
+  std::string versioned;
+  for (const auto& sl : plan->storages)
+    if (sl.versions > 1 && sl.buffer)
+      versioned +=
+          fmt::format("{}{} {}", versioned.empty() ? "" : ", ", sl.buffer->name, sl.versions);
+  return fmt::format("# materialize-versions of {}: {}\n", state.sourceKernel(k).displayName(),
+                     versioned.empty() ? "no buffer has more than one version" : versioned);
+}
+
+bool insertSynchronization(PipelineState& state, size_t k) {
+  KernelState& ks = kernelState(state, k);
+  return noNewErrors(state, [&] {
+    ir::Kernel synced = transform::insertSynchronization(
+        *ks.lowered, state.analysis(k), *ks.schedule, *ks.plan, state.target, state.diags, ks.sync);
+    // The lowered kernel states the versions it was given, so that it reads
+    // back (`run --schedule as-written`) with the same memory.
+    synced.annotations.selectedVersions.clear();
+    for (size_t i = 0; i < ks.plan->storages.size(); ++i) {
+      const auto& sl = ks.plan->storages[i];
+      if (sl.source == schedule::VersionSource::Ineligible ||
+          sl.source == schedule::VersionSource::Manual)
+        continue;
+      synced.annotations.selectedVersions.push_back({synced.storages[i], sl.versions});
+    }
+    ks.lowered = std::move(synced);
+  });
+}
+
+std::string syncStats(const PipelineState& state, size_t k) {
+  const transform::SyncStats& s = state.kernels[k].sync;
+  std::string ids;
+  for (const auto& [ev, n] : s.eventIds)
+    ids += fmt::format("{}{} {}", ids.empty() ? "" : ", ", ev, n);
+  return fmt::format(
+      "# insert-synchronization of {}: {} set_flag, {} wait_flag, {} pipe_barrier; event ids "
+      "per hard event: {}\n",
+      state.sourceKernel(k).displayName(), s.setFlag, s.waitFlag, s.pipeBarrier,
+      ids.empty() ? "none" : ids);
+}
+
+bool verifyLoweredSync(PipelineState& state, size_t k) {
+  const ir::Kernel& lowered = *kernelState(state, k).lowered;
+  auto problems = transform::verifyLoweredSync(lowered, state.target.eventIdsPerHardEvent);
+  TS_INTERNAL(problems.empty(), "the lowering produced illegal synchronisation: " +
+                                    (problems.empty() ? std::string() : problems.front()));
+  return true;
+}
+
+bool lowerSerial(PipelineState& state, size_t k) {
+  kernelState(state, k).lowered = transform::lowerSerial(state.sourceKernel(k));
+  return true;
+}
+
+bool simulate(PipelineState& state) {
+  std::vector<sim::Launch> launches;
+  for (size_t k = 0; k < state.numKernels(); ++k) {
+    // Never simulate invalid IR, whatever --verify-each says.
+    auto problems = ir::verifyKernel(state.kernelIR(k));
+    TS_INTERNAL(problems.empty(), fmt::format("the IR of '{}' to simulate is invalid: {}",
+                                              state.sourceKernel(k).displayName(),
+                                              problems.empty() ? std::string() : problems.front()));
+    launches.push_back({&state.sourceKernel(k), &state.kernelIR(k)});
+  }
+  state.refusal = {};
+  state.runs = sim::runLaunches(launches, state.target, state.options.run, state.refusal);
+  // A refusal is the command's to report (a usage error or a kernel beyond
+  // the simulator's limits), not a compile error.
+  return true;
+}
+
+std::string simulateStats(const PipelineState& state, size_t k) {
+  if (!state.runs || k >= state.runs->launches.size()) return "";
+  const sim::SimResult& r = state.runs->launches[k].sim;
+  return fmt::format("# simulate of {}: {} cycles, {} instructions, {} races\n",
+                     state.sourceKernel(k).displayName(), r.cycles, r.instructions, r.races.size());
+}
+
+constexpr Pass kPasses[] = {
+    {"elaborate", "parse the kernel file, evaluate its host Python and build the verified tile IR",
+     PassScope::Program, "", elaborate},
+    {"analyze", "tasks, owner loops, dependences and multi-buffer eligibility of every loop",
+     PassScope::Program, "elaborate", analyze},
+    {"schedule",
+     "modulo schedule and buffer versions of every loop (Z3; none/double: a fixed rule)",
+     PassScope::Kernel, "analyze", nullptr, scheduleKernel, scheduleStats},
+    {"version-modes", "how each multi-versioned buffer selects its version (iteration or counter)",
+     PassScope::Kernel, "schedule", nullptr, versionModes},
+    {"materialize-versions", "give each versioned buffer its leading version dimension",
+     PassScope::Kernel, "version-modes", nullptr, materializeVersions, materializeStats,
+     /*verifiable=*/false},
+    {"insert-synchronization",
+     "set_flag / wait_flag / pipe_barrier between the pipes, event ids, stages", PassScope::Kernel,
+     "materialize-versions", nullptr, insertSynchronization, syncStats},
+    {"verify-lowered-sync", "check that the flags balance on every path (internal error if not)",
+     PassScope::Kernel, "insert-synchronization", nullptr, verifyLoweredSync},
+    {"lower-serial",
+     "the serial baseline (--schedule serial): pipe_barrier(ALL) after every instruction",
+     PassScope::Kernel, "elaborate", nullptr, lowerSerial},
+    {"simulate", "run the sequential reference and the cycle simulation, check outputs and races",
+     PassScope::Program, "elaborate", simulate, nullptr, simulateStats},
+};
+
+}  // namespace
+
+std::span<const Pass> registry() { return kPasses; }
+
+const Pass* findPass(std::string_view name) {
+  for (const Pass& p : kPasses)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::optional<transform::LoweredKernel> PipelineState::loweredKernel(size_t k) const {
+  if (k >= kernels.size() || !kernels[k].lowered || !kernels[k].plan || !kernels[k].schedule)
+    return std::nullopt;
+  const KernelState& ks = kernels[k];
+  return transform::LoweredKernel{*ks.lowered, *ks.schedule, *ks.plan, ks.sync};
+}
+
+PipelineState PipelineState::forkAfterFrontEnd(PassOptions newOptions) const {
+  PipelineState fork(file, target, std::move(newOptions));
+  fork.program = program;
+  fork.analyses = analyses;
+  fork.kernels.assign(numKernels(), {});
+  return fork;
+}
+
+}  // namespace tilesched::pass
