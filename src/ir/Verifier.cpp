@@ -26,8 +26,16 @@ class Verifier : public IRVisitor {
 
   void run() {
     for (const auto& b : kernel_.buffers) {
+      if (!b) {
+        fail(kernel_.kernelLoc, "null buffer in the kernel's buffer list");
+        continue;
+      }
+      if (!b->storage) {
+        fail(b->loc, fmt::format("buffer '{}' has no storage", b->name));
+        continue;
+      }
       if (!storages_.count(b->storage.get()))
-        fail({}, fmt::format("buffer '{}' uses a storage not listed in the kernel", b->name));
+        fail(b->loc, fmt::format("buffer '{}' uses a storage not listed in the kernel", b->name));
       if (b->storage->scope != MemScope::Global && !constShape(b))
         fail(b->loc, fmt::format("on-chip buffer '{}' has a symbolic shape", b->name));
     }
@@ -108,6 +116,7 @@ class Verifier : public IRVisitor {
   }
   void visitRegion(const Region& r) override {
     checkBuffer(r.buffer, r.ranges.size());
+    if (!r.buffer) return;
     auto shape = constShape(r.buffer);
     for (size_t i = 0; i < r.ranges.size(); ++i) {
       if (r.ranges[i].extent < 1) fail(current_, "region extent must be positive");
