@@ -77,6 +77,9 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& o) {
   run->add_option("--schedule", o.schedule,
                   "auto (the Z3 schedule) | none (one version, flags) | double (two versions) | "
                   "serial | as-written | all (= --compare)");
+  run->add_option("--schedule-file", o.scheduleFile,
+                  "lower and run this schedule (as compile --emit schedule prints it) instead of "
+                  "the solver's");
   run->add_flag("--compare", o.compare,
                 "run auto, none, double and serial side by side (cycles, bounds, speedups)");
   addPassOptions(*run, o.passes, pipeline::run("auto"));
@@ -135,6 +138,8 @@ CLI::App* addOptCommand(CLI::App& app, OptOptions& o) {
       ->required();
   cmd->add_option("--schedule", o.schedule,
                   "the rule of the schedule pass: auto (Z3), none or double (default auto)");
+  cmd->add_option("--schedule-file", o.scheduleFile,
+                  "read the schedule (as compile --emit schedule prints it) instead of solving");
   addSolverBudget(*cmd, o.solverTimeoutMs);
   addPassOptions(*cmd, o.instrumentation, {});
   return cmd;

@@ -88,12 +88,20 @@ int runOptCommand(const OptOptions& o, std::ostream& out, std::ostream& err) {
         fmt::format("unknown --schedule '{}' for opt; use auto, none or double", o.schedule));
   if (std::string msg = pass::checkPrintAfter(o.instrumentation.printAfter, pipeline); !msg.empty())
     return usage(msg);
+  if (!o.scheduleFile.empty() && o.schedule != "auto")
+    return usage(fmt::format("--schedule-file gives the schedule; drop --schedule {}", o.schedule));
   OpenedKernel kernel;
   if (std::string msg = openKernel(o.file, o.defines, o.func, o.target, kernel); !msg.empty())
     return usage(msg);
   pass::PassOptions po;
   po.frontend = kernel.frontend;
   po.rule = pass::scheduleRuleOf(o.schedule);
+  if (!o.scheduleFile.empty()) {
+    po.rule = pass::ScheduleRule::File;
+    po.scheduleFile = o.scheduleFile;
+    if (std::string error; !readKernelFile(o.scheduleFile, po.scheduleText, error))
+      return usage(error);
+  }
   po.solver.solverTimeoutMs = o.solverTimeoutMs;
   // As `compile`: the IR after `schedule` states the versions it chose.
   po.writeBackVersions = true;

@@ -2,8 +2,12 @@
 // prints the IR they leave (LLVM's `opt`, MLIR's `mlir-opt` are the models):
 // the tool the text pass tests in tests/passes/ are written with.
 //
-//   tilesched opt k.py --passes schedule,version-modes,materialize-versions
+//   tilesched opt k.py --passes analyze,schedule,version-modes,materialize-versions
+//   tilesched opt k.py --passes analyze,schedule,... --schedule-file k.schedule
 //
+// `--schedule-file` gives the `schedule` pass a schedule to read instead of
+// solving one (the text `compile --emit schedule` prints, edited by hand;
+// schedule/ScheduleParser.h); the independent checker must accept it.
 // Expects: pass names of the registry (`tilesched --help` lists them), in its
 // order; `elaborate` runs first whether named or not; every pass's `needs`
 // comes before it in the list; `simulate` is `tilesched run`'s.
@@ -28,6 +32,7 @@ struct OptOptions {
   std::string target;
   std::string passes;             // --passes a,b,c
   std::string schedule = "auto";  // the rule of `schedule`: auto, none or double
+  std::string scheduleFile;       // --schedule-file: the schedule, read instead of solved
   unsigned solverTimeoutMs = 2000;
   pass::Instrumentation instrumentation;
 };

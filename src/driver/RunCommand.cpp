@@ -278,6 +278,9 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro) {
       if (set)
         return fmt::format("{} takes one schedule; it cannot be combined with --compare", flag);
   }
+  if (!o.scheduleFile.empty() && (isCompare(o) || o.schedule != "auto"))
+    return fmt::format("--schedule-file gives the schedule to run; drop {}",
+                       isCompare(o) ? "--compare" : "--schedule " + o.schedule);
   if (!o.emit.empty() && o.emit != "lowered")
     return fmt::format("unknown --emit '{}' for run; use lowered", o.emit);
   if (o.timelineAllBlocks && o.timelinePath.empty())
@@ -747,6 +750,12 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
   pass::PassOptions po;
   po.frontend = kernel.frontend;
   po.rule = pass::scheduleRuleOf(o.schedule);
+  if (!o.scheduleFile.empty()) {
+    po.rule = pass::ScheduleRule::File;
+    po.scheduleFile = o.scheduleFile;
+    if (std::string error; !readKernelFile(o.scheduleFile, po.scheduleText, error))
+      return usage(err, error);
+  }
   po.solver.solverTimeoutMs = o.solverTimeoutMs;
   po.run = ro;
   pass::PipelineState state(kernel.file, target, po);

@@ -26,6 +26,7 @@ struct RunCommandOptions {
   std::string func;
   std::string target;
   std::string schedule = "auto";
+  std::string scheduleFile;  // --schedule-file: the schedule to lower, read instead of solved
   unsigned solverTimeoutMs = 2000;  // --solver-timeout-ms, per Z3 check
   unsigned long long seed = 0;
   long long cores = 0;

@@ -28,8 +28,9 @@
 
 namespace tilesched::pass {
 
-// How `schedule` chooses the versions: the solver, or a fixed rule.
-enum class ScheduleRule { Auto, None, Double };
+// How `schedule` chooses the versions: the solver, a fixed rule, or a
+// schedule read from a file (`--schedule-file`, checked before it is used).
+enum class ScheduleRule { Auto, None, Double, File };
 
 // The rule of a `--schedule` value (auto for anything but none and double).
 inline ScheduleRule scheduleRuleOf(std::string_view schedule) {
@@ -42,6 +43,8 @@ struct PassOptions {
   frontend::FrontendOptions frontend;
   ScheduleRule rule = ScheduleRule::Auto;
   schedule::ScheduleOptions solver;
+  // ScheduleRule::File: the file's name (for messages) and its text.
+  std::string scheduleFile, scheduleText;
   // `compile` and `pin` write the chosen versions back into the kernel's
   // annotations (the IR after `schedule` shows them); `run` lowers from the
   // schedule itself.

@@ -8,6 +8,8 @@
 #include "ir/Verifier.h"
 #include "pass/Pass.h"
 #include "pass/PassState.h"
+#include "schedule/Check.h"
+#include "schedule/ScheduleParser.h"
 #include "schedule/ScheduleStats.h"
 #include "schedule/WriteBack.h"
 #include "transform/LoweredVerifier.h"
@@ -48,17 +50,48 @@ bool analyze(PipelineState& state) {
   return !state.diags.hasErrors();
 }
 
+// The schedule of kernel k from --schedule-file, accepted by the independent
+// checker; nullopt after an error.
+std::optional<schedule::KernelSchedule> readSchedule(PipelineState& state, size_t k) {
+  const PassOptions& o = state.options;
+  const ir::Kernel& kernel = state.sourceKernel(k);
+  std::string error;
+  auto s = schedule::parseSchedule(o.scheduleText, kernel, state.analysis(k), error);
+  if (!s) {
+    state.diags.error({}, fmt::format("schedule file '{}': {}", o.scheduleFile, error));
+    return std::nullopt;
+  }
+  auto problems = schedule::checkSchedule(*s, state.analysis(k), kernel, state.target);
+  if (!problems.empty()) {
+    // One error, one note per violated constraint (schedule/Check.h).
+    auto& d = state.diags.error(
+        {}, fmt::format("schedule file '{}': the schedule of '{}' is not legal ({} problem{})",
+                        o.scheduleFile, kernel.displayName(), problems.size(),
+                        problems.size() == 1 ? "" : "s"));
+    for (const auto& p : problems) {
+      std::string text = schedule::formatScheduleErrors({p});
+      if (!text.empty() && text.back() == '\n') text.pop_back();
+      d.notes.push_back({SourceLoc{}, text});
+    }
+    return std::nullopt;
+  }
+  return s;
+}
+
 bool scheduleKernel(PipelineState& state, size_t k) {
   KernelState& ks = kernelState(state, k);
   return noNewErrors(state, [&] {
     const PassOptions& o = state.options;
-    if (o.rule == ScheduleRule::Auto)
+    if (o.rule == ScheduleRule::File)
+      ks.schedule = readSchedule(state, k);
+    else if (o.rule == ScheduleRule::Auto)
       ks.schedule = schedule::scheduleKernel(state.analysis(k), state.sourceKernel(k), state.target,
                                              o.solver, state.diags);
     else
       ks.schedule = transform::uniformSchedule(state.sourceKernel(k), state.analysis(k),
                                                o.rule == ScheduleRule::None ? 1 : 2, state.target,
                                                state.diags);
+    if (!ks.schedule) return;
     if (o.writeBackVersions && !ks.schedule->lists.empty())
       schedule::writeBackVersions(state.program->kernels[k], *ks.schedule, state.diags);
   });

@@ -69,6 +69,7 @@ struct TestFile {
   frontend::FrontendOptions options;
   std::string passes;             // # PASSES: a,b,c ("" = the compile pipeline)
   std::string schedule = "auto";  // # SCHEDULE: auto|none|double (the schedule pass's rule)
+  std::string scheduleFile;       // # SCHEDULE-FILE: name (beside the test), read, not solved
   std::vector<Expected> expected;
   std::vector<Check> checks;
   std::vector<std::string> formatErrors;  // malformed directives
@@ -137,6 +138,7 @@ TestFile parseTestFile(const std::string& text) {
     if (t.rfind("# CHECK-NOT:", 0) == 0)
       tf.checks.push_back({CheckKind::Not, trim(t.substr(12)), lineNo});
     if (t.rfind("# PASSES:", 0) == 0) tf.passes = trim(t.substr(9));
+    if (t.rfind("# SCHEDULE-FILE:", 0) == 0) tf.scheduleFile = trim(t.substr(16));
     if (t.rfind("# SCHEDULE:", 0) == 0) {
       tf.schedule = trim(t.substr(11));
       if (tf.schedule != "auto" && tf.schedule != "none" && tf.schedule != "double")
@@ -271,6 +273,12 @@ void runTestFile(const fs::path& dir, const std::string& name) {
   pass::PassOptions po;
   po.frontend = tf.options;
   po.rule = pass::scheduleRuleOf(tf.schedule);
+  if (!tf.scheduleFile.empty()) {
+    po.rule = pass::ScheduleRule::File;
+    po.scheduleFile = tf.scheduleFile;
+    po.scheduleText = readText(dir / tf.scheduleFile);
+    ASSERT_FALSE(po.scheduleText.empty()) << path.filename() << ": no " << tf.scheduleFile;
+  }
   po.writeBackVersions = true;
   pass::PipelineState state(std::make_shared<SourceFile>(path.filename().string(), text), *target,
                             po);

@@ -123,6 +123,46 @@ def main(A: T.Tensor((1024,), "float32")):
   EXPECT_EQ(r.out, "");
 }
 
+// `--schedule-file`: what compile --emit schedule prints, run as the schedule,
+// gives auto's run; a schedule that does not exist or a conflicting option
+// is a usage error.
+TEST(ScheduleFile, TheEmittedScheduleRunsAsAutoDoes) {
+  CliRun emitted = cli({"compile", example("gemm_l0"), "--emit", "schedule"});
+  ASSERT_EQ(emitted.code, 0) << emitted.err;
+  std::string path = writeTemp("gemm_l0.schedule", emitted.out);
+  CliRun fromFile = cli({"run", example("gemm_l0"), "--schedule-file", path});
+  CliRun solved = cli({"run", example("gemm_l0")});
+  ASSERT_EQ(fromFile.code, 0) << fromFile.err;
+  ASSERT_EQ(solved.code, 0) << solved.err;
+  auto cycles = [](const std::string& out) { return out.substr(out.find(" cycles, lower bound")); };
+  EXPECT_EQ(cycles(fromFile.out).substr(0, 60), cycles(solved.out).substr(0, 60));
+  EXPECT_NE(fromFile.out.find("loop k (line 51): II 198"), std::string::npos) << fromFile.out;
+
+  CliRun missing = cli({"run", example("gemm_l0"), "--schedule-file", "/nonexistent.schedule"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("cannot read '/nonexistent.schedule'"), std::string::npos)
+      << missing.err;
+  CliRun compare = cli({"run", example("gemm_l0"), "--schedule-file", path, "--compare"});
+  EXPECT_EQ(compare.code, 2);
+  EXPECT_NE(compare.err.find("--schedule-file gives the schedule to run; drop --compare"),
+            std::string::npos)
+      << compare.err;
+  CliRun none = cli({"opt", example("gemm_l0"), "--passes", "analyze,schedule", "--schedule-file",
+                     path, "--schedule", "none"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--schedule-file gives the schedule; drop --schedule none"),
+            std::string::npos)
+      << none.err;
+  // Another kernel's schedule: the kernel's loops are not in it.
+  CliRun other = cli({"run", example("vec_add"), "--schedule-file", path});
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.err.find("error: schedule file '" + path +
+                           "': it has no '# schedule of vec_add' "
+                           "section"),
+            std::string::npos)
+      << other.err;
+}
+
 // ------------------------------------------------------------ the pass flags
 
 // Only the passes that changed the printed IR: analyze, version-modes,
