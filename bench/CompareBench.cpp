@@ -117,7 +117,9 @@ std::vector<Case> cases() {
     if (e.path().extension() == ".py") files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
   for (const auto& f : files)
-    out.push_back({"kernels/" + f.substr(0, f.size() - 3), "bench/kernels/" + f, {},
+    out.push_back({"kernels/" + f.substr(0, f.size() - 3),
+                   "bench/kernels/" + f,
+                   {},
                    "bench/kernels, default sizes"});
   return out;
 }

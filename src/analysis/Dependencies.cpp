@@ -292,10 +292,11 @@ const Dependency* innerCarrier(const UnitList& list, const Dependency& outer,
   if (!from || from != to || fromDepth != toDepth || !from->body) return nullptr;
   std::vector<int> fromRest(outer.fromPath.begin() + static_cast<long>(fromDepth) + 1,
                             outer.fromPath.end());
-  std::vector<int> toRest(outer.toPath.begin() + static_cast<long>(toDepth) + 1, outer.toPath.end());
+  std::vector<int> toRest(outer.toPath.begin() + static_cast<long>(toDepth) + 1,
+                          outer.toPath.end());
   for (const auto& d : from->body->deps)
-    if (d.kind == outer.kind && d.storage == outer.storage && d.distanceKind != DistanceKind::Same &&
-        d.fromPath == fromRest && d.toPath == toRest)
+    if (d.kind == outer.kind && d.storage == outer.storage &&
+        d.distanceKind != DistanceKind::Same && d.fromPath == fromRest && d.toPath == toRest)
       return &d;
   return nullptr;
 }

@@ -25,7 +25,8 @@ struct OverlapOracle::Solver {
   // not depend on the machine's load; wall time ten times that is a backstop.
   explicit Solver(unsigned timeoutMs) : solver(ctx) {
     z3::params p(ctx);
-    p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(uint64_t(timeoutMs) * 1000, 1u << 30)));
+    p.set("rlimit",
+          static_cast<unsigned>(std::min<uint64_t>(uint64_t(timeoutMs) * 1000, 1u << 30)));
     p.set("timeout", timeoutMs * 10 + 100);
     solver.set(p);
   }

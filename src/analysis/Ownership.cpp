@@ -576,8 +576,8 @@ const ForStmt* oneTripLoopAround(const Stmt& body, const Storage& st) {
       if (const auto* r = as<ReduceStmt>(x))
         names |= r->src.buffer->storage == st || r->dst.buffer->storage == st;
       if (const auto* g = as<GemmStmt>(x))
-        names |= g->a.buffer->storage == st || g->b.buffer->storage == st ||
-                 g->c.buffer->storage == st;
+        names |=
+            g->a.buffer->storage == st || g->b.buffer->storage == st || g->c.buffer->storage == st;
       if (const auto* w = as<StoreStmt>(x)) names |= w->buffer->storage == st;
     });
     if (names) found = f;
@@ -613,9 +613,10 @@ void inferOwners(StorageOwnership& o, const UnitList& root, const Stmt& body) {
   } else if (!c.reason.empty()) {
     o.reason = c.reason;
   } else if (const ForStmt* once = oneTripLoopAround(body, st)) {
-    o.reason = fmt::format("its only loop '{}' (line {}) has one trip, so no iteration follows to "
-                           "overlap with",
-                           once->var->name, once->loc.line);
+    o.reason = fmt::format(
+        "its only loop '{}' (line {}) has one trip, so no iteration follows to "
+        "overlap with",
+        once->var->name, once->loc.line);
   } else {
     o.reason = "it is not accessed inside a loop";
   }

@@ -7,9 +7,9 @@
 #include <z3++.h>
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -185,8 +185,9 @@ class Encoding {
     out.iiLowerBound = lb;
     out.provenOptimal = fallback.ii == provenBelow;
     if (out.provenOptimal && provenBelow > from)
-      out.note = fmt::format("IIs {} to {} are proven infeasible: the list schedule's II is optimal",
-                             from, provenBelow - 1);
+      out.note =
+          fmt::format("IIs {} to {} are proven infeasible: the list schedule's II is optimal", from,
+                      provenBelow - 1);
     else if (provenBelow > from)
       out.note = fmt::format(
           "IIs {} to {} are proven infeasible; no schedule below the list schedule's II {} was "
@@ -245,13 +246,15 @@ class Encoding {
       ++stats_.unknown;
       return a;
     }
-    int64_t limit = std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(workLeft_) * share),
-                                        1, std::numeric_limits<unsigned>::max() / 2);
+    int64_t limit =
+        std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(workLeft_) * share), 1,
+                            std::numeric_limits<unsigned>::max() / 2);
     try {
       z3::params params(c_);
       params.set("rlimit", static_cast<unsigned>(limit));
-      params.set("timeout", static_cast<unsigned>(std::min<int64_t>(
-                                 limit / kWorkPerMs * 10 + 1000, std::numeric_limits<unsigned>::max() / 2)));
+      params.set("timeout",
+                 static_cast<unsigned>(std::min<int64_t>(
+                     limit / kWorkPerMs * 10 + 1000, std::numeric_limits<unsigned>::max() / 2)));
       params.set("random_seed", 0u);
       solver_.set(params);
       int64_t before = workCount();

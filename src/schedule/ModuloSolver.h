@@ -13,12 +13,13 @@
 //    is a solver variable (everything is linear in it) bisected between the lower bound (raised
 //    by order propagation, PropagationBound.h) and the fallback's II; with it II is a constant per
 //    probe, searched upward from the lower bound, then by bisection. One solver (push/pop) per
-//    list; the list's checks share the work budget (Z3 resource units; each gets what is left, none once it is spent);
-//    "unknown" is never taken as infeasible. At the chosen II the stages, then the version bytes,
-//    then the makespan are minimised, starting from the query's model (each step keeps the best
-//    model when a check times out; RefineBounds.h ends a step without a proof when its exact bound
-//    is met). Under enable_offset the units of each same-stage group (SPEC §6.1 counter storages)
-//    share one stage. provenOptimal only when every II below the answer was proven infeasible.
+//    list; the list's checks share the work budget (Z3 resource units; each gets what is left, none
+//    once it is spent); "unknown" is never taken as infeasible. At the chosen II the stages, then
+//    the version bytes, then the makespan are minimised, starting from the query's model (each step
+//    keeps the best model when a check times out; RefineBounds.h ends a step without a proof when
+//    its exact bound is met). Under enable_offset the units of each same-stage group (SPEC §6.1
+//    counter storages) share one stage. provenOptimal only when every II below the answer was
+//    proven infeasible.
 //  - straight-line lists: the makespan is bisected between its lower bound
 //    and the fallback's (monotone, so an unsat answer below proves optimality).
 //  - deterministic: fixed seed, one thread; the same problem gives the same

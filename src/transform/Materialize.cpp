@@ -127,7 +127,8 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
     VersionedStorage record;
     record.storage = n;
     record.versions = l->versions;
-    for (const auto* owner : l->owners) record.ownerLoops.emplace_back(owner->var->name, owner->loc);
+    for (const auto* owner : l->owners)
+      record.ownerLoops.emplace_back(owner->var->name, owner->loc);
     out.annotations.versioned.push_back(std::move(record));
   }
   out.buffers.clear();

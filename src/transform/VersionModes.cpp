@@ -199,10 +199,10 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
                                 sl.buffer->name, loop->var->name, loop->loc.line, sl.buffer->name));
       } else {
         diags.warning(requestLoc,
-                    fmt::format("'{}' uses counter mode instead of iteration mode: the bounds of "
-                                "loop '{}' (line {}) are run-time values, so its iterations "
-                                "cannot be numbered before it runs",
-                                sl.buffer->name, loop->var->name, loop->loc.line));
+                      fmt::format("'{}' uses counter mode instead of iteration mode: the bounds of "
+                                  "loop '{}' (line {}) are run-time values, so its iterations "
+                                  "cannot be numbered before it runs",
+                                  sl.buffer->name, loop->var->name, loop->loc.line));
       }
       mode = VersionMode::Counter;
     } else if (mode == VersionMode::Iteration && (guarded || !affine)) {

@@ -119,7 +119,8 @@ TEST(OwnershipRevised, OneTripLoopIsTransparent) {
 TEST(OwnershipRevised, OneTripLoopAtTheRootOwnsNothing) {
   auto a = copyThrough("for r in T.serial(1):");
   EXPECT_FALSE(a.storage("a").eligible);
-  EXPECT_EQ(a.storage("a").reason, "its only loop 'r' (line 7) has one trip, so no iteration follows to overlap with");
+  EXPECT_EQ(a.storage("a").reason,
+            "its only loop 'r' (line 7) has one trip, so no iteration follows to overlap with");
 }
 
 TEST(OwnershipRevised, OneTripLoopDoesNotSplitSiblings) {

@@ -78,8 +78,8 @@ const Target& target() {
 class PinRoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PinRoundTrip, ThePinnedFileSchedulesAndRunsTheSame) {
-  fs::path out = fs::temp_directory_path() /
-                 (std::to_string(::getpid()) + "_pinned_" + fs::path(GetParam()).filename().string());
+  fs::path out = fs::temp_directory_path() / (std::to_string(::getpid()) + "_pinned_" +
+                                              fs::path(GetParam()).filename().string());
   auto r = cli({"pin", source(GetParam()).string(), "-o", out.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   driver::CompareOptions a, b;
@@ -102,11 +102,10 @@ TEST_P(PinRoundTrip, ThePinnedFileSchedulesAndRunsTheSame) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kernels, PinRoundTrip,
-    ::testing::Values("examples/annotate_versions.py", "examples/gemm_l0.py",
-                      "examples/gemm_l1.py", "examples/manual_flat_ring.py",
-                      "examples/persistent_tiles.py", "examples/ring_buffer.py",
-                      "examples/rms_norm.py", "examples/softmax.py", "examples/vec_add.py",
-                      "examples/vf_region.py", "bench/kernels/gemm_let.py",
+    ::testing::Values("examples/annotate_versions.py", "examples/gemm_l0.py", "examples/gemm_l1.py",
+                      "examples/manual_flat_ring.py", "examples/persistent_tiles.py",
+                      "examples/ring_buffer.py", "examples/rms_norm.py", "examples/softmax.py",
+                      "examples/vec_add.py", "examples/vf_region.py", "bench/kernels/gemm_let.py",
                       "bench/kernels/tile_decode_bias.py", "bench/kernels/silu_stream3.py",
                       "bench/kernels/row_l2norm_guarded.py", "bench/kernels/persistent_uneven.py",
                       "tests/driver/pin/two_factories.py"),
@@ -127,7 +126,8 @@ TEST(Pin, UsageAndCompileErrors) {
   fs::path bad = fs::temp_directory_path() / (std::to_string(::getpid()) + "_pin_bad.py");
   {
     std::ofstream f(bad);
-    f << "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+    f << "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), "
+         "\"float32\")):\n"
          "    with T.Kernel(1) as bx:\n        a = T.alloc_ub((8,), \"float32\")\n"
          "        T.copy(A, b)\n";
   }

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "common/CliTestUtil.h"
 #include "Version.h"
+#include "common/CliTestUtil.h"
 #include "driver/Driver.h"
 
 namespace tilesched {

@@ -45,20 +45,19 @@ TEST(Sync, AVectorBodyTakesATAllocVarScalarAtIssue) {
   // The vector unit has no access to scalar registers: a T.alloc_var a
   // T.Parallel body only reads is handed over when the instruction issues,
   // so the scalar unit's update right after it needs no flag (issue 17 §1/§2).
-  auto run = runAsWritten(kernelText(
-      kVecParams,
-      "a = T.alloc_shared((256,), \"float32\")\n"
-      "b = T.alloc_shared((256,), \"float32\")\n"
-      "n = T.alloc_var(\"float32\", 2.0)\n"
-      "T.copy(A, a)\n"
-      "T.set_flag(\"MTE2\", \"V\", 0)\n"
-      "T.wait_flag(\"MTE2\", \"V\", 0)\n"
-      "for i in T.Parallel(256):\n"
-      "    b[i] = a[i] * n\n"
-      "n = n + 1.0\n"
-      "T.set_flag(\"V\", \"MTE3\", 0)\n"
-      "T.wait_flag(\"V\", \"MTE3\", 0)\n"
-      "T.copy(b, B)"));
+  auto run = runAsWritten(kernelText(kVecParams,
+                                     "a = T.alloc_shared((256,), \"float32\")\n"
+                                     "b = T.alloc_shared((256,), \"float32\")\n"
+                                     "n = T.alloc_var(\"float32\", 2.0)\n"
+                                     "T.copy(A, a)\n"
+                                     "T.set_flag(\"MTE2\", \"V\", 0)\n"
+                                     "T.wait_flag(\"MTE2\", \"V\", 0)\n"
+                                     "for i in T.Parallel(256):\n"
+                                     "    b[i] = a[i] * n\n"
+                                     "n = n + 1.0\n"
+                                     "T.set_flag(\"V\", \"MTE3\", 0)\n"
+                                     "T.wait_flag(\"V\", \"MTE3\", 0)\n"
+                                     "T.copy(b, B)"));
   EXPECT_TRUE(run.sim.races.empty());
   EXPECT_TRUE(run.sim.issues.empty());
   EXPECT_TRUE(run.outputsMatch);  // B = 2 A, as the sequential program computes
