@@ -3,7 +3,9 @@
 // reductions, annotations). Not part of the front end's interface.
 #pragma once
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 
 #include "frontend/ConstEval.h"
@@ -430,5 +432,70 @@ class Elaborator {
       macroStack_;  // macros being inlined, with call sites  // T.alloc_var(init=...) store,
                     // emitted after the allocation
 };
+
+// ------------------------------------------------------------ shared helpers
+// (Elaborator.cpp, HostEval.cpp, ElabKernel.cpp)
+
+// The T.dynamic sizes an expression reads, in first-use order.
+inline void dynamicNames(const ir::Expr& e, std::vector<std::string>& out) {
+  if (!e) return;
+  if (e->kind == ir::ExprKind::VarRef && e->var && e->var->kind == ir::VarKind::Dynamic &&
+      std::find(out.begin(), out.end(), e->var->name) == out.end())
+    out.push_back(e->var->name);
+  for (const auto& o : e->operands) dynamicNames(o, out);
+}
+
+// `m = T.dynamic("m")` run outside a kernel: a size that becomes the kernel's
+// dynamic variable where a kernel reads the name.
+inline bool isDeferredDynamic(const Value& v) {
+  return v.kind == Value::Kind::Opaque && v.s == "T.dynamic";
+}
+
+inline constexpr int kMaxCallDepth = 64;
+// Looking for a factory's call: parameter sets (and loop iterations) tried per
+// test function (loop), and statements visited in all.
+inline constexpr size_t kMaxParamSets = 64;
+inline constexpr size_t kScanBudget = 100000;
+// Constant loops are unrolled while the kernel is built; beyond this, write a T.serial loop.
+inline constexpr size_t kMaxUnroll = 4096;
+// Loop iterations a compile-time helper function may run in all.
+inline constexpr size_t kMaxHelperIterations =
+    size_t(1) << 16;  // a sanitizer build runs 2^16 in about a second
+
+// A buffer extent as an IR constant: int32 when it fits, int64 beyond (an
+// int32 immediate would wrap 2^31 to -2^31 and 2^40 to 0).
+inline ir::Expr extentImm(int64_t extent) {
+  return ir::intImm(
+      extent, extent > std::numeric_limits<int32_t>::max() ? ir::DType::Int64 : ir::DType::Int32);
+}
+
+// Python's int.bit_length().
+inline int64_t bitLength(int64_t v) {
+  uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+  int64_t n = 0;
+  while (m) {
+    ++n;
+    m >>= 1;
+  }
+  return n;
+}
+
+inline bool isDialectModule(const std::string& module) {
+  return module == "tilelang.language" || module == "tilelang.ascend.language" ||
+         module == "tilelang.language.ascend";
+}
+
+inline std::string dottedName(const py::Expr& e) {
+  if (e.kind == py::ExprKind::Name) return e.id;
+  if (e.kind == py::ExprKind::Attribute && e.lhs) {
+    std::string base = dottedName(*e.lhs);
+    return base.empty() ? "" : base + "." + e.id;
+  }
+  if (e.kind == py::ExprKind::Call && e.lhs) return dottedName(*e.lhs);
+  return "";
+}
+
+inline const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dual_copy",
+                                            "vmi"};
 
 }  // namespace tilesched::frontend
