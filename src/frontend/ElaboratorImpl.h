@@ -134,6 +134,8 @@ struct SimdLanes {
   ir::Expr at(const ir::Expr& l) const;
 };
 
+struct SimdCall;  // SimdOps.cpp
+
 class Elaborator {
  public:
   Elaborator(std::shared_ptr<const SourceFile> file, const FrontendOptions& options,
@@ -342,6 +344,25 @@ class Elaborator {
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);
   // ---- T.simd.* register intrinsics inside T.SimdVF (SimdOps.cpp)
   Value callSimd(const std::string& op, const py::Expr& call, Env& env);
+  // One handler per intrinsic family, the table in callSimd.
+  Value simdPredicate(SimdCall& c);
+  Value simdUpdateMask(SimdCall& c);
+  Value simdCompare(SimdCall& c);
+  Value simdMemBar(SimdCall& c);
+  Value simdAlloc(SimdCall& c);
+  Value simdLoad(SimdCall& c);
+  Value simdStore(SimdCall& c);
+  Value simdBinary(SimdCall& c);
+  Value simdScalar(SimdCall& c);
+  Value simdUnary(SimdCall& c);
+  Value simdDifference(SimdCall& c);
+  Value simdLeakyRelu(SimdCall& c);
+  Value simdSelect(SimdCall& c);
+  Value simdIndex(SimdCall& c);
+  Value simdReduce(SimdCall& c);
+  Value simdInterleave(SimdCall& c);
+  Value simdDup(SimdCall& c);
+  Value simdDupVector(SimdCall& c);
   bool isSimdRegister(const Value& v) const;
   SimdLanes simdLanes(const Value* mask, ir::DType t, SourceLoc loc);
   void emitLanes(const SimdLanes& active, const std::function<ir::Stmt(const ir::Expr&)>& body,

@@ -71,6 +71,8 @@ int64_t intLimit(DType t, bool largest) {
                  : 0;
 }
 
+}  // namespace
+
 // A register operand: a whole register, or row `row` of a T.simd.alloc_local
 // array of registers.
 struct SimdReg {
@@ -79,8 +81,6 @@ struct SimdReg {
   DType dtype() const { return buf->dtype; }
   Expr at(const Expr& l) const { return row ? load(buf, {row, l}) : load(buf, {l}); }
 };
-
-}  // namespace
 
 bool SimdLanes::all() const {
   auto c = count ? asConstInt(count) : std::nullopt;
@@ -218,6 +218,24 @@ void Elaborator::simdCheckSpan(const Buffer& flat, const Expr& offset, int64_t l
                         *off, flat->name, total, kRegisterBytes));
 }
 
+// One T.simd call as its handler sees it: the operands and the helpers that
+// read them with the intrinsic's name in every message.
+struct SimdCall {
+  const std::string& op;
+  const std::string& what;
+  const py::Expr& call;
+  Env& env;
+  std::vector<Value>& args;
+  std::function<const Value*(size_t, const char*)> arg;  // positional i or keyword kw
+  std::function<SourceLoc(size_t, const char*)> where;
+  std::function<std::string(size_t, const char*, const std::string&)> text;
+  std::function<SimdReg(size_t, const char*)> reg;
+  std::function<void(size_t)> zeroing;
+  std::function<void(const SimdReg&)> noFloat8;
+  std::function<void(const SimdReg&, const SimdReg&)> sameDtype;
+};
+
+// The dispatch table: every T.simd spelling and its handler (below).
 Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env) {
   const std::string what = "T.simd." + op;
   if (!currentCtx_ || !currentCtx_->inVF || currentCtx_->inSimt || currentCtx_->inParallel)
@@ -268,414 +286,507 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                                  dtypeName(a.dtype()), dtypeName(b.dtype())));
   };
 
-  if (op == "pset" || op == "pge") {
-    checkKeywords(call, what, {"dist"});
-    if (args.empty()) fail(call.loc, fmt::format("{} takes (elem_width, dist=\"PAT_ALL\")", what));
-    int64_t bits = toConstInt(args[0], argLoc(call, 0), "the predicate element width");
-    if (bits != 8 && bits != 16 && bits != 32)
-      fail(argLoc(call, 0),
-           fmt::format("{} element width must be 8, 16 or 32, got {}", what, bits));
-    int64_t lanes = 2048 / bits;
-    std::string dist = text(1, "dist", "PAT_ALL");
-    int64_t active = -1;
-    if (dist == "PAT_ALL") active = lanes;
-    if (dist == "PAT_H") active = lanes / 2;
-    if (dist == "PAT_Q") active = lanes / 4;
-    if (dist.rfind("PAT_VL", 0) == 0) {
-      try {
-        active = std::min<int64_t>(std::stoll(dist.substr(6)), lanes);
-      } catch (const std::exception&) {
-      }
+  using Handler = Value (Elaborator::*)(SimdCall&);
+  static const std::map<std::string, Handler> kHandlers = {
+      {"pset", &Elaborator::simdPredicate},
+      {"pge", &Elaborator::simdPredicate},
+      {"update_mask", &Elaborator::simdUpdateMask},
+      {"vcmp", &Elaborator::simdCompare},
+      {"vcmps", &Elaborator::simdCompare},
+      {"mem_bar", &Elaborator::simdMemBar},
+      {"alloc_var", &Elaborator::simdAlloc},
+      {"alloc_local", &Elaborator::simdAlloc},
+      {"vld", &Elaborator::simdLoad},
+      {"vsts", &Elaborator::simdStore},
+      {"vadd", &Elaborator::simdBinary},
+      {"vsub", &Elaborator::simdBinary},
+      {"vmul", &Elaborator::simdBinary},
+      {"vdiv", &Elaborator::simdBinary},
+      {"vmax", &Elaborator::simdBinary},
+      {"vmin", &Elaborator::simdBinary},
+      {"vadds", &Elaborator::simdScalar},
+      {"vmuls", &Elaborator::simdScalar},
+      {"vmaxs", &Elaborator::simdScalar},
+      {"vmins", &Elaborator::simdScalar},
+      {"vexp", &Elaborator::simdUnary},
+      {"vln", &Elaborator::simdUnary},
+      {"vsqrt", &Elaborator::simdUnary},
+      {"vabs", &Elaborator::simdUnary},
+      {"vneg", &Elaborator::simdUnary},
+      {"vrelu", &Elaborator::simdUnary},
+      {"vabsdif", &Elaborator::simdDifference},
+      {"vexpdif", &Elaborator::simdDifference},
+      {"vlrelu", &Elaborator::simdLeakyRelu},
+      {"vsel", &Elaborator::simdSelect},
+      {"vci", &Elaborator::simdIndex},
+      {"vcmax", &Elaborator::simdReduce},
+      {"vcmin", &Elaborator::simdReduce},
+      {"vcadd", &Elaborator::simdReduce},
+      {"vintlv", &Elaborator::simdInterleave},
+      {"vdintlv", &Elaborator::simdInterleave},
+      {"vdup", &Elaborator::simdDup},
+      {"vdupv", &Elaborator::simdDupVector},
+  };
+  auto handler = kHandlers.find(op);
+  if (handler == kHandlers.end())
+    fail(call.loc,
+         fmt::format("{} is not supported yet; tilesched models T.simd.pset, "
+                     "update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
+                     "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
+                     "vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, "
+                     "vdupv, alloc_var, alloc_local and mem_bar (docs/language.md)",
+                     what));
+  SimdCall c{op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8, sameDtype};
+  return (this->*handler->second)(c);
+}
+
+Value Elaborator::simdPredicate(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"dist"});
+  if (args.empty()) fail(call.loc, fmt::format("{} takes (elem_width, dist=\"PAT_ALL\")", what));
+  int64_t bits = toConstInt(args[0], argLoc(call, 0), "the predicate element width");
+  if (bits != 8 && bits != 16 && bits != 32)
+    fail(argLoc(call, 0), fmt::format("{} element width must be 8, 16 or 32, got {}", what, bits));
+  int64_t lanes = 2048 / bits;
+  std::string dist = text(1, "dist", "PAT_ALL");
+  int64_t active = -1;
+  if (dist == "PAT_ALL") active = lanes;
+  if (dist == "PAT_H") active = lanes / 2;
+  if (dist == "PAT_Q") active = lanes / 4;
+  if (dist.rfind("PAT_VL", 0) == 0) {
+    try {
+      active = std::min<int64_t>(std::stoll(dist.substr(6)), lanes);
+    } catch (const std::exception&) {
     }
-    if (active < 0)
-      fail(where(1, "dist"), fmt::format("{}(..., \"{}\") is not supported yet; tilesched models "
-                                         "PAT_ALL, PAT_VLn, PAT_H and PAT_Q",
-                                         what, dist));
-    return maskValue(static_cast<int>(bits), intImm(active));
   }
-  if (op == "update_mask") {
-    checkKeywords(call, what, {"width"});
-    if (args.empty()) fail(call.loc, fmt::format("{} takes (value, width=32)", what));
-    int64_t bits = 32;
-    if (const Value* w = arg(1, "width")) bits = toConstInt(*w, where(1, "width"), "width");
-    if (bits != 8 && bits != 16 && bits != 32)
-      fail(where(1, "width"), fmt::format("{} width must be 8, 16 or 32, got {}", what, bits));
-    Expr n = toExpr(args[0], argLoc(call, 0));
-    if (!isInt(n->dtype)) fail(argLoc(call, 0), fmt::format("{} counts lanes: an integer", what));
-    if (auto c = asConstInt(n)) n = intImm(std::max<int64_t>(*c, 0));
-    return maskValue(static_cast<int>(bits), n);
+  if (active < 0)
+    fail(where(1, "dist"), fmt::format("{}(..., \"{}\") is not supported yet; tilesched models "
+                                       "PAT_ALL, PAT_VLn, PAT_H and PAT_Q",
+                                       what, dist));
+  return maskValue(static_cast<int>(bits), intImm(active));
+}
+
+Value Elaborator::simdUpdateMask(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"width"});
+  if (args.empty()) fail(call.loc, fmt::format("{} takes (value, width=32)", what));
+  int64_t bits = 32;
+  if (const Value* w = arg(1, "width")) bits = toConstInt(*w, where(1, "width"), "width");
+  if (bits != 8 && bits != 16 && bits != 32)
+    fail(where(1, "width"), fmt::format("{} width must be 8, 16 or 32, got {}", what, bits));
+  Expr n = toExpr(args[0], argLoc(call, 0));
+  if (!isInt(n->dtype)) fail(argLoc(call, 0), fmt::format("{} counts lanes: an integer", what));
+  if (auto c = asConstInt(n)) n = intImm(std::max<int64_t>(*c, 0));
+  return maskValue(static_cast<int>(bits), n);
+}
+
+Value Elaborator::simdCompare(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // A predicate register: lane l is true where the comparison holds on an
+  // active lane (one uint8 per element of the operands' width).
+  bool scalar = op == "vcmps";
+  checkKeywords(call, what, {"mask", "op"});
+  SimdReg a = reg(0, "src0");
+  if (args.size() < 2)
+    fail(call.loc,
+         fmt::format("{} takes (src0, {}, mask=None, op=...)", what, scalar ? "scalar" : "src1"));
+  noFloat8(a);
+  std::function<Expr(const Expr&)> rhs;
+  if (scalar) {
+    Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
+    rhs = [x](const Expr&) { return x; };
+  } else {
+    SimdReg b = reg(1, "src1");
+    sameDtype(a, b);
+    rhs = [b](const Expr& l) { return b.at(l); };
   }
-  if (op == "vcmp" || op == "vcmps") {
-    // A predicate register: lane l is true where the comparison holds on an
-    // active lane (one uint8 per element of the operands' width).
-    bool scalar = op == "vcmps";
-    checkKeywords(call, what, {"mask", "op"});
-    SimdReg a = reg(0, "src0");
-    if (args.size() < 2)
-      fail(call.loc,
-           fmt::format("{} takes (src0, {}, mask=None, op=...)", what, scalar ? "scalar" : "src1"));
-    noFloat8(a);
-    std::function<Expr(const Expr&)> rhs;
-    if (scalar) {
-      Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
-      rhs = [x](const Expr&) { return x; };
-    } else {
-      SimdReg b = reg(1, "src1");
-      sameDtype(a, b);
-      rhs = [b](const Expr& l) { return b.at(l); };
-    }
-    static const std::map<std::string, BinOp> kCmp = {{"eq", BinOp::EQ}, {"ne", BinOp::NE},
-                                                      {"gt", BinOp::GT}, {"ge", BinOp::GE},
-                                                      {"lt", BinOp::LT}, {"le", BinOp::LE}};
-    std::string cmp = text(3, "op", scalar ? "lt" : "eq");
-    auto it = kCmp.find(cmp);
-    if (it == kCmp.end())
-      fail(where(3, "op"),
-           fmt::format("{} op= is one of eq, ne, gt, ge, lt, le, got \"{}\"", what, cmp));
-    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
-    BinOp bop = it->second;
-    Value p = simdResult(
-        DType::UInt8, simdLanes(nullptr, DType::UInt8, call.loc),
-        [&](const Expr& l) {
-          // Lanes past the operands' count (narrower predicates) stay false.
-          Expr in = binary(BinOp::LT, l, intImm(active.lanes));
-          Expr safe = binary(BinOp::Min, l, intImm(active.lanes - 1));
-          Expr on = binary(bop, a.at(safe), rhs(safe));
-          if (Expr act = active.at(safe)) on = binary(BinOp::And, on, act);
-          return select(binary(BinOp::And, in, on), intImm(1, DType::UInt8),
-                        intImm(0, DType::UInt8));
-        },
-        op, call.loc);
-    return predicateValue(static_cast<int>(dtypeBytes(a.dtype()) * 8), p.buffer);
+  static const std::map<std::string, BinOp> kCmp = {{"eq", BinOp::EQ}, {"ne", BinOp::NE},
+                                                    {"gt", BinOp::GT}, {"ge", BinOp::GE},
+                                                    {"lt", BinOp::LT}, {"le", BinOp::LE}};
+  std::string cmp = text(3, "op", scalar ? "lt" : "eq");
+  auto it = kCmp.find(cmp);
+  if (it == kCmp.end())
+    fail(where(3, "op"),
+         fmt::format("{} op= is one of eq, ne, gt, ge, lt, le, got \"{}\"", what, cmp));
+  SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+  BinOp bop = it->second;
+  Value p = simdResult(
+      DType::UInt8, simdLanes(nullptr, DType::UInt8, call.loc),
+      [&](const Expr& l) {
+        // Lanes past the operands' count (narrower predicates) stay false.
+        Expr in = binary(BinOp::LT, l, intImm(active.lanes));
+        Expr safe = binary(BinOp::Min, l, intImm(active.lanes - 1));
+        Expr on = binary(bop, a.at(safe), rhs(safe));
+        if (Expr act = active.at(safe)) on = binary(BinOp::And, on, act);
+        return select(binary(BinOp::And, in, on), intImm(1, DType::UInt8), intImm(0, DType::UInt8));
+      },
+      op, call.loc);
+  return predicateValue(static_cast<int>(dtypeBytes(a.dtype()) * 8), p.buffer);
+}
+
+Value Elaborator::simdMemBar(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // Orders a VF's vector stores and loads; statements of a VF body already
+  // run in order in tilesched.
+  return Value::none();
+}
+
+Value Elaborator::simdAlloc(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  bool array = op == "alloc_local";
+  checkKeywords(call, what,
+                array ? std::initializer_list<const char*>{"shape", "dtype"}
+                      : std::initializer_list<const char*>{"dtype"});
+  const Value* d = arg(array ? 1 : 0, "dtype");
+  if (!d) fail(call.loc, fmt::format("{} takes {}dtype", what, array ? "a count and a " : "a "));
+  DType t = toDType(*d, where(array ? 1 : 0, "dtype"));
+  std::string name = simdNameHint_.empty() ? "vreg" : simdNameHint_;
+  std::vector<Expr> shape{intImm(lanesOf(t))};
+  if (array) {
+    const Value* n = arg(0, "shape");
+    Value count = n && n->isSequence() && n->elts.size() == 1 ? n->elts[0] : (n ? *n : Value{});
+    int64_t rows = toConstInt(count, where(0, "shape"), "the number of registers");
+    if (rows < 1 || rows > 64)
+      fail(where(0, "shape"), fmt::format("{} holds 1 to 64 registers, got {}", what, rows));
+    shape.insert(shape.begin(), intImm(rows));
   }
-  if (op == "mem_bar") {
-    // Orders a VF's vector stores and loads; statements of a VF body already
-    // run in order in tilesched.
-    return Value::none();
+  Buffer r = makeBuffer(name, MemScope::Local, t, shape, call.loc);
+  (array ? simdArrays_ : simdRegisters_).insert(r->storage.get());
+  if (!array) simdMutable_.insert(r->storage.get());
+  return Value::buf(r);
+}
+
+Value Elaborator::simdLoad(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"dist"});
+  if (args.empty()) fail(call.loc, fmt::format("{} takes (address, dist=\"NORM\")", what));
+  auto [b, off] = simdAddress(args[0], argLoc(call, 0), what);
+  DType t = b->dtype;
+  std::string dist = text(1, "dist", "NORM");
+  std::string bits = std::to_string(dtypeBytes(t) * 8);
+  bool norm = dist == "NORM" || dist == "NORM_B" + bits;
+  bool brc = dist == "BRC_B" + bits;
+  if (!norm && !brc)
+    fail(where(1, "dist"),
+         fmt::format("{}(..., dist=\"{}\") is not supported yet on {} data; tilesched models "
+                     "NORM and BRC_B{}",
+                     what, dist, dtypeName(t), bits));
+  if (!brc) simdCheckSpan(b, off, lanesOf(t), what, "reads", call.loc);
+  Buffer src = b;
+  Expr base = off;
+  return simdResult(
+      t, simdLanes(nullptr, t, call.loc),
+      [&](const Expr& l) { return load(src, {brc ? base : add(base, l)}); }, "vld", call.loc);
+}
+
+Value Elaborator::simdStore(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"mask", "dist", "extent"});
+  if (args.size() < 2) fail(call.loc, fmt::format("{} takes (address, vector, mask=None)", what));
+  auto [b, off] = simdAddress(args[0], argLoc(call, 0), what);
+  SimdReg src = reg(1, "src");
+  if (src.dtype() != b->dtype)
+    fail(argLoc(call, 1), fmt::format("{} stores {} lanes into '{}', which holds {}", what,
+                                      dtypeName(src.dtype()), b->name, dtypeName(b->dtype)));
+  std::string dist = text(3, "dist", "NORM_B32");
+  bool onePoint = dist.rfind("ONEPT_", 0) == 0;
+  if (dist.rfind("NORM", 0) != 0 && !onePoint)
+    fail(where(3, "dist"), fmt::format("{}(..., dist=\"{}\") is not supported yet; tilesched "
+                                       "models NORM_B* and ONEPT_B*",
+                                       what, dist));
+  if (keyword(call, "extent"))
+    fail(keyword(call, "extent")->loc, fmt::format("{}(..., extent=) is not supported yet", what));
+  SimdLanes active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
+  if (onePoint) {
+    // Lane 0 only, when the mask has it.
+    Expr on = active.at(intImm(0));
+    active.predicate = nullptr;
+    active.count = on ? select(on, intImm(1), intImm(0)) : intImm(1);
+    if (auto c = asConstInt(active.count)) active.count = intImm(*c);
   }
-  if (op == "alloc_var" || op == "alloc_local") {
-    bool array = op == "alloc_local";
-    checkKeywords(call, what,
-                  array ? std::initializer_list<const char*>{"shape", "dtype"}
-                        : std::initializer_list<const char*>{"dtype"});
-    const Value* d = arg(array ? 1 : 0, "dtype");
-    if (!d) fail(call.loc, fmt::format("{} takes {}dtype", what, array ? "a count and a " : "a "));
-    DType t = toDType(*d, where(array ? 1 : 0, "dtype"));
-    std::string name = simdNameHint_.empty() ? "vreg" : simdNameHint_;
-    std::vector<Expr> shape{intImm(lanesOf(t))};
-    if (array) {
-      const Value* n = arg(0, "shape");
-      Value count = n && n->isSequence() && n->elts.size() == 1 ? n->elts[0] : (n ? *n : Value{});
-      int64_t rows = toConstInt(count, where(0, "shape"), "the number of registers");
-      if (rows < 1 || rows > 64)
-        fail(where(0, "shape"), fmt::format("{} holds 1 to 64 registers, got {}", what, rows));
-      shape.insert(shape.begin(), intImm(rows));
-    }
-    Buffer r = makeBuffer(name, MemScope::Local, t, shape, call.loc);
-    (array ? simdArrays_ : simdRegisters_).insert(r->storage.get());
-    if (!array) simdMutable_.insert(r->storage.get());
-    return Value::buf(r);
-  }
-  if (op == "vld") {
-    checkKeywords(call, what, {"dist"});
-    if (args.empty()) fail(call.loc, fmt::format("{} takes (address, dist=\"NORM\")", what));
-    auto [b, off] = simdAddress(args[0], argLoc(call, 0), what);
-    DType t = b->dtype;
-    std::string dist = text(1, "dist", "NORM");
-    std::string bits = std::to_string(dtypeBytes(t) * 8);
-    bool norm = dist == "NORM" || dist == "NORM_B" + bits;
-    bool brc = dist == "BRC_B" + bits;
-    if (!norm && !brc)
-      fail(where(1, "dist"),
-           fmt::format("{}(..., dist=\"{}\") is not supported yet on {} data; tilesched models "
-                       "NORM and BRC_B{}",
-                       what, dist, dtypeName(t), bits));
-    if (!brc) simdCheckSpan(b, off, lanesOf(t), what, "reads", call.loc);
-    Buffer src = b;
-    Expr base = off;
-    return simdResult(
-        t, simdLanes(nullptr, t, call.loc),
-        [&](const Expr& l) { return load(src, {brc ? base : add(base, l)}); }, "vld", call.loc);
-  }
-  if (op == "vsts") {
-    checkKeywords(call, what, {"mask", "dist", "extent"});
-    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (address, vector, mask=None)", what));
-    auto [b, off] = simdAddress(args[0], argLoc(call, 0), what);
-    SimdReg src = reg(1, "src");
-    if (src.dtype() != b->dtype)
-      fail(argLoc(call, 1), fmt::format("{} stores {} lanes into '{}', which holds {}", what,
-                                        dtypeName(src.dtype()), b->name, dtypeName(b->dtype)));
-    std::string dist = text(3, "dist", "NORM_B32");
-    bool onePoint = dist.rfind("ONEPT_", 0) == 0;
-    if (dist.rfind("NORM", 0) != 0 && !onePoint)
-      fail(where(3, "dist"), fmt::format("{}(..., dist=\"{}\") is not supported yet; tilesched "
-                                         "models NORM_B* and ONEPT_B*",
-                                         what, dist));
-    if (keyword(call, "extent"))
-      fail(keyword(call, "extent")->loc,
-           fmt::format("{}(..., extent=) is not supported yet", what));
-    SimdLanes active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
-    if (onePoint) {
-      // Lane 0 only, when the mask has it.
-      Expr on = active.at(intImm(0));
-      active.predicate = nullptr;
-      active.count = on ? select(on, intImm(1), intImm(0)) : intImm(1);
-      if (auto c = asConstInt(active.count)) active.count = intImm(*c);
-    }
-    if (auto c = active.count ? asConstInt(active.count) : std::nullopt)
-      simdCheckSpan(b, off, *c, what, "writes", call.loc);
-    Buffer dst = b;
-    Expr base = off;
-    emitLanes(
-        active,
-        [&](const Expr& l) {
-          return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, src.at(l),
-                                             call.loc);
-        },
-        call.loc);
-    return Value::none();
-  }
+  if (auto c = active.count ? asConstInt(active.count) : std::nullopt)
+    simdCheckSpan(b, off, *c, what, "writes", call.loc);
+  Buffer dst = b;
+  Expr base = off;
+  emitLanes(
+      active,
+      [&](const Expr& l) {
+        return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, src.at(l),
+                                           call.loc);
+      },
+      call.loc);
+  return Value::none();
+}
+
+Value Elaborator::simdBinary(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
   static const std::map<std::string, BinOp> kBinary = {{"vadd", BinOp::Add}, {"vsub", BinOp::Sub},
                                                        {"vmul", BinOp::Mul}, {"vdiv", BinOp::Div},
                                                        {"vmax", BinOp::Max}, {"vmin", BinOp::Min}};
-  if (auto it = kBinary.find(op); it != kBinary.end()) {
-    checkKeywords(call, what, {"mask", "mode", "precision"});
-    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
-    sameDtype(a, b);
-    if (it->second == BinOp::Div && !isFloat(a.dtype()))
-      fail(call.loc,
-           fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a.dtype())));
-    zeroing(3);
-    noFloat8(a);
-    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
-    BinOp bop = it->second;
-    return simdResult(
-        a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), b.at(l)); }, op,
-        call.loc);
-  }
+  BinOp bop = kBinary.at(op);
+  checkKeywords(call, what, {"mask", "mode", "precision"});
+  SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+  sameDtype(a, b);
+  if (bop == BinOp::Div && !isFloat(a.dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a.dtype())));
+  zeroing(3);
+  noFloat8(a);
+  SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+  return simdResult(
+      a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), b.at(l)); }, op,
+      call.loc);
+}
+
+Value Elaborator::simdScalar(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
   static const std::map<std::string, BinOp> kScalar = {
       {"vadds", BinOp::Add}, {"vmuls", BinOp::Mul}, {"vmaxs", BinOp::Max}, {"vmins", BinOp::Min}};
-  if (auto it = kScalar.find(op); it != kScalar.end()) {
-    checkKeywords(call, what, {"mask", "mode"});
-    SimdReg a = reg(0, "src");
-    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, scalar, mask=None)", what));
-    noFloat8(a);
-    Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
-    zeroing(3);
-    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
-    BinOp bop = it->second;
-    return simdResult(
-        a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), x); }, op, call.loc);
-  }
+  BinOp bop = kScalar.at(op);
+  checkKeywords(call, what, {"mask", "mode"});
+  SimdReg a = reg(0, "src");
+  if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, scalar, mask=None)", what));
+  noFloat8(a);
+  Expr x = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
+  zeroing(3);
+  SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+  return simdResult(
+      a.dtype(), active, [&](const Expr& l) { return binary(bop, a.at(l), x); }, op, call.loc);
+}
+
+Value Elaborator::simdUnary(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
   static const std::map<std::string, UnOp> kUnary = {{"vexp", UnOp::Exp},
                                                      {"vln", UnOp::Log},
                                                      {"vsqrt", UnOp::Sqrt},
                                                      {"vabs", UnOp::Abs},
                                                      {"vneg", UnOp::Neg}};
-  auto unaryLanes = [&](const std::function<Expr(const Expr&)>& f) {
-    checkKeywords(call, what, {"mask", "mode", "precision"});
-    SimdReg a = reg(0, "src");
-    noFloat8(a);
-    if (op != "vabs" && op != "vneg" && !isFloat(a.dtype()))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
-    zeroing(2);
-    SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
-    return simdResult(
-        a.dtype(), active, [&](const Expr& l) { return f(a.at(l)); }, op, call.loc);
-  };
-  if (auto it = kUnary.find(op); it != kUnary.end()) {
-    UnOp uop = it->second;
-    return unaryLanes([&](const Expr& x) { return unary(uop, x); });
-  }
+  std::function<Expr(const Expr&)> f;
   if (op == "vrelu")
-    return unaryLanes(
-        [&](const Expr& x) { return binary(BinOp::Max, x, cast(x->dtype, intImm(0))); });
-  if (op == "vabsdif" || op == "vexpdif") {
-    checkKeywords(call, what, {"mask", "mode"});
-    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
-    noFloat8(a);
-    sameDtype(a, b);
-    if (!isFloat(a.dtype()))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
-    zeroing(3);
-    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
-    UnOp uop = op == "vabsdif" ? UnOp::Abs : UnOp::Exp;
-    return simdResult(
-        a.dtype(), active, [&](const Expr& l) { return unary(uop, sub(a.at(l), b.at(l))); }, op,
-        call.loc);
-  }
-  if (op == "vlrelu") {
-    checkKeywords(call, what, {"mask"});
-    SimdReg a = reg(0, "src");
-    noFloat8(a);
-    if (!isFloat(a.dtype()))
-      fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
-    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, alpha, mask=None)", what));
-    Expr alpha = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
-    SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
-    DType t = a.dtype();
-    return simdResult(
-        t, active,
-        [&](const Expr& l) {
-          Expr x = a.at(l);
-          return select(binary(BinOp::GE, x, cast(t, intImm(0))), x, binary(BinOp::Mul, alpha, x));
-        },
-        op, call.loc);
-  }
-  if (op == "vsel") {
-    // vsel(a, b, predicate): a where the predicate holds, else b.
-    checkKeywords(call, what, {"mask"});
-    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
-    sameDtype(a, b);
-    const Value* m = arg(2, "mask");
-    if (!m) fail(call.loc, fmt::format("{} takes (src0, src1, predicate)", what));
-    SimdLanes pick = simdLanes(m, a.dtype(), call.loc);
-    return simdResult(
+    f = [&](const Expr& x) { return binary(BinOp::Max, x, cast(x->dtype, intImm(0))); };
+  else
+    f = [uop = kUnary.at(op)](const Expr& x) { return unary(uop, x); };
+  checkKeywords(call, what, {"mask", "mode", "precision"});
+  SimdReg a = reg(0, "src");
+  noFloat8(a);
+  if (op != "vabs" && op != "vneg" && !isFloat(a.dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
+  zeroing(2);
+  SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
+  return simdResult(
+      a.dtype(), active, [&](const Expr& l) { return f(a.at(l)); }, op, call.loc);
+}
+
+Value Elaborator::simdDifference(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"mask", "mode"});
+  SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+  noFloat8(a);
+  sameDtype(a, b);
+  if (!isFloat(a.dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
+  zeroing(3);
+  SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+  UnOp uop = op == "vabsdif" ? UnOp::Abs : UnOp::Exp;
+  return simdResult(
+      a.dtype(), active, [&](const Expr& l) { return unary(uop, sub(a.at(l), b.at(l))); }, op,
+      call.loc);
+}
+
+Value Elaborator::simdLeakyRelu(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"mask"});
+  SimdReg a = reg(0, "src");
+  noFloat8(a);
+  if (!isFloat(a.dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
+  if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, alpha, mask=None)", what));
+  Expr alpha = cast(a.dtype(), toExpr(args[1], argLoc(call, 1), a.dtype()));
+  SimdLanes active = simdLanes(arg(2, "mask"), a.dtype(), call.loc);
+  DType t = a.dtype();
+  return simdResult(
+      t, active,
+      [&](const Expr& l) {
+        Expr x = a.at(l);
+        return select(binary(BinOp::GE, x, cast(t, intImm(0))), x, binary(BinOp::Mul, alpha, x));
+      },
+      op, call.loc);
+}
+
+Value Elaborator::simdSelect(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // vsel(a, b, predicate): a where the predicate holds, else b.
+  checkKeywords(call, what, {"mask"});
+  SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+  sameDtype(a, b);
+  const Value* m = arg(2, "mask");
+  if (!m) fail(call.loc, fmt::format("{} takes (src0, src1, predicate)", what));
+  SimdLanes pick = simdLanes(m, a.dtype(), call.loc);
+  return simdResult(
+      a.dtype(), simdLanes(nullptr, a.dtype(), call.loc),
+      [&](const Expr& l) {
+        Expr on = pick.at(l);
+        return on ? select(on, a.at(l), b.at(l)) : a.at(l);
+      },
+      op, call.loc);
+}
+
+Value Elaborator::simdIndex(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // An index ramp: index + lane (INC_ORDER) or index - lane (DEC_ORDER).
+  checkKeywords(call, what, {"order"});
+  if (args.size() < 2) fail(call.loc, fmt::format("{} takes (index, dtype, order)", what));
+  DType t = toDType(args[1], argLoc(call, 1));
+  if (isFloat8(t)) fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported", what));
+  std::string order = text(2, "order", "INC_ORDER");
+  if (order != "INC_ORDER" && order != "DEC_ORDER")
+    fail(where(2, "order"),
+         fmt::format("{} order= is INC_ORDER or DEC_ORDER, got \"{}\"", what, order));
+  Expr start = toExpr(args[0], argLoc(call, 0));
+  bool inc = order == "INC_ORDER";
+  return simdResult(
+      t, simdLanes(nullptr, t, call.loc),
+      [&](const Expr& l) {
+        Expr lane = cast(start->dtype, l);
+        return inc ? add(start, lane) : sub(start, lane);
+      },
+      op, call.loc);
+}
+
+Value Elaborator::simdReduce(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // A reduction over the active lanes into lane 0 (lanes in order for a
+  // sum); the other lanes are zero. tilesched does not model a second
+  // result lane (such as the index of the maximum) some hardware forms write.
+  checkKeywords(call, what, {"mask", "mode"});
+  SimdReg a = reg(0, "src");
+  noFloat8(a);
+  zeroing(2);
+  DType t = a.dtype();
+  if (op == "vcadd" && !isFloat(t) && dtypeBytes(t) < 4)
+    fail(call.loc,
+         fmt::format("{} on {} lanes (a widening sum) is not supported yet", what, dtypeName(t)));
+  SimdLanes active = simdLanes(arg(1, "mask"), t, call.loc);
+  int64_t lanes = lanesOf(t);
+  // Inactive lanes take the reduction's identity, then one reduction.
+  Expr identity;
+  if (op == "vcadd")
+    identity = cast(t, intImm(0));
+  else if (isFloat(t))
+    identity = floatImm(op == "vcmax" ? -std::numeric_limits<double>::infinity()
+                                      : std::numeric_limits<double>::infinity(),
+                        t);
+  else
+    identity = intImm(intLimit(t, op != "vcmax"), t);
+  Value masked = simdResult(
+      t, simdLanes(nullptr, t, call.loc),
+      [&](const Expr& l) {
+        Expr on = active.at(l);
+        return on ? select(on, a.at(l), identity) : a.at(l);
+      },
+      op + "_in", call.loc);
+  Buffer out = makeBuffer(op, MemScope::Local, t, {intImm(lanes)}, call.loc);
+  simdRegisters_.insert(out->storage.get());
+  auto r = std::make_shared<ReduceStmt>(call.loc);
+  r->reduceKind = op == "vcmax"   ? ReduceKind::Max
+                  : op == "vcmin" ? ReduceKind::Min
+                                  : ReduceKind::Sum;
+  r->src = Region{masked.buffer, {Range{intImm(0), lanes}}};
+  r->dst = Region{out, {Range{intImm(0), 1}}};
+  r->dim = 0;
+  r->clear = true;
+  SimdLanes rest;
+  rest.lanes = lanes - 1;
+  rest.count = intImm(lanes - 1);
+  emitLanes(
+      rest,
+      [&](const Expr& l) {
+        return std::make_shared<StoreStmt>(out, std::vector<Expr>{add(l, intImm(1))},
+                                           cast(t, intImm(0)), call.loc);
+      },
+      call.loc);
+  currentCtx_->out->push_back(r);
+  return Value::buf(out);
+}
+
+Value Elaborator::simdInterleave(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  // vintlv(x, y): (x0 y0 x1 y1 ...) over the low halves, then the high
+  // halves; vdintlv(a, b) undoes it: the even and the odd elements of a ++ b.
+  checkKeywords(call, what, {});
+  SimdReg a = reg(0, "src0"), b = reg(1, "src1");
+  sameDtype(a, b);
+  int64_t lanes = lanesOf(a.dtype()), half = lanes / 2;
+  std::vector<Value> out;
+  for (int64_t part = 0; part < 2; ++part)
+    out.push_back(simdResult(
         a.dtype(), simdLanes(nullptr, a.dtype(), call.loc),
         [&](const Expr& l) {
-          Expr on = pick.at(l);
-          return on ? select(on, a.at(l), b.at(l)) : a.at(l);
+          if (op == "vintlv") {
+            Expr from = add(floordiv(l, intImm(2)), intImm(part * half));
+            return select(binary(BinOp::EQ, floormod(l, intImm(2)), intImm(0)), a.at(from),
+                          b.at(from));
+          }
+          // Element 2l + part of a ++ b; both loads stay in bounds.
+          Expr j = add(mul(l, 2), intImm(part));
+          Expr inA = binary(BinOp::Min, j, intImm(lanes - 1));
+          Expr inB = binary(BinOp::Max, sub(j, intImm(lanes)), intImm(0));
+          return select(binary(BinOp::LT, j, intImm(lanes)), a.at(inA), b.at(inB));
         },
-        op, call.loc);
-  }
-  if (op == "vci") {
-    // An index ramp: index + lane (INC_ORDER) or index - lane (DEC_ORDER).
-    checkKeywords(call, what, {"order"});
-    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (index, dtype, order)", what));
-    DType t = toDType(args[1], argLoc(call, 1));
-    if (isFloat8(t))
-      fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported", what));
-    std::string order = text(2, "order", "INC_ORDER");
-    if (order != "INC_ORDER" && order != "DEC_ORDER")
-      fail(where(2, "order"),
-           fmt::format("{} order= is INC_ORDER or DEC_ORDER, got \"{}\"", what, order));
-    Expr start = toExpr(args[0], argLoc(call, 0));
-    bool inc = order == "INC_ORDER";
-    return simdResult(
-        t, simdLanes(nullptr, t, call.loc),
-        [&](const Expr& l) {
-          Expr lane = cast(start->dtype, l);
-          return inc ? add(start, lane) : sub(start, lane);
-        },
-        op, call.loc);
-  }
-  if (op == "vcmax" || op == "vcmin" || op == "vcadd") {
-    // A reduction over the active lanes into lane 0 (lanes in order for a
-    // sum); the other lanes are zero. tilesched does not model a second
-    // result lane (such as the index of the maximum) some hardware forms write.
-    checkKeywords(call, what, {"mask", "mode"});
-    SimdReg a = reg(0, "src");
-    noFloat8(a);
-    zeroing(2);
-    DType t = a.dtype();
-    if (op == "vcadd" && !isFloat(t) && dtypeBytes(t) < 4)
-      fail(call.loc,
-           fmt::format("{} on {} lanes (a widening sum) is not supported yet", what, dtypeName(t)));
-    SimdLanes active = simdLanes(arg(1, "mask"), t, call.loc);
-    int64_t lanes = lanesOf(t);
-    // Inactive lanes take the reduction's identity, then one reduction.
-    Expr identity;
-    if (op == "vcadd")
-      identity = cast(t, intImm(0));
-    else if (isFloat(t))
-      identity = floatImm(op == "vcmax" ? -std::numeric_limits<double>::infinity()
-                                        : std::numeric_limits<double>::infinity(),
-                          t);
-    else
-      identity = intImm(intLimit(t, op != "vcmax"), t);
-    Value masked = simdResult(
-        t, simdLanes(nullptr, t, call.loc),
-        [&](const Expr& l) {
-          Expr on = active.at(l);
-          return on ? select(on, a.at(l), identity) : a.at(l);
-        },
-        op + "_in", call.loc);
-    Buffer out = makeBuffer(op, MemScope::Local, t, {intImm(lanes)}, call.loc);
-    simdRegisters_.insert(out->storage.get());
-    auto r = std::make_shared<ReduceStmt>(call.loc);
-    r->reduceKind = op == "vcmax"   ? ReduceKind::Max
-                    : op == "vcmin" ? ReduceKind::Min
-                                    : ReduceKind::Sum;
-    r->src = Region{masked.buffer, {Range{intImm(0), lanes}}};
-    r->dst = Region{out, {Range{intImm(0), 1}}};
-    r->dim = 0;
-    r->clear = true;
-    SimdLanes rest;
-    rest.lanes = lanes - 1;
-    rest.count = intImm(lanes - 1);
-    emitLanes(
-        rest,
-        [&](const Expr& l) {
-          return std::make_shared<StoreStmt>(out, std::vector<Expr>{add(l, intImm(1))},
-                                             cast(t, intImm(0)), call.loc);
-        },
-        call.loc);
-    currentCtx_->out->push_back(r);
-    return Value::buf(out);
-  }
-  if (op == "vintlv" || op == "vdintlv") {
-    // vintlv(x, y): (x0 y0 x1 y1 ...) over the low halves, then the high
-    // halves; vdintlv(a, b) undoes it: the even and the odd elements of a ++ b.
-    checkKeywords(call, what, {});
-    SimdReg a = reg(0, "src0"), b = reg(1, "src1");
-    sameDtype(a, b);
-    int64_t lanes = lanesOf(a.dtype()), half = lanes / 2;
-    std::vector<Value> out;
-    for (int64_t part = 0; part < 2; ++part)
-      out.push_back(simdResult(
-          a.dtype(), simdLanes(nullptr, a.dtype(), call.loc),
-          [&](const Expr& l) {
-            if (op == "vintlv") {
-              Expr from = add(floordiv(l, intImm(2)), intImm(part * half));
-              return select(binary(BinOp::EQ, floormod(l, intImm(2)), intImm(0)), a.at(from),
-                            b.at(from));
-            }
-            // Element 2l + part of a ++ b; both loads stay in bounds.
-            Expr j = add(mul(l, 2), intImm(part));
-            Expr inA = binary(BinOp::Min, j, intImm(lanes - 1));
-            Expr inB = binary(BinOp::Max, sub(j, intImm(lanes)), intImm(0));
-            return select(binary(BinOp::LT, j, intImm(lanes)), a.at(inA), b.at(inB));
-          },
-          op, call.loc));
-    return Value::tuple(std::move(out));
-  }
-  if (op == "vdup") {
-    checkKeywords(call, what, {"mask", "mode"});
-    if (args.size() < 2) fail(call.loc, fmt::format("{} takes (scalar, dtype, mask=None)", what));
-    DType t = toDType(args[1], argLoc(call, 1));
-    if (isFloat8(t))
-      fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported; broadcast in "
-                                        "float32 and convert",
-                                        what));
-    if (isSimdRegister(args[0]))
-      fail(argLoc(call, 0), fmt::format("{} broadcasts a scalar; use T.simd.vdupv for a lane of a "
-                                        "register",
-                                        what));
-    Expr x = cast(t, toExpr(args[0], argLoc(call, 0), t));
-    zeroing(3);
-    SimdLanes active = simdLanes(arg(2, "mask"), t, call.loc);
-    return simdResult(
-        t, active, [&](const Expr&) { return x; }, "vdup", call.loc);
-  }
-  if (op == "vdupv") {
-    checkKeywords(call, what, {"mask", "pos", "mode"});
-    SimdReg a = reg(0, "src");
-    std::string pos = text(2, "pos", "POS_LOWEST");
-    if (pos != "POS_LOWEST" && pos != "POS_HIGHEST")
-      fail(where(2, "pos"),
-           fmt::format("{} pos= is POS_LOWEST or POS_HIGHEST, got \"{}\"", what, pos));
-    zeroing(3);
-    SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
-    Expr from = intImm(pos == "POS_LOWEST" ? 0 : lanesOf(a.dtype()) - 1);
-    return simdResult(
-        a.dtype(), active, [&](const Expr&) { return a.at(from); }, "vdupv", call.loc);
-  }
-  fail(call.loc, fmt::format("{} is not supported yet; tilesched models T.simd.pset, "
-                             "update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
-                             "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
-                             "vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, "
-                             "vdupv, alloc_var, alloc_local and mem_bar (docs/language.md)",
-                             what));
+        op, call.loc));
+  return Value::tuple(std::move(out));
+}
+
+Value Elaborator::simdDup(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"mask", "mode"});
+  if (args.size() < 2) fail(call.loc, fmt::format("{} takes (scalar, dtype, mask=None)", what));
+  DType t = toDType(args[1], argLoc(call, 1));
+  if (isFloat8(t))
+    fail(argLoc(call, 1), fmt::format("{} to float8 lanes is not supported; broadcast in "
+                                      "float32 and convert",
+                                      what));
+  if (isSimdRegister(args[0]))
+    fail(argLoc(call, 0), fmt::format("{} broadcasts a scalar; use T.simd.vdupv for a lane of a "
+                                      "register",
+                                      what));
+  Expr x = cast(t, toExpr(args[0], argLoc(call, 0), t));
+  zeroing(3);
+  SimdLanes active = simdLanes(arg(2, "mask"), t, call.loc);
+  return simdResult(
+      t, active, [&](const Expr&) { return x; }, "vdup", call.loc);
+}
+
+Value Elaborator::simdDupVector(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"mask", "pos", "mode"});
+  SimdReg a = reg(0, "src");
+  std::string pos = text(2, "pos", "POS_LOWEST");
+  if (pos != "POS_LOWEST" && pos != "POS_HIGHEST")
+    fail(where(2, "pos"),
+         fmt::format("{} pos= is POS_LOWEST or POS_HIGHEST, got \"{}\"", what, pos));
+  zeroing(3);
+  SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);
+  Expr from = intImm(pos == "POS_LOWEST" ? 0 : lanesOf(a.dtype()) - 1);
+  return simdResult(
+      a.dtype(), active, [&](const Expr&) { return a.at(from); }, "vdupv", call.loc);
 }
 
 // `acc = <register>` where `acc` is a T.simd.alloc_var: its lanes are written
