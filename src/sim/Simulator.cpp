@@ -1,7 +1,9 @@
 // The cycle simulator (see Simulator.h). One BlockSim per block: a scalar unit
 // walking the IR with an explicit stack, seven pipes with bounded queues, the
 // flag table, and an event loop that advances time to the next completion,
-// pipe-free time or scalar-unit time.
+// pipe-free time or scalar-unit time; then the launch (blocks in order, or on
+// two threads). Instruction names are in InstructionNames.cpp, the launch's
+// allocation, merged issues and totals in LaunchResult.cpp.
 #include "sim/Simulator.h"
 
 #include <algorithm>
@@ -23,66 +25,12 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "sim/SimulatorImpl.h"
 #include "sim/StaleVersions.h"
 
 namespace tilesched::sim {
 
 using namespace ir;
-
-const char* opKindName(OpKind k) {
-  static const char* kNames[kNumOpKinds] = {"load (GM->UB/L1)", "store (UB->GM/L1)",
-                                            "L1->L0",           "fixpipe",
-                                            "cube gemm",        "vector",
-                                            "reduce",           "fill",
-                                            "VF region",        "scalar",
-                                            "set_flag",         "wait_flag",
-                                            "barrier"};
-  return kNames[static_cast<size_t>(k)];
-}
-
-int64_t SimResult::count(SimIssue::Kind k) const {
-  int64_t n = 0;
-  for (const auto& i : issues) n += i.kind == k;
-  return n;
-}
-
-std::vector<Allocation> allocate(const Kernel& kernel, const Target& target,
-                                 std::vector<SimIssue>& issues,
-                                 std::array<int64_t, kNumMemScopes>& used) {
-  std::vector<Allocation> out;
-  used.fill(0);
-  for (MemScope scope : kCapacityScopes) {
-    int64_t cursor = 0;
-    int64_t align = std::max<int64_t>(1, target.alignment(scope));
-    auto cap = target.capacity(scope, kernel.hasSimtVF);
-    bool unlimited =
-        std::find(kernel.annotations.unlimited.begin(), kernel.annotations.unlimited.end(),
-                  scope) != kernel.annotations.unlimited.end();
-    for (const auto& st : kernel.storages) {
-      if (st->scope != scope) continue;
-      int64_t offset = (cursor + align - 1) / align * align;
-      out.push_back({st->name, scope, offset, st->bytes});
-      cursor = offset + st->bytes;
-      if (cap && cursor > *cap) {
-        SimIssue issue;
-        issue.kind = SimIssue::Capacity;
-        issue.loc = st->loc;
-        issue.message = fmt::format(
-            "'{}' ({} bytes at offset {}, {}-byte aligned) ends at byte {}, beyond the {} bytes of "
-            "{} on {}",
-            st->name, st->bytes, offset, align, cursor, *cap, memScopeName(scope), target.name);
-        if (unlimited)
-          issue.notes.push_back(
-              {kernel.loc, fmt::format("T.annotate_unlimit_memory(\"{}\") lifts the limit for the "
-                                       "scheduler only; the hardware keeps its capacity",
-                                       memScopeName(scope))});
-        issues.push_back(std::move(issue));
-      }
-    }
-    used[memScopeIndex(scope)] = cursor;
-  }
-  return out;
-}
 
 namespace {
 
@@ -130,158 +78,6 @@ struct FlagState {
   SourceLoc setter;
 };
 
-std::string regionName(const Region& r) { return r.buffer->name; }
-
-}  // namespace
-
-std::string instructionName(const StmtNode* s) {
-  switch (s->kind) {
-    case StmtKind::Copy: {
-      const auto* c = static_cast<const CopyStmt*>(s);
-      return fmt::format("T.copy {} -> {}", regionName(c->src), regionName(c->dst));
-    }
-    case StmtKind::Gemm: {
-      const auto* g = static_cast<const GemmStmt*>(s);
-      return fmt::format("T.gemm {}, {} -> {}", regionName(g->a), regionName(g->b),
-                         regionName(g->c));
-    }
-    case StmtKind::Fill:
-      return "T.fill " + regionName(static_cast<const FillStmt*>(s)->dst);
-    case StmtKind::Reduce: {
-      const auto* r = static_cast<const ReduceStmt*>(s);
-      return fmt::format("T.reduce_{} {} -> {}", reduceKindName(r->reduceKind), regionName(r->src),
-                         regionName(r->dst));
-    }
-    case StmtKind::Parallel: {
-      std::string target;
-      forEachStmt(static_cast<const ParallelStmt*>(s)->body, [&](const Stmt& x) {
-        if (const auto* st = as<StoreStmt>(x); st && target.empty()) target = st->buffer->name;
-      });
-      return "T.Parallel -> " + (target.empty() ? std::string("?") : target);
-    }
-    case StmtKind::VFRegion:
-      return static_cast<const VFRegionStmt*>(s)->simt ? "T.SimtVF" : "T.SimdVF";
-    case StmtKind::Store:
-      return "store " + static_cast<const StoreStmt*>(s)->buffer->name;
-    case StmtKind::Assign:
-      return "assign " + static_cast<const AssignStmt*>(s)->var->name;
-    case StmtKind::For:
-      return "for " + static_cast<const ForStmt*>(s)->var->name;
-    case StmtKind::If:
-      return "if";
-    case StmtKind::SetFlag:
-      return "T.set_flag";
-    case StmtKind::WaitFlag:
-      return "T.wait_flag";
-    case StmtKind::Barrier:
-      return "T.pipe_barrier";
-    default:
-      return "?";
-  }
-}
-
-namespace {
-
-// The operation a T.Parallel store computes, by its outermost operator
-// (casts looked through): what a reader of a timeline needs to tell the
-// vector instructions of a body apart.
-std::string operationName(const Expr& e) {
-  if (!e) return "move";
-  switch (e->kind) {
-    case ExprKind::Cast:
-      return e->operands.empty() ? "cast" : operationName(e->operands[0]);
-    case ExprKind::Binary:
-      switch (e->binOp) {
-        case BinOp::Add:
-          return "add";
-        case BinOp::Sub:
-          return "sub";
-        case BinOp::Mul:
-          return "mul";
-        case BinOp::Div:
-          return "div";
-        case BinOp::FloorDiv:
-          return "floordiv";
-        case BinOp::FloorMod:
-          return "mod";
-        case BinOp::Min:
-          return "min";
-        case BinOp::Max:
-          return "max";
-        case BinOp::And:
-        case BinOp::Or:
-          return "logic";
-        default:
-          return "compare";
-      }
-    case ExprKind::Unary:
-      switch (e->unOp) {
-        case UnOp::Neg:
-          return "neg";
-        case UnOp::Not:
-          return "not";
-        case UnOp::Abs:
-          return "abs";
-        case UnOp::Exp:
-          return "exp";
-        case UnOp::Log:
-          return "log";
-        case UnOp::Sqrt:
-          return "sqrt";
-        case UnOp::Rsqrt:
-          return "rsqrt";
-        case UnOp::Tanh:
-          return "tanh";
-        case UnOp::Sigmoid:
-          return "sigmoid";
-      }
-      return "unary";
-    case ExprKind::Select:
-      return "select";
-    case ExprKind::IntImm:
-    case ExprKind::FloatImm:
-      return "set";
-    default:
-      return "move";
-  }
-}
-
-}  // namespace
-
-std::string instructionLabel(const StmtNode* s) {
-  switch (s->kind) {
-    case StmtKind::Copy: {
-      const auto* c = static_cast<const CopyStmt*>(s);
-      return fmt::format("copy {}\u2192{}", regionName(c->src), regionName(c->dst));
-    }
-    case StmtKind::Gemm: {
-      const auto* g = static_cast<const GemmStmt*>(s);
-      return fmt::format("gemm {},{}\u2192{}", regionName(g->a), regionName(g->b),
-                         regionName(g->c));
-    }
-    case StmtKind::Fill:
-      return "fill " + regionName(static_cast<const FillStmt*>(s)->dst);
-    case StmtKind::Reduce: {
-      const auto* r = static_cast<const ReduceStmt*>(s);
-      return fmt::format("reduce_{} {}\u2192{}", reduceKindName(r->reduceKind), regionName(r->src),
-                         regionName(r->dst));
-    }
-    case StmtKind::Parallel: {
-      const StoreStmt* first = nullptr;
-      forEachStmt(static_cast<const ParallelStmt*>(s)->body, [&](const Stmt& x) {
-        if (const auto* st = as<StoreStmt>(x); st && !first) first = st;
-      });
-      if (!first) return "parallel";
-      return operationName(first->value) + "\u2192" + first->buffer->name;
-    }
-    case StmtKind::VFRegion:
-      return static_cast<const VFRegionStmt*>(s)->simt ? "SimtVF" : "SimdVF";
-    default:
-      return "";
-  }
-}
-
-namespace {
 // The global storages (memory indices) an instruction updates atomically, with
 // the kind; accesses to every other storage are plain reads and writes.
 using StorageAtomics = GlobalRaceChecker::StorageAtomics;
@@ -1288,79 +1084,6 @@ void BlockSim::run() {
   result_.blocks.push_back(stats_);
 }
 
-// One deadlock error for the whole launch, naming every blocked block: its
-// notes are the blocks' notes (each pipe's blocked head, the scalar unit),
-// prefixed with the block and cycle. A single blocked block keeps its own.
-void mergeDeadlocks(std::vector<SimIssue>& issues, int64_t grid) {
-  if (std::count_if(issues.begin(), issues.end(),
-                    [](const SimIssue& i) { return i.kind == SimIssue::Deadlock; }) <= 1)
-    return;
-  std::vector<SimIssue> deadlocks, rest;
-  size_t firstAt = issues.size();
-  for (auto& i : issues) {
-    if (i.kind == SimIssue::Deadlock && firstAt == issues.size()) firstAt = rest.size();
-    (i.kind == SimIssue::Deadlock ? deadlocks : rest).push_back(std::move(i));
-  }
-  SimIssue merged;
-  merged.kind = SimIssue::Deadlock;
-  merged.loc = deadlocks.front().loc;
-  merged.block = deadlocks.front().block;
-  std::string blocks;
-  for (size_t k = 0; k < deadlocks.size(); ++k)
-    blocks += (k == 0                      ? ""
-               : k + 1 == deadlocks.size() ? " and "
-                                           : ", ") +
-              std::to_string(deadlocks[k].block);
-  merged.message = fmt::format("deadlock in blocks {} ({} of {} blocks): no pipe can make progress",
-                               blocks, deadlocks.size(), grid);
-  for (const auto& d : deadlocks) {
-    // "deadlock in block 1 at cycle 57: ..." -> "block 1 at cycle 57"
-    std::string where = fmt::format("block {}", d.block);
-    auto at = d.message.find(" at cycle ");
-    auto colon = d.message.find(':');
-    if (at != std::string::npos && colon != std::string::npos && at < colon)
-      where += d.message.substr(at, colon - at);
-    if (d.notes.empty()) merged.notes.push_back({d.loc, where + ": blocked"});
-    for (const auto& [loc, text] : d.notes) merged.notes.push_back({loc, where + ": " + text});
-  }
-  rest.insert(rest.begin() + static_cast<long>(firstAt), std::move(merged));
-  issues = std::move(rest);
-}
-
-// "C[0, 4]": the element of global storage `storage` holding byte `byte`,
-// through the first parameter over that storage.
-std::string elementName(const Kernel& kernel, const Memory& memory, Machine& machine, int storage,
-                        int64_t byte) {
-  for (const auto& p : kernel.params) {
-    if (!p.buffer || memory.index(p.buffer->storage) != storage) continue;
-    const auto& shape = machine.shapeOf(p.buffer);
-    int64_t flat = byte / std::max(1, dtypeBytes(p.buffer->dtype));
-    std::vector<int64_t> idx(shape.size(), 0);
-    for (size_t d = shape.size(); d-- > 0;) {
-      int64_t e = std::max<int64_t>(shape[d], 1);
-      idx[d] = flat % e;
-      flat /= e;
-    }
-    std::string text;
-    for (size_t d = 0; d < idx.size(); ++d) text += (d ? ", " : "") + std::to_string(idx[d]);
-    return fmt::format("{}[{}]", p.name, text);
-  }
-  return memory.storage(storage)->name;
-}
-
-void dedupeIssues(std::vector<SimIssue>& issues) {
-  std::vector<SimIssue> out;
-  for (auto& i : issues) {
-    bool dup = false;
-    for (const auto& o : out)
-      if (o.kind == i.kind && o.loc.line == i.loc.line && o.loc.col == i.loc.col &&
-          (o.kind != SimIssue::Deadlock ? o.message == i.message : true))
-        dup = true;
-    if (!dup) out.push_back(std::move(i));
-  }
-  issues = std::move(out);
-}
-
 }  // namespace
 
 void checkAssumptions(const Kernel& kernel, Machine& machine, int64_t block) {
@@ -1634,8 +1357,6 @@ std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target
   return result;
 }
 
-void finish(SimResult& result, const Kernel& kernel, const SimOptions& options);
-
 }  // namespace
 
 SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
@@ -1651,7 +1372,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   if (options.threads >= 2 && kernel.grid >= 2 && options.blocks.empty() && !options.recordTrace &&
       globalBytes <= (int64_t{16} << 20) && !hasAtomicStore(kernel)) {
     if (auto parallel = simulateOnTwoThreads(kernel, target, memory, options, result)) {
-      finish(*parallel, kernel, options);
+      detail::finish(*parallel, kernel, options);
       return std::move(*parallel);
     }
   }
@@ -1672,45 +1393,11 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   result.races = races.races();
   result.raceOccurrences = races.totalOccurrences();
   for (Race race : globalRaces.races()) {
-    race.element = elementName(kernel, memory, runner.machine, race.storage, race.lo);
+    race.element = detail::elementName(kernel, memory, runner.machine, race.storage, race.lo);
     result.races.push_back(std::move(race));
   }
   result.raceOccurrences += globalRaces.totalOccurrences();
-  finish(result, kernel, options);
+  detail::finish(result, kernel, options);
   return result;
 }
-
-namespace {
-
-// Issues merged and deduplicated, waves and kernel totals.
-void finish(SimResult& result, const Kernel& kernel, const SimOptions& options) {
-  mergeDeadlocks(result.issues, kernel.grid);
-  dedupeIssues(result.issues);
-
-  // Blocks run in waves of `cores` concurrent blocks.
-  result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
-  result.waves = 0;
-  for (size_t w = 0; w < result.blocks.size(); w += static_cast<size_t>(result.cores)) {
-    ++result.waves;
-    int64_t cycles = 0, bound = 0;
-    std::array<int64_t, kNumPipes> busy{};
-    for (size_t b = w; b < std::min(result.blocks.size(), w + static_cast<size_t>(result.cores));
-         ++b) {
-      const BlockStats& s = result.blocks[b];
-      cycles = std::max(cycles, s.cycles);
-      bound = std::max(bound, s.lowerBound);
-      for (size_t p = 0; p < kNumPipes; ++p) busy[p] = std::max(busy[p], s.pipes[p].busy);
-      result.flagStall += s.flagStall;
-      result.instructions += s.instructions;
-    }
-    result.cycles += cycles;
-    result.lowerBound += bound;
-    for (size_t p = 0; p < kNumPipes; ++p) result.busy[p] += busy[p];
-  }
-  result.efficiency = result.cycles > 0 ? static_cast<double>(result.lowerBound) /
-                                              static_cast<double>(result.cycles)
-                                        : 0;
-}
-
-}  // namespace
 }  // namespace tilesched::sim
