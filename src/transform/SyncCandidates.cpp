@@ -13,21 +13,13 @@ namespace tilesched::transform::sync_detail {
 using namespace ir;
 using analysis::UnitList;
 
-std::vector<Cand> Lowerer::candidates(const ListState& ls) const {
-  const UnitList& list = ls.list;
-  const ForStmt* loop = ls.loop;
-  bool isLoop = ls.isLoop;
-  const Expr& loopClock = ls.loopClock;
-  const auto& slotOf = ls.slotOf;
-  const int64_t numSlots = ls.numSlots;
-  const auto& stageOf = ls.stageOf;
-  bool staged = ls.staged;
-  bool singleTrip = ls.singleTrip;
-  std::vector<Cand> cands;
-  // Owner exclusions (sibling owners of one storage) order the two units as
-  // written: every conflicting access pair becomes a dependency, forward in
-  // the iteration and, in a loop, from the second unit to the first one
-  // iteration later.
+namespace {
+
+// The list's dependencies and those of its owner exclusions: sibling owners
+// of one storage order the two units as written, so every conflicting access
+// pair becomes a dependency, forward in the iteration and, in a loop, from
+// the second unit to the first one iteration later.
+std::vector<analysis::Dependency> withExclusions(const UnitList& list, bool isLoop) {
   std::vector<analysis::Dependency> deps = list.deps;
   for (const auto& ex : list.exclusions) {
     for (const auto& x : list.units[static_cast<size_t>(ex.a)].accesses) {
@@ -66,10 +58,15 @@ std::vector<Cand> Lowerer::candidates(const ListState& ls) const {
       }
     }
   }
-  // A dependency on a loop unit names one of its leaf tasks; every leaf that
-  // makes an access of the right kind must be ordered (they may sit on
-  // different pipes), so the dependency is expanded over all of them.
-  // (A leaf is a path and whether the access is a scalar operand read.)
+  return deps;
+}
+
+// A dependency on a loop unit names one of its leaf tasks; every leaf that
+// makes an access of the right kind must be ordered (they may sit on
+// different pipes), so the dependency is expanded over all of them.
+// (A leaf is a path and whether the access is a scalar operand read.)
+std::vector<analysis::Dependency> overLeaves(const UnitList& list,
+                                             const std::vector<analysis::Dependency>& deps) {
   using Leaf = std::pair<std::vector<int>, bool>;
   auto leafPaths = [&](int unit, const ir::Storage& st, bool writes) {
     std::vector<Leaf> paths;
@@ -82,31 +79,45 @@ std::vector<Cand> Lowerer::candidates(const ListState& ls) const {
     }
     return paths;
   };
-  {
-    std::vector<analysis::Dependency> expanded;
-    for (const auto& dep : deps) {
-      bool loops = dep.storage && (list.units[static_cast<size_t>(dep.from)].isLoop() ||
-                                   list.units[static_cast<size_t>(dep.to)].isLoop());
-      if (!loops) {
-        expanded.push_back(dep);
-        continue;
-      }
-      bool fromWrites = dep.kind != analysis::DepKind::WAR;
-      bool toWrites = dep.kind != analysis::DepKind::RAW;
-      auto froms = leafPaths(dep.from, dep.storage, fromWrites);
-      auto tos = leafPaths(dep.to, dep.storage, toWrites);
-      if (froms.empty()) froms.emplace_back(dep.fromPath, dep.fromScalar);
-      if (tos.empty()) tos.emplace_back(dep.toPath, dep.toScalar);
-      for (const auto& f : froms)
-        for (const auto& t : tos) {
-          analysis::Dependency d = dep;
-          std::tie(d.fromPath, d.fromScalar) = f;
-          std::tie(d.toPath, d.toScalar) = t;
-          expanded.push_back(d);
-        }
+  std::vector<analysis::Dependency> expanded;
+  for (const auto& dep : deps) {
+    bool loops = dep.storage && (list.units[static_cast<size_t>(dep.from)].isLoop() ||
+                                 list.units[static_cast<size_t>(dep.to)].isLoop());
+    if (!loops) {
+      expanded.push_back(dep);
+      continue;
     }
-    deps = std::move(expanded);
+    bool fromWrites = dep.kind != analysis::DepKind::WAR;
+    bool toWrites = dep.kind != analysis::DepKind::RAW;
+    auto froms = leafPaths(dep.from, dep.storage, fromWrites);
+    auto tos = leafPaths(dep.to, dep.storage, toWrites);
+    if (froms.empty()) froms.emplace_back(dep.fromPath, dep.fromScalar);
+    if (tos.empty()) tos.emplace_back(dep.toPath, dep.toScalar);
+    for (const auto& f : froms)
+      for (const auto& t : tos) {
+        analysis::Dependency d = dep;
+        std::tie(d.fromPath, d.fromScalar) = f;
+        std::tie(d.toPath, d.toScalar) = t;
+        expanded.push_back(d);
+      }
   }
+  return expanded;
+}
+
+}  // namespace
+
+std::vector<Cand> Lowerer::candidates(const ListState& ls) const {
+  const UnitList& list = ls.list;
+  const ForStmt* loop = ls.loop;
+  bool isLoop = ls.isLoop;
+  const Expr& loopClock = ls.loopClock;
+  const auto& slotOf = ls.slotOf;
+  const int64_t numSlots = ls.numSlots;
+  const auto& stageOf = ls.stageOf;
+  bool staged = ls.staged;
+  bool singleTrip = ls.singleTrip;
+  std::vector<Cand> cands;
+  std::vector<analysis::Dependency> deps = overLeaves(list, withExclusions(list, isLoop));
   for (const auto& dep : deps) {
     if (!dep.storage) continue;  // scalar values are captured when an instruction issues
     if (orderedByInnerRings(list, dep)) continue;

@@ -43,16 +43,7 @@ bool unguardedLet(const UnitList& list, const Slot& slot) {
   return assignments == 1;
 }
 
-Stmt Lowerer::emit(const ListState& ls, const std::vector<Edge>& kept, const Stmt& body) {
-  const UnitList& list = ls.list;
-  const ForStmt* loop = ls.loop;
-  bool isLoop = ls.isLoop;
-  const auto& slots = ls.slots;
-  const auto& slotOf = ls.slotOf;
-  const int64_t numSlots = ls.numSlots;
-  bool staged = ls.staged;
-  const int64_t maxStage = ls.maxStage;
-  const Var& ringCounter = ls.ringCounter;
+std::map<int64_t, std::vector<Stmt>> Lowerer::placeEdges(const std::vector<Edge>& kept) {
   std::map<int64_t, std::vector<Stmt>> at;  // position -> statements, in edge order
   auto idExpr = [&](const Edge& e, bool wait) -> Expr {
     if (e.ring == 1) return intImm(e.base);
@@ -90,42 +81,60 @@ Stmt Lowerer::emit(const ListState& ls, const std::vector<Edge>& kept, const Stm
         break;
     }
   }
+  return at;
+}
 
-  // Counter-mode epochs owned by this loop.
-  std::vector<Stmt> prologue, epilogue;
-  std::map<int64_t, std::vector<Stmt>> markActive;  // slot -> `act = 1` statements
-  if (isLoop) {
-    for (const auto& sl : plan_.storages) {
-      if (!sl.counter || std::find(sl.owners.begin(), sl.owners.end(), loop) == sl.owners.end())
-        continue;
-      bool unguarded = false;
-      std::vector<int64_t> guardedSlots;
-      for (const auto& u : list.units) {
-        bool touches = false;
-        for (const auto& acc : u.accesses) touches |= acc.storage == sl.storage;
-        if (!touches) continue;
-        int64_t s = slotOf[static_cast<size_t>(u.index)];
-        if (slots[static_cast<size_t>(s)].guard)
-          guardedSlots.push_back(s);
-        else
-          unguarded = true;
-      }
-      Expr counter = varRef(sl.counter);
-      if (unguarded || guardedSlots.empty()) {
-        epilogue.push_back(
-            std::make_shared<AssignStmt>(sl.counter, add(counter, intImm(1)), loop->loc));
-        continue;
-      }
-      Var act = plan_.freshVar(sl.buffer->name + "_active", DType::Int32);
-      prologue.push_back(std::make_shared<AssignStmt>(act, intImm(0), loop->loc));
-      for (int64_t s : guardedSlots)
-        markActive[s].push_back(std::make_shared<AssignStmt>(act, intImm(1), loop->loc));
-      epilogue.push_back(
-          std::make_shared<AssignStmt>(sl.counter, add(counter, varRef(act)), loop->loc));
+CounterEpochs Lowerer::counterEpochs(const ListState& ls) {
+  const UnitList& list = ls.list;
+  const ForStmt* loop = ls.loop;
+  const auto& slots = ls.slots;
+  const auto& slotOf = ls.slotOf;
+  CounterEpochs epochs;
+  for (const auto& sl : plan_.storages) {
+    if (!sl.counter || std::find(sl.owners.begin(), sl.owners.end(), loop) == sl.owners.end())
+      continue;
+    bool unguarded = false;
+    std::vector<int64_t> guardedSlots;
+    for (const auto& u : list.units) {
+      bool touches = false;
+      for (const auto& acc : u.accesses) touches |= acc.storage == sl.storage;
+      if (!touches) continue;
+      int64_t s = slotOf[static_cast<size_t>(u.index)];
+      if (slots[static_cast<size_t>(s)].guard)
+        guardedSlots.push_back(s);
+      else
+        unguarded = true;
     }
+    Expr counter = varRef(sl.counter);
+    if (unguarded || guardedSlots.empty()) {
+      epochs.epilogue.push_back(
+          std::make_shared<AssignStmt>(sl.counter, add(counter, intImm(1)), loop->loc));
+      continue;
+    }
+    Var act = plan_.freshVar(sl.buffer->name + "_active", DType::Int32);
+    epochs.prologue.push_back(std::make_shared<AssignStmt>(act, intImm(0), loop->loc));
+    for (int64_t s : guardedSlots)
+      epochs.markActive[s].push_back(std::make_shared<AssignStmt>(act, intImm(1), loop->loc));
+    epochs.epilogue.push_back(
+        std::make_shared<AssignStmt>(sl.counter, add(counter, varRef(act)), loop->loc));
   }
+  return epochs;
+}
 
-  std::vector<Stmt> out = prologue;
+Stmt Lowerer::emit(const ListState& ls, const std::vector<Edge>& kept, const Stmt& body) {
+  const UnitList& list = ls.list;
+  const ForStmt* loop = ls.loop;
+  bool isLoop = ls.isLoop;
+  const auto& slots = ls.slots;
+  const int64_t numSlots = ls.numSlots;
+  bool staged = ls.staged;
+  const int64_t maxStage = ls.maxStage;
+  const Var& ringCounter = ls.ringCounter;
+  std::map<int64_t, std::vector<Stmt>> at = placeEdges(kept);
+  CounterEpochs epochs = isLoop ? counterEpochs(ls) : CounterEpochs{};
+  const std::vector<Stmt>& epilogue = epochs.epilogue;
+  const auto& markActive = epochs.markActive;
+  std::vector<Stmt> out = epochs.prologue;
   auto flush = [&](int64_t gap) {
     for (int64_t c = 0; c < kWork; ++c) {
       auto it = at.find(pos(gap, c));

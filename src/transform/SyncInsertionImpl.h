@@ -230,6 +230,13 @@ struct ListState {
   Var ringCounter;          // the loop's ring counter, if a ring needs one
 };
 
+// The statements that advance a loop's counter-mode epochs (SyncEmit.cpp):
+// before the body, after it, and `active = 1` after the guarded slots.
+struct CounterEpochs {
+  std::vector<Stmt> prologue, epilogue;
+  std::map<int64_t, std::vector<Stmt>> markActive;  // slot -> `act = 1` statements
+};
+
 // A dependency's flag or barrier before pruning; shorter spans first.
 struct Cand {
   Edge edge;
@@ -305,6 +312,10 @@ class Lowerer {
   void legalise(ListState& ls, std::vector<Edge>& kept);          // SyncLegalise.cpp
   void allocateIds(ListState& ls, std::vector<Edge>& kept);       // SyncEventIds.cpp
   Stmt emit(const ListState& ls, const std::vector<Edge>& kept, const Stmt& body);  // SyncEmit.cpp
+  // Parts of emit: the statements of every kept edge by position (rings'
+  // pre-sets and drains go to the kernel), and the counter-mode epochs.
+  std::map<int64_t, std::vector<Stmt>> placeEdges(const std::vector<Edge>& kept);
+  CounterEpochs counterEpochs(const ListState& ls);
   // Stage t of a staged loop: the slot's work shifted to iteration i - t and
   // guarded to the original range (SyncStages.cpp).
   std::vector<Stmt> stageGuarded(const ListState& ls, const Slot& slot,
