@@ -987,6 +987,88 @@ void Elaborator::loopAnnotations(const py::Expr& call, Env& env, ForStmt& loop) 
   }
 }
 
+namespace {
+
+// Loop variables are visible in the body only: `n` bound for the body, the
+// value it named before returned (a name of an enclosing env shows through
+// again by itself).
+std::optional<Value> bindLoopName(Env& env, const std::string& n, Value v) {
+  auto old = env.names.find(n);
+  std::optional<Value> saved =
+      old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
+  env.bind(n, std::move(v));
+  return saved;
+}
+
+void restoreLoopName(Env& env, const std::string& n, const std::optional<Value>& saved) {
+  if (saved)
+    env.names[n] = *saved;  // the same binding again (keeps its serial)
+  else
+    env.names.erase(n);
+}
+
+}  // namespace
+
+// `for x in <constant sequence>`: unrolled while building the kernel.
+void Elaborator::unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  const py::Expr& iter = *s.iter;
+  const py::Expr& target = *s.targets[0];
+  Value seq = eval(iter, env);
+  if (!seq.isSequence())
+    fail(iter.loc,
+         "a kernel loop must iterate over T.serial, T.Pipelined, T.Parallel, T.Persistent, "
+         "T.unroll or range");
+  if (seq.elts.size() > kMaxUnroll)
+    fail(iter.loc, fmt::format("a loop over a constant sequence is unrolled; {} elements is more "
+                               "than {}, use T.serial",
+                               seq.elts.size(), kMaxUnroll));
+  for (const auto& v : seq.elts) {
+    assignTargets(target, v, env, s.loc);
+    elabBlock(s.body, env, ctx);
+  }
+}
+
+// `for i, j in T.Parallel(m, n)`.
+void Elaborator::elabParallelFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
+  const py::Expr& iter = *s.iter;
+  const py::Expr& target = *s.targets[0];
+  auto bodyInto = [&](std::vector<Stmt>& out, BlockCtx inner) {
+    inner.out = &out;
+    elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
+    return std::make_shared<SeqStmt>(std::move(out), s.loc);
+  };
+  auto bindTemp = [&](const std::string& n, Value v) { return bindLoopName(env, n, std::move(v)); };
+  requireNotElementwise("a nested T.Parallel", s.loc, ctx);
+  checkKeywords(iter, "T.Parallel", {});
+  auto extents = positional(iter, env);
+  std::vector<const py::Expr*> names;
+  if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List)
+    for (const auto& t : target.elts) names.push_back(t.get());
+  else
+    names.push_back(&target);
+  if (names.size() != extents.size())
+    fail(target.loc,
+         fmt::format("T.Parallel has {} extent{} but the loop binds {} name{}", extents.size(),
+                     extents.size() == 1 ? "" : "s", names.size(), names.size() == 1 ? "" : "s"));
+  auto p = std::make_shared<ParallelStmt>(s.loc);
+  std::vector<std::pair<std::string, std::optional<Value>>> saved;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i]->kind != py::ExprKind::Name) fail(names[i]->loc, "T.Parallel binds plain names");
+    int64_t ext = toConstInt(extents[i], iter.loc, "T.Parallel extent");
+    if (ext < 1) fail(iter.loc, fmt::format("T.Parallel extent must be positive, got {}", ext));
+    Var v = makeVar(names[i]->id, DType::Int32, VarKind::Loop);
+    p->vars.push_back(v);
+    p->extents.push_back(ext);
+    saved.push_back({names[i]->id, bindTemp(names[i]->id, Value::irExpr(varRef(v)))});
+  }
+  std::vector<Stmt> out;
+  BlockCtx inner = ctx;
+  inner.inParallel = true;
+  p->body = bodyInto(out, inner);
+  for (auto& [n, v] : saved) restoreLoopName(env, n, v);
+  ctx.out->push_back(p);
+}
+
 void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   if (!s.orelse.empty()) fail(s.orelse[0]->loc, "'for ... else' is not supported in a kernel");
   const py::Expr& iter = *s.iter;
@@ -996,76 +1078,19 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   if (name == "builtins.range" || name == "Serial") name = "serial";
   if (name == "Unroll") name = "unroll";  // T.Unroll(n, explicit=True): TileLang's spelling
 
-  if (iter.kind != py::ExprKind::Call || name.empty()) {
-    // A constant sequence: unrolled while building the kernel.
-    Value seq = eval(iter, env);
-    if (!seq.isSequence())
-      fail(iter.loc,
-           "a kernel loop must iterate over T.serial, T.Pipelined, T.Parallel, T.Persistent, "
-           "T.unroll or range");
-    if (seq.elts.size() > kMaxUnroll)
-      fail(iter.loc, fmt::format("a loop over a constant sequence is unrolled; {} elements is more "
-                                 "than {}, use T.serial",
-                                 seq.elts.size(), kMaxUnroll));
-    for (const auto& v : seq.elts) {
-      assignTargets(target, v, env, s.loc);
-      elabBlock(s.body, env, ctx);
-    }
-    return;
-  }
+  if (iter.kind != py::ExprKind::Call || name.empty()) return unrollSequence(s, env, ctx);
 
   auto bodyInto = [&](std::vector<Stmt>& out, BlockCtx inner) {
     inner.out = &out;
     elabScopedBlock(s.body, env, inner, "loop", s.loc, /*loop=*/true);
     return std::make_shared<SeqStmt>(std::move(out), s.loc);
   };
-  // Loop variables are visible in the body only.
-  auto bindTemp = [&](const std::string& n, Value v) {
-    auto old = env.names.find(n);  // a name of an enclosing env shows through again by itself
-    std::optional<Value> saved =
-        old != env.names.end() ? std::optional<Value>(old->second) : std::nullopt;
-    env.bind(n, std::move(v));
-    return saved;
-  };
+  auto bindTemp = [&](const std::string& n, Value v) { return bindLoopName(env, n, std::move(v)); };
   auto restore = [&](const std::string& n, const std::optional<Value>& saved) {
-    if (saved)
-      env.names[n] = *saved;  // the same binding again (keeps its serial)
-    else
-      env.names.erase(n);
+    restoreLoopName(env, n, saved);
   };
 
-  if (name == "Parallel") {
-    requireNotElementwise("a nested T.Parallel", s.loc, ctx);
-    checkKeywords(iter, "T.Parallel", {});
-    auto extents = positional(iter, env);
-    std::vector<const py::Expr*> names;
-    if (target.kind == py::ExprKind::Tuple || target.kind == py::ExprKind::List)
-      for (const auto& t : target.elts) names.push_back(t.get());
-    else
-      names.push_back(&target);
-    if (names.size() != extents.size())
-      fail(target.loc,
-           fmt::format("T.Parallel has {} extent{} but the loop binds {} name{}", extents.size(),
-                       extents.size() == 1 ? "" : "s", names.size(), names.size() == 1 ? "" : "s"));
-    auto p = std::make_shared<ParallelStmt>(s.loc);
-    std::vector<std::pair<std::string, std::optional<Value>>> saved;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (names[i]->kind != py::ExprKind::Name) fail(names[i]->loc, "T.Parallel binds plain names");
-      int64_t ext = toConstInt(extents[i], iter.loc, "T.Parallel extent");
-      if (ext < 1) fail(iter.loc, fmt::format("T.Parallel extent must be positive, got {}", ext));
-      Var v = makeVar(names[i]->id, DType::Int32, VarKind::Loop);
-      p->vars.push_back(v);
-      p->extents.push_back(ext);
-      saved.push_back({names[i]->id, bindTemp(names[i]->id, Value::irExpr(varRef(v)))});
-    }
-    std::vector<Stmt> out;
-    BlockCtx inner = ctx;
-    inner.inParallel = true;
-    p->body = bodyInto(out, inner);
-    for (auto& [n, v] : saved) restore(n, v);
-    ctx.out->push_back(p);
-    return;
-  }
+  if (name == "Parallel") return elabParallelFor(s, env, ctx);
 
   if (ctx.inParallel && (name == "serial" || name == "unroll"))
     return unrollInParallel(s, fn.s == "builtins.range" ? "range" : "T." + fn.s, env, ctx);

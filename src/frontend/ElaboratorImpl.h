@@ -274,6 +274,8 @@ class Elaborator {
   void elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabParallelFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabVFRegion(const py::Expr& call, const std::string& name, const py::StmtList& body,
                     SourceLoc loc, Env& env, BlockCtx& ctx);
@@ -301,6 +303,7 @@ class Elaborator {
   bool elabTileOp(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
   ir::Region toRegion(const Value& v, SourceLoc loc, const std::string& what);
   void elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx);
+  ir::Region copyRegionFromHead(const Value& head, const ir::Region& other, SourceLoc loc);
   void elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx);
   void elabFill(const py::Expr& call, Env& env, BlockCtx& ctx, bool clear);
   void elabReduce(ir::ReduceKind kind, const std::string& fn, const py::Expr& call, Env& env,

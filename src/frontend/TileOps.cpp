@@ -331,6 +331,26 @@ void Elaborator::narrowToTopLeftCorner(const Region& src, Region& dst, bool tran
     dst.ranges[i].extent = i < lead ? 1 : box[i - lead];
 }
 
+// A T.copy operand given as a head address (`A[i, j]`) takes its extents
+// from the other operand, lined up from the right.
+Region Elaborator::copyRegionFromHead(const Value& head, const Region& other, SourceLoc loc) {
+  std::vector<int64_t> ext = significant(extentsOf(other));
+  size_t rank = head.access.size();
+  if (ext.size() > rank)
+    fail(loc, fmt::format("T.copy region {} does not fit the rank-{} buffer '{}'", extentsText(ext),
+                          rank, head.buffer->name));
+  Value acc = head;
+  for (size_t i = 0; i < rank; ++i) {
+    size_t fromRight = rank - 1 - i;
+    if (fromRight < ext.size()) {
+      int64_t e = ext[ext.size() - 1 - fromRight];
+      acc.access[i].isSlice = true;
+      acc.access[i].stop = add(acc.access[i].start, e);
+    }
+  }
+  return toRegion(acc, loc, "T.copy operand");
+}
+
 void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   requireNotElementwise("T.copy", call.loc, ctx);
   checkKeywords(call, "T.copy",
@@ -344,30 +364,12 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     fail(call.loc,
          "both operands of T.copy are single elements; give one of them as a buffer or a slice");
   Region src, dst;
-  // A head address takes its extents from the other operand, lined up from the right.
-  auto fromHead = [&](const Value& head, const Region& other, SourceLoc loc) {
-    std::vector<int64_t> ext = significant(extentsOf(other));
-    size_t rank = head.access.size();
-    if (ext.size() > rank)
-      fail(loc, fmt::format("T.copy region {} does not fit the rank-{} buffer '{}'",
-                            extentsText(ext), rank, head.buffer->name));
-    Value acc = head;
-    for (size_t i = 0; i < rank; ++i) {
-      size_t fromRight = rank - 1 - i;
-      if (fromRight < ext.size()) {
-        int64_t e = ext[ext.size() - 1 - fromRight];
-        acc.access[i].isSlice = true;
-        acc.access[i].stop = add(acc.access[i].start, e);
-      }
-    }
-    return toRegion(acc, loc, "T.copy operand");
-  };
   if (srcHead) {
     dst = toRegion(args[1], dstLoc, "T.copy destination");
-    src = fromHead(args[0], dst, srcLoc);
+    src = copyRegionFromHead(args[0], dst, srcLoc);
   } else if (dstHead) {
     src = toRegion(args[0], srcLoc, "T.copy source");
-    dst = fromHead(args[1], src, dstLoc);
+    dst = copyRegionFromHead(args[1], src, dstLoc);
   } else {
     src = toRegion(args[0], srcLoc, "T.copy source");
     dst = toRegion(args[1], dstLoc, "T.copy destination");
