@@ -150,6 +150,13 @@ class Elaborator {
   Value callDictMethod(const Value& dict, const std::string& method, const py::Expr& call,
                        Env& env);
   Value callDialect(const std::string& name, const py::Expr& call, Env& env);
+  // Parts of callDialect.
+  void checkDialectArity(const std::string& name, const py::Expr& call, const std::vector<Value>& a,
+                         size_t n);
+  Value dialectClamp(const py::Expr& call, Env& env);
+  Value dialectLimit(const std::string& name, const py::Expr& call, Env& env);
+  Value dialectDynamic(const py::Expr& call, Env& env);
+  Value dialectTensor(const std::string& name, const py::Expr& call, Env& env);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
   // Host helpers with constant arguments (`tilelang.next_power_of_2`, `tilelang.cdiv`,

@@ -990,13 +990,116 @@ std::optional<Value> Elaborator::hostHelper(const std::string& name, const py::E
   return Value::integer(a);
 }
 
+void Elaborator::checkDialectArity(const std::string& name, const py::Expr& call,
+                                   const std::vector<Value>& a, size_t n) {
+  if (a.size() != n)
+    fail(call.loc, fmt::format("T.{}() takes {} argument{} ({} given)", name, n, n == 1 ? "" : "s",
+                               a.size()));
+}
+
+// T.clamp(x, min_val, max_val).
+Value Elaborator::dialectClamp(const py::Expr& call, Env& env) {
+  // T.clamp(x, lo, hi) is T.min(T.max(x, lo), hi), as TileLang defines it;
+  // a NaN x stays NaN (T.max and T.min keep a NaN first operand).
+  checkKeywords(call, "T.clamp", {"min_val", "max_val"});
+  auto a = positional(call, env);
+  std::vector<SourceLoc> locs;
+  for (size_t i = 0; i < a.size(); ++i) locs.push_back(argLoc(call, i));
+  size_t positionalCount = a.size();
+  for (const char* kw : {"min_val", "max_val"})
+    if (const py::Keyword* k = keyword(call, kw)) {
+      if (positionalCount > (std::string(kw) == "min_val" ? 1u : 2u))
+        fail(k->loc, fmt::format("T.clamp got two values for {}", kw));
+      a.push_back(eval(*k->value, env));
+      locs.push_back(k->value->loc);
+    }
+  if (a.size() != 3)
+    fail(call.loc, fmt::format("T.clamp takes (x, min_val, max_val) ({} given)", a.size()));
+  auto [x, lo] = unifyOperands(a[0], locs[0], a[1], locs[1]);
+  Expr low = binary(BinOp::Max, x, lo);
+  auto [y, hi] = unifyOperands(Value::irExpr(low), call.loc, a[2], locs[2]);
+  rejectFloat8Compute({x, lo, hi}, call.loc, "T.clamp");
+  return Value::irExpr(binary(BinOp::Min, y, hi));
+}
+
+// T.max_value(dtype) / T.min_value(dtype).
+Value Elaborator::dialectLimit(const std::string& name, const py::Expr& call, Env& env) {
+  // The largest / smallest finite value of a dtype.
+  auto a = positional(call, env);
+  checkDialectArity(name, call, a, 1);
+  DType t = toDType(a[0], argLoc(call, 0));
+  bool largest = name == "max_value";
+  if (isFloat(t)) {
+    double m = t == DType::Float32    ? 3.4028234663852886e38
+               : t == DType::Float16  ? 65504.0
+               : t == DType::BFloat16 ? 3.3895313892515355e38
+                                      : 0.0;
+    if (m == 0.0) fail(call.loc, fmt::format("T.{} of {} is not supported", name, dtypeName(t)));
+    return Value::irExpr(floatImm(largest ? m : -m, t));
+  }
+  int bits = dtypeBytes(t) * 8;
+  int64_t v = 0;
+  if (isSigned(t))
+    v = largest ? (bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1)
+                : (bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)));
+  else
+    v = largest ? (bits >= 63 ? INT64_MAX : (int64_t(1) << bits) - 1) : 0;
+  if (t == DType::Bool) v = largest ? 1 : 0;
+  return Value::irExpr(intImm(v, t));
+}
+
+// T.dynamic("name"): a -D size, the size the file's own call gives, or the kernel's dynamic
+// variable.
+Value Elaborator::dialectDynamic(const py::Expr& call, Env& env) {
+  auto a = positional(call, env);
+  if (a.empty() || a[0].kind != K::Str)
+    fail(call.loc, "T.dynamic() needs the size's name as a string");
+  for (const auto& [n, v] : options_.defines) {
+    if (n != a[0].s) continue;
+    usedDefines_.push_back(n);
+    int64_t size = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), size);
+    if (ec != std::errc() || end != v.data() + v.size() || size < 1)
+      fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
+    return Value::integer(size);
+  }
+  // The value the tensors of the file's own kernel call give, as if by -D.
+  if (auto it = dynamicFromCall_.find(a[0].s); it != dynamicFromCall_.end())
+    return Value::integer(it->second);
+  if (!kernel_) {
+    Value deferred = Value::opaque("T.dynamic");
+    deferred.elts.push_back(Value::str(a[0].s));
+    deferred.loc = call.loc;
+    return deferred;
+  }
+  return dynamicSize(a[0].s);
+}
+
+// T.Tensor / T.Buffer(shape, dtype[, X.data]).
+Value Elaborator::dialectTensor(const std::string& name, const py::Expr& call, Env& env) {
+  Value t;
+  t.kind = K::Opaque;
+  t.s = "T.Tensor";
+  auto a = positional(call, env);
+  if (a.size() < 1) fail(call.loc, fmt::format("T.{}() needs a shape and a dtype", name));
+  t.elts = a;
+  if (const py::Keyword* k = keyword(call, "dtype")) t.elts.push_back(eval(*k->value, env));
+  if (const py::Keyword* k = keyword(call, "shape"))
+    t.elts.insert(t.elts.begin(), eval(*k->value, env));
+  // `T.Tensor(shape, dtype, X.data)` in a kernel: X's bytes in another shape
+  // and dtype, as T.view(X, shape, dtype).
+  if (kernel_ && t.elts.size() == 3 && t.elts[2].kind == K::Buffer) {
+    if (simdNameHint_.empty())
+      fail(call.loc, fmt::format("T.{}(shape, dtype, X.data) must be assigned to a name", name));
+    return makeView("T.view", t.elts[2].buffer, t.elts[0], t.elts[1], call.loc, call.loc, call.loc,
+                    simdNameHint_);
+  }
+  return t;
+}
+
 Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env& env) {
   auto args = [&] { return positional(call, env); };
-  auto arity = [&](const std::vector<Value>& a, size_t n) {
-    if (a.size() != n)
-      fail(call.loc, fmt::format("T.{}() takes {} argument{} ({} given)", name, n,
-                                 n == 1 ? "" : "s", a.size()));
-  };
+  auto arity = [&](const std::vector<Value>& a, size_t n) { checkDialectArity(name, call, a, n); };
   static const std::map<std::string, UnOp> kUnary = {
       {"exp", UnOp::Exp},     {"log", UnOp::Log},   {"sqrt", UnOp::Sqrt},
       {"rsqrt", UnOp::Rsqrt}, {"tanh", UnOp::Tanh}, {"sigmoid", UnOp::Sigmoid},
@@ -1020,29 +1123,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     rejectFloat8Compute({x, y}, call.loc, "T." + name);
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
-  if (name == "clamp") {
-    // T.clamp(x, lo, hi) is T.min(T.max(x, lo), hi), as TileLang defines it;
-    // a NaN x stays NaN (T.max and T.min keep a NaN first operand).
-    checkKeywords(call, "T.clamp", {"min_val", "max_val"});
-    auto a = args();
-    std::vector<SourceLoc> locs;
-    for (size_t i = 0; i < a.size(); ++i) locs.push_back(argLoc(call, i));
-    size_t positionalCount = a.size();
-    for (const char* kw : {"min_val", "max_val"})
-      if (const py::Keyword* k = keyword(call, kw)) {
-        if (positionalCount > (std::string(kw) == "min_val" ? 1u : 2u))
-          fail(k->loc, fmt::format("T.clamp got two values for {}", kw));
-        a.push_back(eval(*k->value, env));
-        locs.push_back(k->value->loc);
-      }
-    if (a.size() != 3)
-      fail(call.loc, fmt::format("T.clamp takes (x, min_val, max_val) ({} given)", a.size()));
-    auto [x, lo] = unifyOperands(a[0], locs[0], a[1], locs[1]);
-    Expr low = binary(BinOp::Max, x, lo);
-    auto [y, hi] = unifyOperands(Value::irExpr(low), call.loc, a[2], locs[2]);
-    rejectFloat8Compute({x, lo, hi}, call.loc, "T.clamp");
-    return Value::irExpr(binary(BinOp::Min, y, hi));
-  }
+  if (name == "clamp") return dialectClamp(call, env);
   if (name == "bind") {
     // T.bind(e): evaluate e once, here, and name the result; a plain name
     // bound to a value already takes it at this point (docs/language.md).
@@ -1089,74 +1170,9 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     arity(a, 1);
     return Value::irExpr(floatImm(INFINITY, toDType(a[0], call.loc)));
   }
-  if (name == "max_value" || name == "min_value") {
-    // The largest / smallest finite value of a dtype.
-    auto a = args();
-    arity(a, 1);
-    DType t = toDType(a[0], argLoc(call, 0));
-    bool largest = name == "max_value";
-    if (isFloat(t)) {
-      double m = t == DType::Float32    ? 3.4028234663852886e38
-                 : t == DType::Float16  ? 65504.0
-                 : t == DType::BFloat16 ? 3.3895313892515355e38
-                                        : 0.0;
-      if (m == 0.0) fail(call.loc, fmt::format("T.{} of {} is not supported", name, dtypeName(t)));
-      return Value::irExpr(floatImm(largest ? m : -m, t));
-    }
-    int bits = dtypeBytes(t) * 8;
-    int64_t v = 0;
-    if (isSigned(t))
-      v = largest ? (bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1)
-                  : (bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)));
-    else
-      v = largest ? (bits >= 63 ? INT64_MAX : (int64_t(1) << bits) - 1) : 0;
-    if (t == DType::Bool) v = largest ? 1 : 0;
-    return Value::irExpr(intImm(v, t));
-  }
-  if (name == "dynamic") {
-    auto a = args();
-    if (a.empty() || a[0].kind != K::Str)
-      fail(call.loc, "T.dynamic() needs the size's name as a string");
-    for (const auto& [n, v] : options_.defines) {
-      if (n != a[0].s) continue;
-      usedDefines_.push_back(n);
-      int64_t size = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), size);
-      if (ec != std::errc() || end != v.data() + v.size() || size < 1)
-        fail(call.loc, fmt::format("-D {}={} is not a positive integer size", n, v));
-      return Value::integer(size);
-    }
-    // The value the tensors of the file's own kernel call give, as if by -D.
-    if (auto it = dynamicFromCall_.find(a[0].s); it != dynamicFromCall_.end())
-      return Value::integer(it->second);
-    if (!kernel_) {
-      Value deferred = Value::opaque("T.dynamic");
-      deferred.elts.push_back(Value::str(a[0].s));
-      deferred.loc = call.loc;
-      return deferred;
-    }
-    return dynamicSize(a[0].s);
-  }
-  if (name == "Tensor" || name == "Buffer") {
-    Value t;
-    t.kind = K::Opaque;
-    t.s = "T.Tensor";
-    auto a = args();
-    if (a.size() < 1) fail(call.loc, fmt::format("T.{}() needs a shape and a dtype", name));
-    t.elts = a;
-    if (const py::Keyword* k = keyword(call, "dtype")) t.elts.push_back(eval(*k->value, env));
-    if (const py::Keyword* k = keyword(call, "shape"))
-      t.elts.insert(t.elts.begin(), eval(*k->value, env));
-    // `T.Tensor(shape, dtype, X.data)` in a kernel: X's bytes in another shape
-    // and dtype, as T.view(X, shape, dtype).
-    if (kernel_ && t.elts.size() == 3 && t.elts[2].kind == K::Buffer) {
-      if (simdNameHint_.empty())
-        fail(call.loc, fmt::format("T.{}(shape, dtype, X.data) must be assigned to a name", name));
-      return makeView("T.view", t.elts[2].buffer, t.elts[0], t.elts[1], call.loc, call.loc,
-                      call.loc, simdNameHint_);
-    }
-    return t;
-  }
+  if (name == "max_value" || name == "min_value") return dialectLimit(name, call, env);
+  if (name == "dynamic") return dialectDynamic(call, env);
+  if (name == "Tensor" || name == "Buffer") return dialectTensor(name, call, env);
   // Before `with T.Kernel` an assignment is evaluated as a value: a view of a
   // parameter there is named by the assignment's target.
   if ((name == "view" || name == "reshape") && kernel_ && !simdNameHint_.empty())
