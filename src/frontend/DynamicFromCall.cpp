@@ -115,6 +115,106 @@ struct DeclaredParam {
   std::optional<std::vector<DeclaredDim>> shape;  // a T.Tensor parameter
 };
 
+// The prim_func's parameters and, for each T.Tensor one, which dimensions
+// are T.dynamic sizes (annotations evaluated by `evalAnnotation`; one that
+// fails to evaluate declares nothing).
+std::vector<DeclaredParam> declaredParams(
+    const py::Stmt& primFunc, const std::function<Value(const py::Expr&)>& evalAnnotation) {
+  std::vector<DeclaredParam> params;
+  for (const auto& p : primFunc.params) {
+    if (p.varArgs || p.varKwargs) continue;
+    DeclaredParam dp;
+    dp.name = p.name;
+    if (p.annotation) {
+      try {
+        Value ann = evalAnnotation(*p.annotation);
+        if (ann.kind == K::Opaque && ann.s == "T.Tensor" && ann.elts.size() == 2) {
+          const Value& sv = ann.elts[0];
+          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
+          std::vector<DeclaredDim> shape;
+          for (const auto& d : dims) {
+            DeclaredDim dd;
+            if (isDeferredDynamicValue(d)) dd.dynamicName = d.elts[0].s;
+            shape.push_back(dd);
+          }
+          dp.shape = std::move(shape);
+        }
+      } catch (const EvalError&) {
+      }
+    }
+    params.push_back(std::move(dp));
+  }
+  return params;
+}
+
+struct Found {
+  std::string name;
+  int64_t value;
+  std::string argText;  // `'a'` or `argument 2`
+  size_t dim;
+  SourceLoc argLoc, madeAt;
+};
+
+// Adds the sizes `arg` gives the T.dynamic dimensions of `dp` to `found`;
+// false after an error (two arguments give one size different values).
+bool considerArgument(std::vector<Found>& found, const DeclaredParam& dp, const KernelCallArg& arg,
+                      const std::string& argText, const std::string& kernelName,
+                      DiagnosticEngine& diags) {
+  if (arg.isNone || !arg.tensor || !dp.shape) return true;
+  const TorchTensor& t = *arg.tensor;
+  if (t.shape.size() != dp.shape->size()) return true;  // not this parameter's rank
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    const auto& name = (*dp.shape)[d].dynamicName;
+    if (!name || t.shape[d] < 1) continue;
+    auto same =
+        std::find_if(found.begin(), found.end(), [&](const Found& f) { return f.name == *name; });
+    if (same == found.end()) {
+      found.push_back({*name, t.shape[d], argText, d, arg.loc, t.madeAt});
+      continue;
+    }
+    if (same->value == t.shape[d]) continue;
+    Diagnostic& err = diags.error(
+        arg.loc,
+        fmt::format("{} and {} give the T.dynamic size '{}' different values ({} and {}) in this "
+                    "call of kernel '{}'; make their shapes agree or pass -D {}=VALUE",
+                    same->argText, argText, *name, same->value, t.shape[d], kernelName, *name));
+    err.notes.push_back({same->argLoc, fmt::format("{}={} from dimension {} of {} here", *name,
+                                                   same->value, same->dim, same->argText)});
+    return false;
+  }
+  return true;
+}
+
+// The sizes found, and the note that says where each came from.
+std::map<std::string, int64_t> reportSizes(
+    const std::vector<Found>& found, const std::string& kernelName, const KernelObjectCall& call,
+    const std::vector<std::pair<SourceLoc, std::string>>& callNotes, DiagnosticEngine& diags) {
+  std::map<std::string, int64_t> sizes;
+  std::string list;
+  for (const auto& f : found) {
+    sizes[f.name] = f.value;
+    list += fmt::format("{}{}={}", list.empty() ? "" : ", ", f.name, f.value);
+  }
+  std::string message =
+      found.size() == 1
+          ? fmt::format(
+                "kernel '{}' takes the T.dynamic size {} from the tensors of its call at "
+                "line {}; -D {}=VALUE overrides it",
+                kernelName, list, call.loc.line, found[0].name)
+          : fmt::format(
+                "kernel '{}' takes the T.dynamic sizes {} from the tensors of its call at "
+                "line {}; -D NAME=VALUE overrides them",
+                kernelName, list, call.loc.line);
+  Diagnostic& note = diags.warning(call.loc, message);
+  note.severity = Severity::Note;
+  for (const auto& f : found)
+    note.notes.push_back(
+        {f.madeAt, fmt::format("{}={} is dimension {} of this tensor, passed as {}", f.name,
+                               f.value, f.dim, f.argText)});
+  for (const auto& n : callNotes) note.notes.push_back(n);
+  return sizes;
+}
+
 }  // namespace
 
 std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
@@ -517,67 +617,16 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
   if (!kernel) return none;
   const py::Stmt& primFunc = *kernel->def;
 
-  std::vector<DeclaredParam> params;
-  for (const auto& p : primFunc.params) {
-    if (p.varArgs || p.varKwargs) continue;
-    DeclaredParam dp;
-    dp.name = p.name;
-    if (p.annotation) {
-      try {
-        auto annEnv = std::make_shared<Env>();
-        annEnv->parent = kernel->closure;
-        Value ann = eval(*p.annotation, *annEnv);
-        if (ann.kind == K::Opaque && ann.s == "T.Tensor" && ann.elts.size() == 2) {
-          const Value& sv = ann.elts[0];
-          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
-          std::vector<DeclaredDim> shape;
-          for (const auto& d : dims) {
-            DeclaredDim dd;
-            if (isDeferredDynamicValue(d)) dd.dynamicName = d.elts[0].s;
-            shape.push_back(dd);
-          }
-          dp.shape = std::move(shape);
-        }
-      } catch (const EvalError&) {
-      }
-    }
-    params.push_back(std::move(dp));
-  }
+  std::vector<DeclaredParam> params = declaredParams(primFunc, [&](const py::Expr& e) {
+    auto annEnv = std::make_shared<Env>();
+    annEnv->parent = kernel->closure;
+    return eval(e, *annEnv);
+  });
 
-  struct Found {
-    std::string name;
-    int64_t value;
-    std::string argText;  // `'a'` or `argument 2`
-    size_t dim;
-    SourceLoc argLoc, madeAt;
-  };
   std::vector<Found> found;  // first-found order
   auto consider = [&](const DeclaredParam& dp, const KernelCallArg& arg,
-                      const std::string& argText) -> bool {
-    if (arg.isNone || !arg.tensor || !dp.shape) return true;
-    const TorchTensor& t = *arg.tensor;
-    if (t.shape.size() != dp.shape->size()) return true;  // not this parameter's rank
-    for (size_t d = 0; d < t.shape.size(); ++d) {
-      const auto& name = (*dp.shape)[d].dynamicName;
-      if (!name || t.shape[d] < 1) continue;
-      auto same =
-          std::find_if(found.begin(), found.end(), [&](const Found& f) { return f.name == *name; });
-      if (same == found.end()) {
-        found.push_back({*name, t.shape[d], argText, d, arg.loc, t.madeAt});
-        continue;
-      }
-      if (same->value == t.shape[d]) continue;
-      Diagnostic& err = diags_.error(
-          arg.loc,
-          fmt::format("{} and {} give the T.dynamic size '{}' different values ({} and {}) in this "
-                      "call of kernel '{}'; make their shapes agree or pass -D {}=VALUE",
-                      same->argText, argText, *name, same->value, t.shape[d], primFunc.name,
-                      *name));
-      err.notes.push_back({same->argLoc, fmt::format("{}={} from dimension {} of {} here", *name,
-                                                     same->value, same->dim, same->argText)});
-      return false;
-    }
-    return true;
+                      const std::string& argText) {
+    return considerArgument(found, dp, arg, argText, primFunc.name, diags_);
   };
   for (size_t i = 0; i < call.positional.size() && i < params.size(); ++i) {
     const KernelCallArg& arg = call.positional[i];
@@ -595,30 +644,7 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
   }
   if (found.empty()) return none;
 
-  std::map<std::string, int64_t> sizes;
-  std::string list;
-  for (const auto& f : found) {
-    sizes[f.name] = f.value;
-    list += fmt::format("{}{}={}", list.empty() ? "" : ", ", f.name, f.value);
-  }
-  std::string message =
-      found.size() == 1
-          ? fmt::format(
-                "kernel '{}' takes the T.dynamic size {} from the tensors of its call at "
-                "line {}; -D {}=VALUE overrides it",
-                primFunc.name, list, call.loc.line, found[0].name)
-          : fmt::format(
-                "kernel '{}' takes the T.dynamic sizes {} from the tensors of its call at "
-                "line {}; -D NAME=VALUE overrides them",
-                primFunc.name, list, call.loc.line);
-  Diagnostic& note = diags_.warning(call.loc, message);
-  note.severity = Severity::Note;
-  for (const auto& f : found)
-    note.notes.push_back(
-        {f.madeAt, fmt::format("{}={} is dimension {} of this tensor, passed as {}", f.name,
-                               f.value, f.dim, f.argText)});
-  for (const auto& n : fc->notes) note.notes.push_back(n);
-  return sizes;
+  return reportSizes(found, primFunc.name, call, fc->notes, diags_);
 }
 
 }  // namespace tilesched::frontend
