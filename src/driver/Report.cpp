@@ -25,8 +25,6 @@ json shapeJson(const std::vector<Expr>& shape) {
   return out;
 }
 
-int64_t alignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
 }  // namespace
 
 json bufferReport(const Kernel& k, const Buffer& b) {
@@ -119,7 +117,7 @@ json kernelReport(const Kernel& k, const std::string& file, const Target& target
   for (MemScope scope : kCapacityScopes) {
     int64_t used = 0;
     for (const auto& st : k.storages)
-      if (st->scope == scope) used += alignUp(st->bytes, target.alignment(scope));
+      if (st->scope == scope) used += schedule::alignedVersionBytes(st, target);
     bool unlimited = false;
     for (auto u : k.annotations.unlimited) unlimited |= u == scope;
     memory[std::string(memScopeName(scope))] = {{"capacity", *target.capacity(scope, k.hasSimtVF)},

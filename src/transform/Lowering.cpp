@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "schedule/Memory.h"
+
 namespace tilesched::transform {
 
 using namespace ir;
@@ -28,8 +30,9 @@ schedule::KernelSchedule uniformSchedule(const Kernel& kernel,
       d.versions = versions;
       d.bound = own->versionBound;
     }
-    int64_t copies = d.source == schedule::VersionSource::Manual ? 1 : d.versions;
-    needed[st->scope] += copies * st->bytes;
+    // As the scheduler counts memory: every version aligned, a manual ring once.
+    needed[st->scope] += own ? schedule::footprintBytes(*own, d.versions, target)
+                             : schedule::alignedVersionBytes(st, target) * d.versions;
     s.storages.push_back(d);
   }
   for (const auto& [scope, bytes] : needed) {

@@ -281,6 +281,36 @@ def small(A: T.Tensor((4096,), "float32"), C: T.Tensor((4096,), "float32")):
   EXPECT_EQ(r.out.find("cycles"), std::string::npos) << r.out;
 }
 
+// `--schedule double` counts memory as the scheduler does: every version
+// aligned to the scope's 32 bytes. Three int8 buffers of 42,320 bytes fit
+// twice unaligned (253,920 bytes of 253,952) but not aligned (6 x 42,336).
+TEST(UniformSchedule, CountsAlignedVersionsAsTheSchedulerDoes) {
+  std::string path = writeTemp("aligned_double.py", R"(import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((169280,), "int8"), C: T.Tensor((169280,), "int8")):
+    with T.Kernel(1, is_npu=True) as bx:
+        a_ub = T.alloc_ub((42320,), "int8")
+        b_ub = T.alloc_ub((42320,), "int8")
+        c_ub = T.alloc_ub((42320,), "int8")
+        for s in T.Pipelined(4, num_stages=2):
+            T.copy(A[s * 42320:s * 42320 + 42320], a_ub)
+            T.copy(a_ub, b_ub)
+            T.copy(b_ub, c_ub)
+            T.copy(c_ub, C[s * 42320:s * 42320 + 42320])
+)");
+  CliRun r = cli({"run", path, "--schedule", "double"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(":6:5: error: 2 versions of every eligible buffer need 254016 bytes of "
+                       "shared, more than the 253952 bytes of ascend950; use --schedule none or "
+                       "fewer versions"),
+            std::string::npos)
+      << r.err;
+  CliRun none = cli({"run", path, "--schedule", "none"});
+  EXPECT_EQ(none.code, 0) << none.err;
+}
+
 std::unique_ptr<pass::PipelineState> elaborated(const std::string& path, const Target& target) {
   std::ifstream in(path);
   std::stringstream text;
