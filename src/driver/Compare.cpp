@@ -9,6 +9,7 @@
 
 #include "pass/PassManager.h"
 #include "pipeline/Pipelines.h"
+#include "report/RunReport.h"
 
 namespace tilesched::driver {
 
@@ -25,21 +26,6 @@ std::string firstError(const DiagnosticEngine& diags) {
 std::string percent(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
 
 }  // namespace
-
-int64_t fillDrainLowerBound(const sim::SimResult& r, const analysis::FillDrain& fd) {
-  int64_t total = 0;
-  size_t cores = static_cast<size_t>(std::max<int64_t>(1, r.cores));
-  for (size_t w = 0; w < r.blocks.size(); w += cores) {
-    int64_t wave = 0;
-    for (size_t b = w; b < std::min(r.blocks.size(), w + cores); ++b) {
-      std::array<int64_t, kNumPipes> busy{};
-      for (size_t p = 0; p < kNumPipes; ++p) busy[p] = r.blocks[b].pipes[p].busy;
-      wave = std::max(wave, analysis::boundWithFillDrain(fd, busy));
-    }
-    total += wave;
-  }
-  return total;
-}
 
 const CompareRow* Comparison::row(const std::string& mode) const {
   for (const auto& r : rows)
@@ -133,7 +119,7 @@ Comparison compareSchedules(const CompareOptions& options, const Target& target)
                                          : "outputs differ from the reference";
       }
       row.lowerBound += r.lowerBound;
-      row.fillDrainBound += fillDrainLowerBound(r, fillDrain[ki]);
+      row.fillDrainBound += report::fillDrainLowerBound(r, fillDrain[ki]);
       row.flagStall += r.flagStall;
       for (size_t p = 0; p < kNumPipes; ++p) row.busy[p] += r.busy[p];
     }

@@ -88,8 +88,4 @@ std::string renderComparison(const Comparison& c);
 // either did not run).
 nlohmann::json comparisonJson(const Comparison& c);
 
-// Sum over waves of the largest per-block bound of busy + fill + drain
-// (the simulator's own `lower_bound` with the fill and drain added).
-int64_t fillDrainLowerBound(const sim::SimResult& r, const analysis::FillDrain& fd);
-
 }  // namespace tilesched::driver

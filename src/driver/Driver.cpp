@@ -13,11 +13,12 @@
 #include "Version.h"
 #include "driver/ExplainCommand.h"
 #include "driver/PinCommand.h"
-#include "driver/Report.h"
 #include "driver/RunCommand.h"
 #include "frontend/Elaborator.h"
 #include "ir/Printer.h"
 #include "pipeline/Pipelines.h"
+#include "report/Report.h"
+#include "report/RunReport.h"
 #include "schedule/SchedulePrinter.h"
 #include "schedule/ScheduleStats.h"
 #include "schedule/Scheduler.h"
@@ -97,7 +98,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out, std::ostream& err)
   const auto& analyses = state.analyses ? *state.analyses : noAnalyses;
 
   auto report = [&] {
-    return compileReport(program.get(), opts.file, &target, diags, &analyses, &schedules);
+    return report::compileReport(program.get(), opts.file, &target, diags, &analyses, &schedules);
   };
   if (!opts.reportPath.empty()) {
     std::ofstream rep(opts.reportPath);

@@ -1,4 +1,5 @@
-// `tilesched explain` and the report's explanation fields (see ExplainCommand.h).
+// `tilesched explain` (see ExplainCommand.h); the report's explanation fields are
+// report/ExplainReport.cpp.
 #include "driver/ExplainCommand.h"
 
 #include <fstream>
@@ -20,217 +21,29 @@ using namespace schedule;
 
 namespace {
 
+using schedule::depOf;
+using schedule::depOn;
+using schedule::depWhat;
+using schedule::explanationUnit;
+using schedule::firstLineOf;
+
 // `file`: the compiled file; a location in a module it imports names its own.
 std::string at(const std::string& file, SourceLoc loc) {
   const std::string& path = loc.file ? loc.file->path() : file;
   return loc.valid() ? fmt::format("{}:{}:{}", path, loc.line, loc.col) : path;
 }
 
-json locJson(SourceLoc loc) {
-  return {{"line", loc.valid() ? json(loc.line) : json(nullptr)},
-          {"col", loc.valid() ? json(loc.col) : json(nullptr)}};
-}
-
-json loopJson(const ir::ForStmt* loop) {
-  if (!loop) return nullptr;
-  json j = locJson(loop->loc);
-  j["var"] = loop->var->name;
-  j["num_stages"] = loop->numStages;
-  return j;
-}
-
 std::string loopName(const ir::ForStmt* loop, const std::string& file) {
   return fmt::format("loop {} ({})", loop->var->name, at(file, loop->loc));
 }
 
-// The first line of a statement as printed, without its indentation.
-std::string stmtText(const ir::Stmt& s) {
-  std::string text = ir::printStmt(s);
-  auto nl = text.find('\n');
-  if (nl != std::string::npos) text.erase(nl);
-  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
-  auto comment = text.find("  # ");
-  if (comment != std::string::npos) text.erase(comment);
-  constexpr size_t kMax = 72;
-  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
-  return text;
-}
-
-const analysis::Unit* unitOf(const LoopExplanation& e, int index) {
-  if (!e.list || index < 0 || index >= static_cast<int>(e.list->units.size())) return nullptr;
-  return &e.list->units[index];
-}
-
-json unitJson(const LoopExplanation& e, int index) {
-  const analysis::Unit* u = unitOf(e, index);
-  json j = u ? locJson(u->loc) : locJson({});
-  j["unit"] = index;
-  j["op"] = u ? json(stmtText(u->stmt)) : json(nullptr);
-  j["pipes"] = u ? json(analysis::pipeMaskName(u->pipeMask)) : json(nullptr);
-  return j;
-}
-
 std::string unitLine(const LoopExplanation& e, int index, const std::string& file) {
-  const analysis::Unit* u = unitOf(e, index);
+  const analysis::Unit* u = explanationUnit(e, index);
   if (!u) return fmt::format("#{}", index);
-  return fmt::format("#{} {} ({})", index, stmtText(u->stmt), at(file, u->loc));
-}
-
-const analysis::Dependency* depOf(const LoopExplanation& e, const RecurrenceEdge& edge) {
-  if (!e.list || edge.dep < 0 || edge.dep >= static_cast<int>(e.list->deps.size())) return nullptr;
-  return &e.list->deps[edge.dep];
-}
-
-std::string depWhat(const analysis::Dependency* d) {
-  if (!d) return "window";  // two units of one pipe stay within one II
-  return std::string(analysis::depKindName(d->kind));
-}
-
-std::string depOn(const analysis::Dependency* d) {
-  if (!d) return "";
-  if (d->storage) return d->storage->name;
-  if (d->var) return d->var->name;
-  return "";
-}
-
-bool hasProblems(const KernelSchedule& s) {
-  for (const auto& ls : s.lists)
-    if (ls.loop && !ls.problem) return false;
-  return !s.lists.empty();
+  return fmt::format("#{} {} ({})", index, firstLineOf(u->stmt), at(file, u->loc));
 }
 
 }  // namespace
-
-// ------------------------------------------------------------ JSON
-
-namespace {
-
-json iiBoundJson(const LoopExplanation& e) {
-  json j;
-  j["kind"] = std::string(iiBoundKindName(e.kind));
-  j["value"] = e.value;
-  j["ii"] = e.ii;
-  j["reached"] = e.ii == e.value;
-  j["status"] = std::string(searchStatusName(e.status));
-  j["terms"] = {{"resource", e.terms.resource},
-                {"recurrence", e.terms.recurrence},
-                {"owner", e.terms.exclusion}};
-  switch (e.kind) {
-    case IIBoundKind::Resource: {
-      j["pipe"] = std::string(pipeName(*e.terms.resourcePipe));
-      j["busy"] = e.value;
-      json tasks = json::array();
-      for (size_t k = 0; k < e.resourceUnits.size(); ++k) {
-        json t = unitJson(e, e.resourceUnits[k]);
-        t["busy"] = e.resourceBusy[k];
-        tasks.push_back(t);
-      }
-      j["tasks"] = tasks;
-      break;
-    }
-    case IIBoundKind::Recurrence: {
-      json tasks = json::array(), edges = json::array();
-      for (const auto& edge : e.terms.criticalCycle) {
-        tasks.push_back(unitJson(e, edge.from));
-        const analysis::Dependency* d = depOf(e, edge);
-        std::string on = depOn(d);
-        edges.push_back({{"from", edge.from},
-                         {"to", edge.to},
-                         {"kind", depWhat(d)},
-                         {"on", on.empty() ? json(nullptr) : json(on)},
-                         {"latency", edge.latency},
-                         {"distance", edge.distance}});
-      }
-      j["tasks"] = tasks;
-      j["edges"] = edges;
-      j["latency"] = e.cycleLatency;
-      j["distance"] = e.cycleDistance;
-      break;
-    }
-    case IIBoundKind::Owner: {
-      json tasks = json::array();
-      if (e.exclusion) {
-        tasks.push_back(unitJson(e, e.exclusion->a));
-        tasks.push_back(unitJson(e, e.exclusion->b));
-        j["storage"] = e.exclusion->storage ? json(e.exclusion->storage->name) : json(nullptr);
-        j["forward"] = e.exclusionForward;
-        j["reverse"] = e.exclusionReverse;
-      }
-      j["tasks"] = tasks;
-      break;
-    }
-    case IIBoundKind::None:
-      break;
-  }
-  j["note"] = e.note.empty() ? json(nullptr) : json(e.note);
-  return j;
-}
-
-json whyJson(const StorageExplanation& e) {
-  json j;
-  j["kind"] = std::string(versionReasonName(e.reason));
-  j["versions"] = e.versions;
-  switch (e.reason) {
-    case VersionReason::Annotation:
-    case VersionReason::OptOut:
-    case VersionReason::Manual:
-      j["annotation"] = locJson(e.annotationLoc);
-      return j;
-    case VersionReason::Ineligible:
-      j["reason"] = e.ineligibleReason;
-      return j;
-    case VersionReason::NumStages:
-    case VersionReason::Capacity:
-    case VersionReason::ScheduleNeeds:
-      break;
-    case VersionReason::Fill:
-      j["schedule_needs"] = e.scheduleNeeds;
-      break;
-  }
-  j["loop"] = loopJson(e.loop);
-  j["bound"] = e.bound;
-  j["bound_loop"] = loopJson(e.boundLoop);
-  j["cross_iteration"] = e.crossIteration;
-  j["ii_above_bound"] = e.iiAboveBound;
-  j["ii_lower_bound"] = e.loopLowerBound;
-  if (e.capacity)
-    j["memory"] = {{"scope", std::string(memScopeName(e.storage->scope))},
-                   {"capacity", *e.capacity},
-                   {"bytes_per_version", e.bytesPerVersion},
-                   {"bytes_with_one_more", e.bytesWithOneMore}};
-  else
-    j["memory"] = nullptr;
-  if (e.reason == VersionReason::NumStages)
-    j["ii_bound_with_more_versions"] =
-        e.iiBoundWithMoreVersions ? json(*e.iiBoundWithMoreVersions) : json(nullptr);
-  if (e.reason == VersionReason::Capacity) {
-    j["ii_bound_at_count"] = *e.iiBoundAtCount;
-    j["ii_bound_at_bound"] = *e.iiBoundAtBound;
-  }
-  return j;
-}
-
-}  // namespace
-
-void annotateExplanations(json& entry, const ir::Kernel& kernel,
-                          const analysis::KernelAnalysis& analysis, const KernelSchedule& schedule,
-                          const Target& target) {
-  if (!hasProblems(schedule)) return;
-  KernelExplanation e = explainSchedule(analysis, kernel, schedule, target);
-  if (entry.contains("buffers") && entry["buffers"].is_array())
-    for (auto& b : entry["buffers"]) {
-      const ir::Buffer* buf = kernel.findBuffer(b.value("name", ""));
-      const StorageExplanation* se = buf ? e.find((*buf)->storage) : nullptr;
-      b["why"] = se ? whyJson(*se) : json(nullptr);
-    }
-  if (entry.contains("loops") && entry["loops"].is_array())
-    for (auto& l : entry["loops"])
-      for (const auto& le : e.loops)
-        if (l.value("var", "") == le.loop->var->name && l.value("line", 0u) == le.loop->loc.line)
-          l["ii_bound_by"] = iiBoundJson(le);
-}
-
-// ------------------------------------------------------------ text
 
 namespace {
 

@@ -68,11 +68,4 @@ int scheduleFile(const ExplainOptions& options, std::ostream& out, std::ostream&
 std::string printExplanation(const ir::Kernel& kernel, const schedule::KernelExplanation& e,
                              const std::string& file, const Target& target);
 
-// Sets `buffers[].why` (aliases share their storage's) and `loops[].ii_bound_by`
-// (matched by var and line) of a kernel entry of the report; nothing when the
-// schedule is not an auto schedule (no problems kept: `--schedule none|double`).
-void annotateExplanations(nlohmann::json& kernelEntry, const ir::Kernel& kernel,
-                          const analysis::KernelAnalysis& analysis,
-                          const schedule::KernelSchedule& schedule, const Target& target);
-
 }  // namespace tilesched::driver

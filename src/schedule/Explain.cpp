@@ -1,6 +1,8 @@
 // The explanations of a kernel schedule (see Explain.h).
 #include "schedule/Explain.h"
 
+#include "ir/Printer.h"
+
 #include <algorithm>
 
 #include "ir/Functor.h"
@@ -288,6 +290,40 @@ KernelExplanation explainSchedule(const KernelAnalysis& analysis, const ir::Kern
     if (d.storage && d.storage->scope != MemScope::Global)
       out.storages.push_back(explainer.explain(d));
   return out;
+}
+
+std::string firstLineOf(const ir::Stmt& s) {
+  std::string text = ir::printStmt(s);
+  auto nl = text.find('\n');
+  if (nl != std::string::npos) text.erase(nl);
+  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
+  auto comment = text.find("  # ");
+  if (comment != std::string::npos) text.erase(comment);
+  constexpr size_t kMax = 72;
+  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
+  return text;
+}
+
+const analysis::Unit* explanationUnit(const LoopExplanation& e, int index) {
+  if (!e.list || index < 0 || index >= static_cast<int>(e.list->units.size())) return nullptr;
+  return &e.list->units[index];
+}
+
+const analysis::Dependency* depOf(const LoopExplanation& e, const RecurrenceEdge& edge) {
+  if (!e.list || edge.dep < 0 || edge.dep >= static_cast<int>(e.list->deps.size())) return nullptr;
+  return &e.list->deps[edge.dep];
+}
+
+std::string depWhat(const analysis::Dependency* d) {
+  if (!d) return "window";  // two units of one pipe stay within one II
+  return std::string(analysis::depKindName(d->kind));
+}
+
+std::string depOn(const analysis::Dependency* d) {
+  if (!d) return "";
+  if (d->storage) return d->storage->name;
+  if (d->var) return d->var->name;
+  return "";
 }
 
 }  // namespace tilesched::schedule

@@ -14,7 +14,7 @@
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 
-namespace tilesched::driver {
+namespace tilesched::report {
 
 // Version 2: `schema_version` itself, global tensors in `kernels[].tensors`
 // (no longer in `buffers`), and a top-level `simulation` that only sums the
@@ -56,4 +56,4 @@ struct VersionCount {
 void setMemoryUsed(nlohmann::json& kernelEntry, const ir::Kernel& kernel, const Target& target,
                    const std::function<std::optional<VersionCount>(const ir::Storage&)>& decision);
 
-}  // namespace tilesched::driver
+}  // namespace tilesched::report

@@ -1,13 +1,13 @@
-#include "driver/Report.h"
+#include "report/Report.h"
+#include "report/ExplainReport.h"
 
 #include "Version.h"
-#include "driver/ExplainCommand.h"
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
 #include "schedule/Memory.h"
 
-namespace tilesched::driver {
+namespace tilesched::report {
 
 using nlohmann::json;
 using namespace ir;
@@ -240,4 +240,4 @@ json compileReport(const Program* program, const std::string& file, const Target
   return j;
 }
 
-}  // namespace tilesched::driver
+}  // namespace tilesched::report
