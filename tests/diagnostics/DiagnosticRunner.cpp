@@ -409,5 +409,37 @@ TEST(DiagnosticRunner, ParsesDirectives) {
   EXPECT_EQ(tf.formatErrors.size(), 1u);
 }
 
+// The CHECK matcher can fail: each kind of line, found and not found.
+TEST(DiagnosticRunner, MatchesCheckLines) {
+  const std::string ir = "a = 1\nb = 2\nc = 3\nd = 4\n";
+  auto run = [&](std::vector<Check> checks) { return matchChecks(checks, ir); };
+  EXPECT_EQ(run({{CheckKind::Check, "b = 2", 1}, {CheckKind::Next, "c = 3", 2}}), "");
+  EXPECT_EQ(run({{CheckKind::Check, "a = 1", 1},
+                 {CheckKind::Not, "x", 2},
+                 {CheckKind::Check, "d = 4", 3}}),
+            "");
+  EXPECT_EQ(run({{CheckKind::Check, "c = 3", 1}, {CheckKind::Check, "a = 1", 2}}),
+            "line 2: CHECK not found (in order): a = 1");
+  EXPECT_EQ(run({{CheckKind::Check, "a = 1", 1}, {CheckKind::Next, "c = 3", 2}}),
+            "line 2: CHECK-NEXT not on the next line: c = 3\n    next line: b = 2");
+  EXPECT_EQ(run({{CheckKind::Check, "a = 1", 1},
+                 {CheckKind::Not, "b = 2", 2},
+                 {CheckKind::Check, "d = 4", 3}}),
+            "line 2: CHECK-NOT found: b = 2");
+  EXPECT_EQ(run({{CheckKind::Check, "c = 3", 1}, {CheckKind::Not, "d = 4", 2}}),
+            "line 2: CHECK-NOT found: d = 4");
+  EXPECT_EQ(run({{CheckKind::Check, "d = 4", 1}, {CheckKind::Not, "a = 1", 2}}), "");
+  TestFile tf = parseTestFile(
+      "# PASSES: analyze, schedule\n# SCHEDULE: fast\n"
+      "# SCHEDULE-FILE: k.schedule\n# CHECK-NEXT: x\n# CHECK-NOT: y\n");
+  EXPECT_EQ(tf.passes, "analyze, schedule");
+  EXPECT_EQ(tf.scheduleFile, "k.schedule");
+  ASSERT_EQ(tf.checks.size(), 2u);
+  EXPECT_EQ(tf.checks[0].kind, CheckKind::Next);
+  EXPECT_EQ(tf.checks[1].kind, CheckKind::Not);
+  ASSERT_EQ(tf.formatErrors.size(), 1u);
+  EXPECT_EQ(tf.formatErrors[0], "line 2: SCHEDULE is auto, none or double, not 'fast'");
+}
+
 }  // namespace
 }  // namespace tilesched
