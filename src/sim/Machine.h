@@ -313,6 +313,7 @@ class Machine {
   // they cannot guarantee that, and the caller takes the general path.
   bool copyFast(const ResolvedRegion& src, const ResolvedRegion& dst);
   bool parallelFast(const ir::ParallelStmt& p);
+  struct TileSteps;  // parallelFast's steps (ParallelFast.cpp)
   // Poison seen while evaluating the current expression, and where the last
   // poison load came from (for messages).
   bool poisonSeen_ = false;

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 #include "ir/IROperator.h"
 #include "sim/MachineImpl.h"
@@ -120,239 +119,348 @@ bool hasLoad(const Expr& e) {
   return false;
 }
 
-}  // namespace
-
-bool Machine::parallelFast(const ParallelStmt& ps) {
-  TileProgram prog;
-  for (const auto& v : ps.vars) prog.varIds.push_back(v->id);
-  prog.extents = ps.extents;
-  if (prog.extents.size() != prog.varIds.size() || prog.varIds.empty()) return false;
-  int64_t total = 1;
-  for (int64_t e : prog.extents) total *= e;
-  if (total <= 0) return false;
-
-  // The body: stores only.
-  std::vector<const StoreStmt*> stores;
-  std::function<bool(const Stmt&)> collect = [&](const Stmt& s) {
-    if (!s) return true;
-    if (s->kind == StmtKind::Store) {
-      stores.push_back(as<StoreStmt>(s));
-      return !stores.back()->prev;  // it also sets a scalar: the general path
-    }
-    if (s->kind == StmtKind::Seq) {
-      for (const auto& c : as<SeqStmt>(s)->stmts)
-        if (!collect(c)) return false;
-      return true;
-    }
-    return false;
-  };
-  if (!collect(ps.body) || stores.empty()) return false;
-
-  bool savedPoisonSeen = poisonSeen_;
-  auto giveUp = [&] {
-    poisonSeen_ = savedPoisonSeen;
-    return false;
-  };
-  // An invariant value (no parallel variable, no load), evaluated once.
-  auto invariant = [&](const Expr& e, Scalar& out) {
-    try {
-      out = eval(e);
-    } catch (const ExecError&) {
-      return false;
-    }
-    return !out.poison;
-  };
-  auto affineIndex = [&](const Expr& e, TileDim& d) {
-    if (!isInt(e->dtype) || (e->dtype != DType::Int32 && e->dtype != DType::Int64)) return false;
-    if (!mentionsTileWork(prog, e)) {
-      Scalar v;
-      if (!invariant(e, v) || v.isFloat) return false;
-      d.c = v.i;
-      return true;
-    }
-    if (e->kind == ExprKind::VarRef) {
-      d.var = prog.parallelVar(e->var);
-      return d.var >= 0;
-    }
-    if (e->kind != ExprKind::Binary || (e->binOp != BinOp::Add && e->binOp != BinOp::Sub))
-      return false;
-    const Expr& l = e->operands[0];
-    const Expr& r = e->operands[1];
-    const Expr* varSide = nullptr;
-    const Expr* constSide = nullptr;
-    if (l->kind == ExprKind::VarRef && prog.parallelVar(l->var) >= 0 && !mentionsTileWork(prog, r))
-      varSide = &l, constSide = &r;
-    else if (e->binOp == BinOp::Add && r->kind == ExprKind::VarRef &&
-             prog.parallelVar(r->var) >= 0 && !mentionsTileWork(prog, l))
-      varSide = &r, constSide = &l;
-    if (!varSide) return false;
-    Scalar v;
-    if (!invariant(*constSide, v) || v.isFloat) return false;
-    d.var = prog.parallelVar((*varSide)->var);
-    // |c| bounded so that var + c never wraps in int32 once it is in bounds.
-    if (v.i > (int64_t{1} << 30) || v.i < -(int64_t{1} << 30)) return false;
-    d.c = e->binOp == BinOp::Add ? v.i : -v.i;
-    return true;
-  };
-  auto addAccess = [&](const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write) {
-    const auto& bi = buffers_.at(static_cast<size_t>(b->id));
-    if (bi.storage < 0 || idx.size() != bi.shape.size()) return -1;
-    if (memory_.isPaged(bi.storage)) return -1;  // element by element fills its chunks
-    TileAccess a;
-    a.buffer = b;
-    a.storage = bi.storage;
-    a.elemBytes = bi.elemBytes;
-    a.stmt = stmt;
-    a.write = write;
-    a.varStride.assign(prog.varIds.size(), 0);
-    int64_t last = 0;
-    for (size_t d = 0; d < idx.size(); ++d) {
-      TileDim td;
-      if (!affineIndex(idx[d], td)) return -1;
-      int64_t lo = td.c, hi = td.c;
-      if (td.var >= 0) {
-        if (a.varStride[static_cast<size_t>(td.var)] != 0) return -1;  // a variable twice
-        hi = td.c + prog.extents[static_cast<size_t>(td.var)] - 1;
-        a.varStride[static_cast<size_t>(td.var)] = bi.strides[d] * bi.elemBytes;
-        if (bi.strides[d] == 0) return -1;
-      }
-      if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return -1;
-      a.base += td.c * bi.strides[d] * bi.elemBytes;
-      last += hi * bi.strides[d];
-      a.dims.push_back(td);
-    }
-    if ((last + 1) * bi.elemBytes > memory_.size(bi.storage)) return -1;
-    prog.accesses.push_back(std::move(a));
-    return static_cast<int>(prog.accesses.size()) - 1;
-  };
-  int stmtIndex = 0;
-  std::function<int(const Expr&)> compile = [&](const Expr& e) -> int {
-    TileNode n;
-    n.dtype = e->dtype;
-    if (!mentionsTileWork(prog, e)) {
-      n.kind = TileKind::Const;
-      if (!invariant(e, n.constant)) return -1;
-      n.isFloat = n.constant.isFloat;
-    } else {
-      switch (e->kind) {
-        case ExprKind::VarRef:
-          n.kind = TileKind::Var;
-          n.var = prog.parallelVar(e->var);
-          break;
-        case ExprKind::Load:
-          n.kind = TileKind::Load;
-          n.access = addAccess(e->buffer, e->operands, stmtIndex, false);
-          if (n.access < 0) return -1;
-          n.isFloat = isFloat(e->buffer->dtype);
-          break;
-        case ExprKind::Cast:
-          n.kind = TileKind::Cast;
-          if ((n.a = compile(e->operands[0])) < 0) return -1;
-          n.isFloat = isFloat(e->dtype);
-          break;
-        case ExprKind::Select:
-          if (hasLoad(e->operands[1]) || hasLoad(e->operands[2])) return -1;
-          n.kind = TileKind::Select;
-          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0 ||
-              (n.c = compile(e->operands[2])) < 0)
-            return -1;
-          n.isFloat = isFloat(e->dtype);
-          break;
-        case ExprKind::Unary:
-          n.kind = TileKind::Unary;
-          n.unOp = e->unOp;
-          if ((n.a = compile(e->operands[0])) < 0) return -1;
-          n.isFloat = e->unOp != UnOp::Not && isFloat(e->dtype);
-          break;
-        case ExprKind::Binary: {
-          n.binOp = e->binOp;
-          bool logical = e->binOp == BinOp::And || e->binOp == BinOp::Or;
-          if (logical && hasLoad(e->operands[1])) return -1;
-          n.kind = logical ? TileKind::AndOr : TileKind::Binary;
-          if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0) return -1;
-          if (logical || isComparison(e->binOp)) {
-            n.isFloat = false;
-          } else {
-            n.isFloat = isFloat(e->dtype);
-            bool division = e->binOp == BinOp::Div || e->binOp == BinOp::FloorDiv ||
-                            e->binOp == BinOp::FloorMod;
-            if (!n.isFloat && division) {
-              const TileNode& d = prog.nodes[static_cast<size_t>(n.b)];
-              if (d.kind != TileKind::Const || d.constant.asInt() == 0) return -1;
-            }
-          }
-          break;
-        }
-        default:
-          return -1;
-      }
-    }
-    prog.nodes.push_back(std::move(n));
-    return static_cast<int>(prog.nodes.size()) - 1;
-  };
-  for (const StoreStmt* st : stores) {
-    TileProgram::Store s;
-    s.firstNode = static_cast<int>(prog.nodes.size());
-    s.loc = st->loc;
-    if ((s.value = compile(st->value)) < 0) return giveUp();
-    if ((s.access = addAccess(st->buffer, st->indices, stmtIndex, true)) < 0) return giveUp();
-    prog.stores.push_back(s);
-    ++stmtIndex;
+// The body: stores only. False for anything else, or a store that also sets
+// a scalar (the general path).
+bool collectStores(const Stmt& s, std::vector<const StoreStmt*>& stores) {
+  if (!s) return true;
+  if (s->kind == StmtKind::Store) {
+    stores.push_back(as<StoreStmt>(s));
+    return !stores.back()->prev;  // it also sets a scalar: the general path
   }
-
-  // Storages the body writes: one buffer, one index tuple, injective writes
-  // (unless the store is the storage's only access).
-  auto sameDims = [](const TileAccess& x, const TileAccess& y) {
-    if (x.buffer != y.buffer || x.dims.size() != y.dims.size()) return false;
-    for (size_t d = 0; d < x.dims.size(); ++d)
-      if (x.dims[d].var != y.dims[d].var || x.dims[d].c != y.dims[d].c) return false;
+  if (s->kind == StmtKind::Seq) {
+    for (const auto& c : as<SeqStmt>(s)->stmts)
+      if (!collectStores(c, stores)) return false;
     return true;
-  };
+  }
+  return false;
+}
+
+bool sameDims(const TileAccess& x, const TileAccess& y) {
+  if (x.buffer != y.buffer || x.dims.size() != y.dims.size()) return false;
+  for (size_t d = 0; d < x.dims.size(); ++d)
+    if (x.dims[d].var != y.dims[d].var || x.dims[d].c != y.dims[d].c) return false;
+  return true;
+}
+
+// Storages the body writes: one buffer, one index tuple, injective writes
+// (unless the store is the storage's only access).
+bool writesSeparate(const TileProgram& prog) {
   for (const auto& w : prog.accesses) {
     if (!w.write) continue;
     int count = 0;
     for (const auto& x : prog.accesses) {
       if (x.storage != w.storage) continue;
       ++count;
-      if (!sameDims(w, x)) return giveUp();
+      if (!sameDims(w, x)) return false;
     }
     if (count > 1)
       for (size_t v = 0; v < prog.extents.size(); ++v)
-        if (prog.extents[v] > 1 && w.varStride[v] == 0) return giveUp();
+        if (prog.extents[v] > 1 && w.varStride[v] == 0) return false;
   }
-  // Region (box) of an access: exact, as each variable indexes at most one dimension.
-  auto box = [&](const TileAccess& a) {
-    ResolvedRegion r;
-    r.buffer = a.buffer;
-    for (const auto& d : a.dims) {
-      r.mins.push_back(d.c);
-      r.extents.push_back(d.var >= 0 ? prog.extents[static_cast<size_t>(d.var)] : 1);
-    }
-    return r;
-  };
-  if (trackPoison) {
-    for (const auto& n : prog.nodes)
-      if (n.kind == TileKind::Const && n.constant.poison) return giveUp();
-    for (const auto& a : prog.accesses) {
-      if (a.write) continue;
-      bool writtenBefore = false;  // by an earlier statement: defined by then
-      for (const auto& w : prog.accesses)
-        writtenBefore = writtenBefore || (w.write && w.storage == a.storage && w.stmt < a.stmt);
-      if (!writtenBefore && !regionDefined(box(a))) return giveUp();
-    }
-  }
+  return true;
+}
 
-  // Committed: from here on nothing fails.
+// Region (box) of an access: exact, as each variable indexes at most one dimension.
+ResolvedRegion box(const TileProgram& prog, const TileAccess& a) {
+  ResolvedRegion r;
+  r.buffer = a.buffer;
+  for (const auto& d : a.dims) {
+    r.mins.push_back(d.c);
+    r.extents.push_back(d.var >= 0 ? prog.extents[static_cast<size_t>(d.var)] : 1);
+  }
+  return r;
+}
+
+// Fills the parallel variables' columns for the next n elements: runs along
+// the innermost variable, the odometer `idx` stepping between them.
+void fillVarColumns(const std::vector<int64_t>& extents, size_t n, std::vector<int64_t>& idx,
+                    std::vector<std::vector<int64_t>>& varCol) {
+  size_t rank = extents.size();
+  for (size_t e = 0; e < n;) {
+    // A run along the innermost variable, then the odometer steps.
+    size_t run = static_cast<size_t>(
+        std::min<int64_t>(extents[rank - 1] - idx[rank - 1], static_cast<int64_t>(n - e)));
+    for (size_t d = 0; d + 1 < rank; ++d)
+      std::fill(varCol[d].begin() + static_cast<long>(e),
+                varCol[d].begin() + static_cast<long>(e + run), idx[d]);
+    for (size_t k = 0; k < run; ++k)
+      varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
+    e += run;
+    idx[rank - 1] += static_cast<int64_t>(run);
+    for (size_t d = rank; d-- > 0;) {
+      if (idx[d] < extents[d]) break;
+      idx[d] = 0;
+      if (d > 0) ++idx[d - 1];
+    }
+  }
+}
+
+// The byte offsets of access `a` for the n elements of the variables' columns.
+void tileOffsets(const TileAccess& a, size_t n, const std::vector<std::vector<int64_t>>& varCol,
+                 std::vector<int64_t>& offs) {
+  size_t rank = varCol.size();
+  for (size_t e = 0; e < n; ++e) offs[e] = a.base;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t s = a.varStride[d];
+    if (s == 0) continue;
+    const int64_t* v = varCol[d].data();
+    for (size_t e = 0; e < n; ++e) offs[e] += v[e] * s;
+  }
+}
+
+// Column t = x op y over n elements.
+void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
+  BinOp op = t.binOp;
+  if (isComparison(op)) {
+    for (size_t e = 0; e < n; ++e) t.i[e] = detail::compareValues(op, x.get(e), y.get(e));
+  } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
+             (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div)) {
+    // floatBinary for binary32: operands to float, one float op.
+    const double* xs = x.f.data();
+    const double* ys = y.f.data();
+    double* out = t.f.data();
+    switch (op) {
+      case BinOp::Add:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = static_cast<float>(xs[e]) + static_cast<float>(ys[e]);
+        break;
+      case BinOp::Sub:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = static_cast<float>(xs[e]) - static_cast<float>(ys[e]);
+        break;
+      case BinOp::Mul:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = static_cast<float>(xs[e]) * static_cast<float>(ys[e]);
+        break;
+      default:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = static_cast<float>(xs[e]) / static_cast<float>(ys[e]);
+        break;
+    }
+  } else if (t.isFloat) {
+    for (size_t e = 0; e < n; ++e)
+      t.f[e] = detail::floatBinary(op, x.get(e).asDouble(), y.get(e).asDouble(), t.dtype);
+  } else {
+    for (size_t e = 0; e < n; ++e)
+      t.i[e] = detail::intBinary(op, x.get(e).asInt(), y.get(e).asInt(), t.dtype);
+  }
+}
+
+}  // namespace
+
+// parallelFast's steps over one T.Parallel: its body compiled into `prog`,
+// then checked, committed and evaluated a chunk at a time.
+struct Machine::TileSteps {
+  Machine& m;
+  TileProgram& prog;
+  int stmtIndex = 0;  // the store statement being compiled
+
+  bool invariant(const Expr& e, Scalar& out);
+  bool affineIndex(const Expr& e, TileDim& d);
+  int addAccess(const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write);
+  int compile(const Expr& e);
+  bool compileStores(const std::vector<const StoreStmt*>& stores);
+  bool readsDefined();
+  void commit();
+  void evaluate(int64_t total);
+  void loadColumn(TileNode& t, size_t n, const std::vector<int64_t>& offs,
+                  const std::vector<double>*& half);
+  void evalNode(TileNode& t, size_t n, const std::vector<std::vector<int64_t>>& varCol,
+                std::vector<int64_t>& offs, const std::vector<double>*& half);
+  void storeColumn(const TileProgram::Store& st, size_t n, const std::vector<int64_t>& offs);
+  void markWritesDefined();
+};
+
+// An invariant value (no parallel variable, no load), evaluated once.
+bool Machine::TileSteps::invariant(const Expr& e, Scalar& out) {
+  try {
+    out = m.eval(e);
+  } catch (const ExecError&) {
+    return false;
+  }
+  return !out.poison;
+}
+
+// Index `e` as `var + invariant` (or `invariant + var`, `var - invariant`) or
+// an invariant, into d.
+bool Machine::TileSteps::affineIndex(const Expr& e, TileDim& d) {
+  if (!isInt(e->dtype) || (e->dtype != DType::Int32 && e->dtype != DType::Int64)) return false;
+  if (!mentionsTileWork(prog, e)) {
+    Scalar v;
+    if (!invariant(e, v) || v.isFloat) return false;
+    d.c = v.i;
+    return true;
+  }
+  if (e->kind == ExprKind::VarRef) {
+    d.var = prog.parallelVar(e->var);
+    return d.var >= 0;
+  }
+  if (e->kind != ExprKind::Binary || (e->binOp != BinOp::Add && e->binOp != BinOp::Sub))
+    return false;
+  const Expr& l = e->operands[0];
+  const Expr& r = e->operands[1];
+  const Expr* varSide = nullptr;
+  const Expr* constSide = nullptr;
+  if (l->kind == ExprKind::VarRef && prog.parallelVar(l->var) >= 0 && !mentionsTileWork(prog, r))
+    varSide = &l, constSide = &r;
+  else if (e->binOp == BinOp::Add && r->kind == ExprKind::VarRef && prog.parallelVar(r->var) >= 0 &&
+           !mentionsTileWork(prog, l))
+    varSide = &r, constSide = &l;
+  if (!varSide) return false;
+  Scalar v;
+  if (!invariant(*constSide, v) || v.isFloat) return false;
+  d.var = prog.parallelVar((*varSide)->var);
+  // |c| bounded so that var + c never wraps in int32 once it is in bounds.
+  if (v.i > (int64_t{1} << 30) || v.i < -(int64_t{1} << 30)) return false;
+  d.c = e->binOp == BinOp::Add ? v.i : -v.i;
+  return true;
+}
+
+// Adds the access b[idx] of statement `stmt`, proved in bounds for the whole
+// tile; its index in prog.accesses, or -1.
+int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx, int stmt,
+                                  bool write) {
+  const auto& bi = m.buffers_.at(static_cast<size_t>(b->id));
+  if (bi.storage < 0 || idx.size() != bi.shape.size()) return -1;
+  if (m.memory_.isPaged(bi.storage)) return -1;  // element by element fills its chunks
+  TileAccess a;
+  a.buffer = b;
+  a.storage = bi.storage;
+  a.elemBytes = bi.elemBytes;
+  a.stmt = stmt;
+  a.write = write;
+  a.varStride.assign(prog.varIds.size(), 0);
+  int64_t last = 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    TileDim td;
+    if (!affineIndex(idx[d], td)) return -1;
+    int64_t lo = td.c, hi = td.c;
+    if (td.var >= 0) {
+      if (a.varStride[static_cast<size_t>(td.var)] != 0) return -1;  // a variable twice
+      hi = td.c + prog.extents[static_cast<size_t>(td.var)] - 1;
+      a.varStride[static_cast<size_t>(td.var)] = bi.strides[d] * bi.elemBytes;
+      if (bi.strides[d] == 0) return -1;
+    }
+    if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return -1;
+    a.base += td.c * bi.strides[d] * bi.elemBytes;
+    last += hi * bi.strides[d];
+    a.dims.push_back(td);
+  }
+  if ((last + 1) * bi.elemBytes > m.memory_.size(bi.storage)) return -1;
+  prog.accesses.push_back(std::move(a));
+  return static_cast<int>(prog.accesses.size()) - 1;
+}
+
+// Appends the nodes of `e` (operands first); the index of its root, or -1.
+int Machine::TileSteps::compile(const Expr& e) {
+  TileNode n;
+  n.dtype = e->dtype;
+  if (!mentionsTileWork(prog, e)) {
+    n.kind = TileKind::Const;
+    if (!invariant(e, n.constant)) return -1;
+    n.isFloat = n.constant.isFloat;
+  } else {
+    switch (e->kind) {
+      case ExprKind::VarRef:
+        n.kind = TileKind::Var;
+        n.var = prog.parallelVar(e->var);
+        break;
+      case ExprKind::Load:
+        n.kind = TileKind::Load;
+        n.access = addAccess(e->buffer, e->operands, stmtIndex, false);
+        if (n.access < 0) return -1;
+        n.isFloat = isFloat(e->buffer->dtype);
+        break;
+      case ExprKind::Cast:
+        n.kind = TileKind::Cast;
+        if ((n.a = compile(e->operands[0])) < 0) return -1;
+        n.isFloat = isFloat(e->dtype);
+        break;
+      case ExprKind::Select:
+        if (hasLoad(e->operands[1]) || hasLoad(e->operands[2])) return -1;
+        n.kind = TileKind::Select;
+        if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0 ||
+            (n.c = compile(e->operands[2])) < 0)
+          return -1;
+        n.isFloat = isFloat(e->dtype);
+        break;
+      case ExprKind::Unary:
+        n.kind = TileKind::Unary;
+        n.unOp = e->unOp;
+        if ((n.a = compile(e->operands[0])) < 0) return -1;
+        n.isFloat = e->unOp != UnOp::Not && isFloat(e->dtype);
+        break;
+      case ExprKind::Binary: {
+        n.binOp = e->binOp;
+        bool logical = e->binOp == BinOp::And || e->binOp == BinOp::Or;
+        if (logical && hasLoad(e->operands[1])) return -1;
+        n.kind = logical ? TileKind::AndOr : TileKind::Binary;
+        if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0) return -1;
+        if (logical || isComparison(e->binOp)) {
+          n.isFloat = false;
+        } else {
+          n.isFloat = isFloat(e->dtype);
+          bool division =
+              e->binOp == BinOp::Div || e->binOp == BinOp::FloorDiv || e->binOp == BinOp::FloorMod;
+          if (!n.isFloat && division) {
+            const TileNode& d = prog.nodes[static_cast<size_t>(n.b)];
+            if (d.kind != TileKind::Const || d.constant.asInt() == 0) return -1;
+          }
+        }
+        break;
+      }
+      default:
+        return -1;
+    }
+  }
+  prog.nodes.push_back(std::move(n));
+  return static_cast<int>(prog.nodes.size()) - 1;
+}
+
+// Compiles every store (value, then its access) into prog.stores.
+bool Machine::TileSteps::compileStores(const std::vector<const StoreStmt*>& stores) {
+  for (const StoreStmt* st : stores) {
+    TileProgram::Store s;
+    s.firstNode = static_cast<int>(prog.nodes.size());
+    s.loc = st->loc;
+    if ((s.value = compile(st->value)) < 0) return false;
+    if ((s.access = addAccess(st->buffer, st->indices, stmtIndex, true)) < 0) return false;
+    prog.stores.push_back(s);
+    ++stmtIndex;
+  }
+  return true;
+}
+
+// When tracking poison: no poison invariant, and every load reads defined
+// bytes (or bytes an earlier statement of the body writes).
+bool Machine::TileSteps::readsDefined() {
+  for (const auto& n : prog.nodes)
+    if (n.kind == TileKind::Const && n.constant.poison) return false;
   for (const auto& a : prog.accesses) {
-    ResolvedRegion r = box(a);
-    forEachRow(r, [&](int64_t off, int64_t len) {
-      int64_t bytes = len * a.elemBytes;
-      if (access) access->add(a.storage, off, off + bytes, a.write);
-      if (a.write && deferring_) logOld(a.storage, off, bytes);
-    });
-    if (a.write) written[static_cast<size_t>(a.storage)] = 1;
+    if (a.write) continue;
+    bool writtenBefore = false;  // by an earlier statement: defined by then
+    for (const auto& w : prog.accesses)
+      writtenBefore = writtenBefore || (w.write && w.storage == a.storage && w.stmt < a.stmt);
+    if (!writtenBefore && !m.regionDefined(box(prog, a))) return false;
   }
+  return true;
+}
 
+// Records the accesses (and the old bytes of the writes while deferring).
+void Machine::TileSteps::commit() {
+  for (const auto& a : prog.accesses) {
+    ResolvedRegion r = box(prog, a);
+    m.forEachRow(r, [&](int64_t off, int64_t len) {
+      int64_t bytes = len * a.elemBytes;
+      if (m.access) m.access->add(a.storage, off, off + bytes, a.write);
+      if (a.write && m.deferring_) m.logOld(a.storage, off, bytes);
+    });
+    if (a.write) m.written[static_cast<size_t>(a.storage)] = 1;
+  }
+}
+
+// Every store's nodes, then the store, over chunks of up to 2048 elements.
+void Machine::TileSteps::evaluate(int64_t total) {
   const size_t chunk = static_cast<size_t>(std::min<int64_t>(total, 2048));
   for (auto& n : prog.nodes) {
     if (n.isFloat)
@@ -367,159 +475,142 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   const std::vector<double>* half = nullptr;
   for (int64_t done = 0; done < total;) {
     size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
-    for (size_t e = 0; e < n;) {
-      // A run along the innermost variable, then the odometer steps.
-      size_t run = static_cast<size_t>(
-          std::min<int64_t>(prog.extents[rank - 1] - idx[rank - 1], static_cast<int64_t>(n - e)));
-      for (size_t d = 0; d + 1 < rank; ++d)
-        std::fill(varCol[d].begin() + static_cast<long>(e),
-                  varCol[d].begin() + static_cast<long>(e + run), idx[d]);
-      for (size_t k = 0; k < run; ++k)
-        varCol[rank - 1][e + k] = idx[rank - 1] + static_cast<int64_t>(k);
-      e += run;
-      idx[rank - 1] += static_cast<int64_t>(run);
-      for (size_t d = rank; d-- > 0;) {
-        if (idx[d] < prog.extents[d]) break;
-        idx[d] = 0;
-        if (d > 0) ++idx[d - 1];
-      }
-    }
-    auto offsets = [&](const TileAccess& a) {
-      for (size_t e = 0; e < n; ++e) offs[e] = a.base;
-      for (size_t d = 0; d < rank; ++d) {
-        int64_t s = a.varStride[d];
-        if (s == 0) continue;
-        const int64_t* v = varCol[d].data();
-        for (size_t e = 0; e < n; ++e) offs[e] += v[e] * s;
-      }
-    };
+    fillVarColumns(prog.extents, n, idx, varCol);
     for (const auto& st : prog.stores) {
-      for (int ni = st.firstNode; ni <= st.value; ++ni) {
-        TileNode& t = prog.nodes[static_cast<size_t>(ni)];
-        switch (t.kind) {
-          case TileKind::Const:
-            break;
-          case TileKind::Var:
-            std::copy(varCol[static_cast<size_t>(t.var)].begin(),
-                      varCol[static_cast<size_t>(t.var)].begin() + static_cast<long>(n),
-                      t.i.begin());
-            break;
-          case TileKind::Load: {
-            const TileAccess& a = prog.accesses[static_cast<size_t>(t.access)];
-            offsets(a);
-            const uint8_t* mem = memory_.data(a.storage);
-            DType dt = a.buffer->dtype;
-            if (dt == DType::Float32) {
-              for (size_t e = 0; e < n; ++e) {
-                float v;
-                std::memcpy(&v, mem + offs[e], 4);
-                t.f[e] = v;
-              }
-            } else if (dt == DType::Float16) {
-              if (!half) half = &detail::halfTable();
-              for (size_t e = 0; e < n; ++e) {
-                uint16_t v;
-                std::memcpy(&v, mem + offs[e], 2);
-                t.f[e] = (*half)[v];
-              }
-            } else {
-              for (size_t e = 0; e < n; ++e) t.set(e, loadElement(mem + offs[e], dt));
-            }
-            break;
-          }
-          case TileKind::Cast: {
-            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
-            for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
-            break;
-          }
-          case TileKind::Select: {
-            const TileNode& c = prog.nodes[static_cast<size_t>(t.a)];
-            const TileNode& x = prog.nodes[static_cast<size_t>(t.b)];
-            const TileNode& y = prog.nodes[static_cast<size_t>(t.c)];
-            for (size_t e = 0; e < n; ++e)
-              t.set(e, convert(c.get(e).truthy() ? x.get(e) : y.get(e), t.dtype));
-            break;
-          }
-          case TileKind::Unary: {
-            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
-            for (size_t e = 0; e < n; ++e) t.set(e, detail::unaryValue(t.unOp, t.dtype, x.get(e)));
-            break;
-          }
-          case TileKind::AndOr: {
-            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
-            const TileNode& y = prog.nodes[static_cast<size_t>(t.b)];
-            bool isAnd = t.binOp == BinOp::And;
-            for (size_t e = 0; e < n; ++e) {
-              bool l = x.get(e).truthy();
-              t.i[e] = isAnd ? (l && y.get(e).truthy()) : (l || y.get(e).truthy());
-            }
-            break;
-          }
-          case TileKind::Binary: {
-            const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
-            const TileNode& y = prog.nodes[static_cast<size_t>(t.b)];
-            BinOp op = t.binOp;
-            if (isComparison(op)) {
-              for (size_t e = 0; e < n; ++e) t.i[e] = detail::compareValues(op, x.get(e), y.get(e));
-            } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
-                       (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul ||
-                        op == BinOp::Div)) {
-              // floatBinary for binary32: operands to float, one float op.
-              const double* xs = x.f.data();
-              const double* ys = y.f.data();
-              double* out = t.f.data();
-              switch (op) {
-                case BinOp::Add:
-                  for (size_t e = 0; e < n; ++e)
-                    out[e] = static_cast<float>(xs[e]) + static_cast<float>(ys[e]);
-                  break;
-                case BinOp::Sub:
-                  for (size_t e = 0; e < n; ++e)
-                    out[e] = static_cast<float>(xs[e]) - static_cast<float>(ys[e]);
-                  break;
-                case BinOp::Mul:
-                  for (size_t e = 0; e < n; ++e)
-                    out[e] = static_cast<float>(xs[e]) * static_cast<float>(ys[e]);
-                  break;
-                default:
-                  for (size_t e = 0; e < n; ++e)
-                    out[e] = static_cast<float>(xs[e]) / static_cast<float>(ys[e]);
-                  break;
-              }
-            } else if (t.isFloat) {
-              for (size_t e = 0; e < n; ++e)
-                t.f[e] = detail::floatBinary(op, x.get(e).asDouble(), y.get(e).asDouble(), t.dtype);
-            } else {
-              for (size_t e = 0; e < n; ++e)
-                t.i[e] = detail::intBinary(op, x.get(e).asInt(), y.get(e).asInt(), t.dtype);
-            }
-            break;
-          }
-        }
-      }
-      // The store: converted to the buffer's dtype as storeElement does.
-      const TileAccess& a = prog.accesses[static_cast<size_t>(st.access)];
-      const TileNode& v = prog.nodes[static_cast<size_t>(st.value)];
-      offsets(a);
-      uint8_t* mem = memory_.data(a.storage);
-      DType dt = a.buffer->dtype;
-      if (dt == DType::Float32 && v.isFloat) {
-        for (size_t e = 0; e < n; ++e) {
-          float f = static_cast<float>(v.f[e]);
-          std::memcpy(mem + offs[e], &f, 4);
-        }
-      } else {
-        for (size_t e = 0; e < n; ++e) storeElement(mem + offs[e], dt, v.get(e));
-      }
+      for (int ni = st.firstNode; ni <= st.value; ++ni)
+        evalNode(prog.nodes[static_cast<size_t>(ni)], n, varCol, offs, half);
+      tileOffsets(prog.accesses[static_cast<size_t>(st.access)], n, varCol, offs);
+      storeColumn(st, n, offs);
     }
     done += static_cast<int64_t>(n);
   }
-  // Every value stored was defined.
+}
+
+// Load node t's column from the bytes at offs.
+void Machine::TileSteps::loadColumn(TileNode& t, size_t n, const std::vector<int64_t>& offs,
+                                    const std::vector<double>*& half) {
+  const TileAccess& a = prog.accesses[static_cast<size_t>(t.access)];
+  const uint8_t* mem = m.memory_.data(a.storage);
+  DType dt = a.buffer->dtype;
+  if (dt == DType::Float32) {
+    for (size_t e = 0; e < n; ++e) {
+      float v;
+      std::memcpy(&v, mem + offs[e], 4);
+      t.f[e] = v;
+    }
+  } else if (dt == DType::Float16) {
+    if (!half) half = &detail::halfTable();
+    for (size_t e = 0; e < n; ++e) {
+      uint16_t v;
+      std::memcpy(&v, mem + offs[e], 2);
+      t.f[e] = (*half)[v];
+    }
+  } else {
+    for (size_t e = 0; e < n; ++e) t.set(e, loadElement(mem + offs[e], dt));
+  }
+}
+
+// Node t's column over the chunk's first n elements (its operands' are done).
+void Machine::TileSteps::evalNode(TileNode& t, size_t n,
+                                  const std::vector<std::vector<int64_t>>& varCol,
+                                  std::vector<int64_t>& offs, const std::vector<double>*& half) {
+  switch (t.kind) {
+    case TileKind::Const:
+      break;
+    case TileKind::Var:
+      std::copy(varCol[static_cast<size_t>(t.var)].begin(),
+                varCol[static_cast<size_t>(t.var)].begin() + static_cast<long>(n), t.i.begin());
+      break;
+    case TileKind::Load:
+      tileOffsets(prog.accesses[static_cast<size_t>(t.access)], n, varCol, offs);
+      loadColumn(t, n, offs, half);
+      break;
+    case TileKind::Cast: {
+      const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+      for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
+      break;
+    }
+    case TileKind::Select: {
+      const TileNode& c = prog.nodes[static_cast<size_t>(t.a)];
+      const TileNode& x = prog.nodes[static_cast<size_t>(t.b)];
+      const TileNode& y = prog.nodes[static_cast<size_t>(t.c)];
+      for (size_t e = 0; e < n; ++e)
+        t.set(e, convert(c.get(e).truthy() ? x.get(e) : y.get(e), t.dtype));
+      break;
+    }
+    case TileKind::Unary: {
+      const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+      for (size_t e = 0; e < n; ++e) t.set(e, detail::unaryValue(t.unOp, t.dtype, x.get(e)));
+      break;
+    }
+    case TileKind::AndOr: {
+      const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
+      const TileNode& y = prog.nodes[static_cast<size_t>(t.b)];
+      bool isAnd = t.binOp == BinOp::And;
+      for (size_t e = 0; e < n; ++e) {
+        bool l = x.get(e).truthy();
+        t.i[e] = isAnd ? (l && y.get(e).truthy()) : (l || y.get(e).truthy());
+      }
+      break;
+    }
+    case TileKind::Binary:
+      binaryColumn(t, prog.nodes[static_cast<size_t>(t.a)], prog.nodes[static_cast<size_t>(t.b)],
+                   n);
+      break;
+  }
+}
+
+// The store: converted to the buffer's dtype as storeElement does.
+void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
+                                     const std::vector<int64_t>& offs) {
+  const TileAccess& a = prog.accesses[static_cast<size_t>(st.access)];
+  const TileNode& v = prog.nodes[static_cast<size_t>(st.value)];
+  uint8_t* mem = m.memory_.data(a.storage);
+  DType dt = a.buffer->dtype;
+  if (dt == DType::Float32 && v.isFloat) {
+    for (size_t e = 0; e < n; ++e) {
+      float f = static_cast<float>(v.f[e]);
+      std::memcpy(mem + offs[e], &f, 4);
+    }
+  } else {
+    for (size_t e = 0; e < n; ++e) storeElement(mem + offs[e], dt, v.get(e));
+  }
+}
+
+// Every value stored was defined.
+void Machine::TileSteps::markWritesDefined() {
   for (const auto& a : prog.accesses)
     if (a.write)
-      forEachRow(box(a), [&](int64_t off, int64_t len) {
-        std::memset(memory_.defined(a.storage) + off, 1, static_cast<size_t>(len * a.elemBytes));
+      m.forEachRow(box(prog, a), [&](int64_t off, int64_t len) {
+        std::memset(m.memory_.defined(a.storage) + off, 1, static_cast<size_t>(len * a.elemBytes));
       });
+}
+
+bool Machine::parallelFast(const ParallelStmt& ps) {
+  TileProgram prog;
+  for (const auto& v : ps.vars) prog.varIds.push_back(v->id);
+  prog.extents = ps.extents;
+  if (prog.extents.size() != prog.varIds.size() || prog.varIds.empty()) return false;
+  int64_t total = 1;
+  for (int64_t e : prog.extents) total *= e;
+  if (total <= 0) return false;
+
+  std::vector<const StoreStmt*> stores;
+  if (!collectStores(ps.body, stores) || stores.empty()) return false;
+
+  bool savedPoisonSeen = poisonSeen_;
+  TileSteps steps{*this, prog};
+  if (!steps.compileStores(stores) || !writesSeparate(prog) ||
+      (trackPoison && !steps.readsDefined())) {
+    poisonSeen_ = savedPoisonSeen;
+    return false;
+  }
+
+  // Committed: from here on nothing fails.
+  steps.commit();
+  steps.evaluate(total);
+  steps.markWritesDefined();
+  size_t rank = prog.extents.size();
   for (size_t d = 0; d < rank; ++d)
     env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.extents[d] - 1);
   loc = prog.stores.back().loc;

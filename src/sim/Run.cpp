@@ -55,12 +55,12 @@ std::string valueText(const uint8_t* p, DType t) {
   return fmt::format("{} (0x{:0{}x})", value, bits, dtypeBytes(t) * 2);
 }
 
-// Binds scalar parameters and dynamic sizes from --input, sizes and fills the
-// global tensors of `kernel` in `memory`.
-bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
-                    std::vector<std::pair<std::string, Scalar>>& bindings,
-                    std::map<std::string, Memory::ChunkFill>& pagedFills, std::string& error) {
-  std::map<std::string, NpyArray> files;
+using Bindings = std::vector<std::pair<std::string, Scalar>>;
+
+// Binds the scalar parameters --input gives and reads the .npy files it gives
+// for tensors; refuses --input names the kernel has no parameter of.
+bool readInputs(const Kernel& kernel, const RunOptions& options, Bindings& bindings,
+                std::map<std::string, NpyArray>& files, std::string& error) {
   for (const auto& p : kernel.params) {
     auto it = options.inputs.find(p.name);
     if (it == options.inputs.end()) continue;
@@ -97,7 +97,13 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       return false;
     }
   }
-  // Scalar parameters without --input get 1 (documented in docs/simulator.md).
+  return true;
+}
+
+// Scalar parameters without --input get 1 (documented in docs/simulator.md);
+// dynamic sizes are taken from the shape of an --input file that uses them.
+bool bindDefaults(const Kernel& kernel, std::map<std::string, NpyArray>& files, Bindings& bindings,
+                  std::string& error) {
   for (const auto& p : kernel.params) {
     if (!p.var) continue;
     bool bound = false;
@@ -105,7 +111,6 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     if (!bound)
       bindings.push_back({p.name, isFloat(p.var->dtype) ? Scalar::ofFloat(1.0) : Scalar::ofInt(1)});
   }
-  // Dynamic sizes: taken from the shape of an --input file that uses them.
   for (const auto& dv : kernel.dynamicVars) {
     bool bound = false;
     for (const auto& b : bindings) bound |= b.first == dv->name;
@@ -128,18 +133,25 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       return false;
     }
   }
-  Machine machine(kernel, memory);
+  return true;
+}
+
+// Sets the scalar parameters and dynamic sizes of `bindings` in `machine`'s
+// environment.
+void bindEnv(Machine& machine, const Kernel& kernel, const Bindings& bindings) {
   for (const auto& [name, value] : bindings) {
     for (const auto& p : kernel.params)
       if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
     for (const auto& dv : kernel.dynamicVars)
       if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
   }
-  machine.resolveShapes();
-  // Dynamic shapes are known now: refuse sizes beyond the simulator's memory
-  // before allocating them.
-  // A sampled run's global tensors are only reserved (filled on demand, within
-  // the budget): they count against kMaxSampledGlobalBytes instead.
+}
+
+// Refuses global tensors beyond the simulator's memory, once the dynamic
+// shapes are known and before they are allocated.
+// A sampled run's global tensors are only reserved (filled on demand, within
+// the budget): they count against kMaxSampledGlobalBytes instead.
+bool checkGlobalSizes(const Kernel& kernel, Memory& memory, Machine& machine, std::string& error) {
   int64_t total = 0, reserved = 0;
   for (int i = 0; i < memory.numStorages(); ++i)
     (memory.isPaged(i) ? reserved : total) += memory.size(i);
@@ -164,6 +176,14 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
       return false;
     }
   }
+  return true;
+}
+
+// Sizes the global tensors and fills them from their --input file or with
+// generated inputs (a demand-paged one gets a chunk fill in `pagedFills`).
+bool fillGlobals(const Kernel& kernel, Memory& memory, Machine& machine, const RunOptions& options,
+                 std::map<std::string, NpyArray>& files,
+                 std::map<std::string, Memory::ChunkFill>& pagedFills, std::string& error) {
   for (const auto& p : kernel.params) {
     if (!p.buffer) continue;
     int idx = memory.index(p.buffer->storage);
@@ -209,6 +229,21 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
     std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
   }
   return true;
+}
+
+// Binds scalar parameters and dynamic sizes from --input, sizes and fills the
+// global tensors of `kernel` in `memory`.
+bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& options,
+                    Bindings& bindings, std::map<std::string, Memory::ChunkFill>& pagedFills,
+                    std::string& error) {
+  std::map<std::string, NpyArray> files;
+  if (!readInputs(kernel, options, bindings, files, error)) return false;
+  if (!bindDefaults(kernel, files, bindings, error)) return false;
+  Machine machine(kernel, memory);
+  bindEnv(machine, kernel, bindings);
+  machine.resolveShapes();
+  if (!checkGlobalSizes(kernel, memory, machine, error)) return false;
+  return fillGlobals(kernel, memory, machine, options, files, pagedFills, error);
 }
 
 // The first loop whose iterations, over all blocks and enclosing loops,
@@ -332,28 +367,11 @@ bool needsSampling(const Kernel& kernel) {
 
 namespace {
 
-// runKernel of a launch within the simulator's limits (the caller checked
-// them); a later launch of a prim_func starts from the global tensors of
-// `previous`, the launch before it.
-std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowered,
-                                   const Target& target, const RunOptions& options,
-                                   const KernelRun* previous, bool sampled, std::string& error) {
-  KernelRun run;
-  run.name = reference.factory.empty() ? reference.name : reference.factory;
-  std::vector<int64_t> blocks;
-  if (sampled)
-    run.sampledBlocks = blocks = sampledBlocks(reference.grid);
-  else
-    for (int64_t b = 0; b < reference.grid; ++b) blocks.push_back(b);
-
-  // 1. Inputs, identical for both runs.
-  Memory refMem(reference, sampled);
-  std::vector<std::pair<std::string, Scalar>> bindings;
-  std::map<std::string, Memory::ChunkFill> pagedFills;
-  if (!prepareGlobals(reference, refMem, options, bindings, pagedFills, error)) return std::nullopt;
-  Memory simMem(lowered, sampled);
-  refMem.setPagedBudget(kMaxSimulatedBytes);
-  simMem.setPagedBudget(kMaxSimulatedBytes);
+// Gives the lowered kernel's global tensors in `simMem` the inputs the
+// reference's have in `refMem` (a demand-paged one: the same chunk fill).
+bool copyInputs(const Kernel& reference, const Kernel& lowered, Memory& refMem, Memory& simMem,
+                const std::map<std::string, Memory::ChunkFill>& pagedFills, KernelRun& run,
+                std::string& error) {
   for (const auto& p : lowered.params) {
     if (!p.buffer) continue;
     const KernelParam* rp = nullptr;
@@ -362,7 +380,7 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     if (!rp) {
       error = fmt::format("internal: lowered kernel parameter '{}' is not in the reference kernel",
                           p.name);
-      return std::nullopt;
+      return false;
     }
     // resize() also sizes the shadow bytes: a tensor with a T.dynamic shape has
     // no bytes until its size is known (copying only the data overran them).
@@ -376,77 +394,32 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     }
     simMem.raw(si) = refMem.raw(ri);
   }
-  // A later launch: each chain continues from its own previous result.
-  auto carry = [&](const Kernel& k, Memory& mem,
-                   const std::map<std::string, std::vector<uint8_t>>& carried) {
-    for (const auto& p : k.params) {
-      auto it = p.buffer ? carried.find(p.name) : carried.end();
-      if (it == carried.end()) continue;
-      int idx = mem.index(p.buffer->storage);
-      if (static_cast<int64_t>(it->second.size()) != mem.size(idx)) {
-        error = fmt::format(
-            "tensor '{}' has {} bytes in this launch but {} in the previous one of the same "
-            "prim_func",
-            p.name, mem.size(idx), it->second.size());
-        return false;
-      }
-      mem.raw(idx) = it->second;
+  return true;
+}
+
+// A later launch: each chain continues from its own previous result.
+bool carryGlobals(const Kernel& k, Memory& mem,
+                  const std::map<std::string, std::vector<uint8_t>>& carried, std::string& error) {
+  for (const auto& p : k.params) {
+    auto it = p.buffer ? carried.find(p.name) : carried.end();
+    if (it == carried.end()) continue;
+    int idx = mem.index(p.buffer->storage);
+    if (static_cast<int64_t>(it->second.size()) != mem.size(idx)) {
+      error = fmt::format(
+          "tensor '{}' has {} bytes in this launch but {} in the previous one of the same "
+          "prim_func",
+          p.name, mem.size(idx), it->second.size());
+      return false;
     }
-    return true;
-  };
-  if (previous && (!carry(reference, refMem, previous->referenceGlobals) ||
-                   !carry(lowered, simMem, previous->simulatedGlobals)))
-    return std::nullopt;
-
-  // 2. Reference: every block in order, on the original kernel.
-  Machine ref(reference, refMem);
-  for (const auto& [name, value] : bindings) {
-    for (const auto& p : reference.params)
-      if (p.var && p.name == name) ref.env[static_cast<size_t>(p.var->id)] = value;
-    for (const auto& dv : reference.dynamicVars)
-      if (dv->name == name) ref.env[static_cast<size_t>(dv->id)] = value;
+    mem.raw(idx) = it->second;
   }
-  ref.resolveShapes();
-  // The reference runs on a second thread while the simulation runs here:
-  // the two share nothing mutable (own Machine, own Memory, immutable IR),
-  // and their results are read only after the join, so the outcome does not
-  // depend on the interleaving.
-  std::exception_ptr referenceFailure;
-  std::thread referenceThread([&] {
-    try {
-      for (int64_t b : blocks) {
-        refMem.resetOnChip();
-        ref.bindBlock(b);
-        checkAssumptions(reference, ref, b);
-        ref.exec(reference.body);
-      }
-    } catch (const ExecError& e) {
-      SimIssue issue;
-      issue.kind = SimIssue::Runtime;
-      issue.loc = e.loc;
-      issue.message = e.message;
-      run.referenceError = issue;
-    } catch (...) {
-      referenceFailure = std::current_exception();
-    }
-  });
+  return true;
+}
 
-  // 3. Simulation of the lowered kernel.
-  SimOptions so;
-  so.cores = options.cores;
-  so.recordTrace = options.recordTrace;
-  so.bindings = bindings;
-  so.blocks = run.sampledBlocks;
-  try {
-    run.sim = simulate(lowered, target, simMem, so);
-  } catch (...) {
-    referenceThread.join();
-    throw;
-  }
-  referenceThread.join();
-  if (referenceFailure) std::rethrow_exception(referenceFailure);
-
-  // 4. Bit-exact comparison of every global tensor.
+// Bit-exact comparison of every global tensor; keeps the final tensors in
+// `run` (to carry to the next launch and to write).
+void compareGlobals(const Kernel& reference, const Kernel& lowered, Machine& ref, Memory& refMem,
+                    Memory& simMem, KernelRun& run) {
   run.outputsMatch = !run.referenceError && !run.sim.aborted;
   for (const auto& p : reference.params) {
     if (!p.buffer) continue;
@@ -505,6 +478,80 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     }
     run.tensors.push_back(std::move(check));
   }
+}
+
+// runKernel of a launch within the simulator's limits (the caller checked
+// them); a later launch of a prim_func starts from the global tensors of
+// `previous`, the launch before it.
+std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowered,
+                                   const Target& target, const RunOptions& options,
+                                   const KernelRun* previous, bool sampled, std::string& error) {
+  KernelRun run;
+  run.name = reference.factory.empty() ? reference.name : reference.factory;
+  std::vector<int64_t> blocks;
+  if (sampled)
+    run.sampledBlocks = blocks = sampledBlocks(reference.grid);
+  else
+    for (int64_t b = 0; b < reference.grid; ++b) blocks.push_back(b);
+
+  // 1. Inputs, identical for both runs.
+  Memory refMem(reference, sampled);
+  Bindings bindings;
+  std::map<std::string, Memory::ChunkFill> pagedFills;
+  if (!prepareGlobals(reference, refMem, options, bindings, pagedFills, error)) return std::nullopt;
+  Memory simMem(lowered, sampled);
+  refMem.setPagedBudget(kMaxSimulatedBytes);
+  simMem.setPagedBudget(kMaxSimulatedBytes);
+  if (!copyInputs(reference, lowered, refMem, simMem, pagedFills, run, error)) return std::nullopt;
+  if (previous && (!carryGlobals(reference, refMem, previous->referenceGlobals, error) ||
+                   !carryGlobals(lowered, simMem, previous->simulatedGlobals, error)))
+    return std::nullopt;
+
+  // 2. Reference: every block in order, on the original kernel.
+  Machine ref(reference, refMem);
+  bindEnv(ref, reference, bindings);
+  ref.resolveShapes();
+  // The reference runs on a second thread while the simulation runs here:
+  // the two share nothing mutable (own Machine, own Memory, immutable IR),
+  // and their results are read only after the join, so the outcome does not
+  // depend on the interleaving.
+  std::exception_ptr referenceFailure;
+  std::thread referenceThread([&] {
+    try {
+      for (int64_t b : blocks) {
+        refMem.resetOnChip();
+        ref.bindBlock(b);
+        checkAssumptions(reference, ref, b);
+        ref.exec(reference.body);
+      }
+    } catch (const ExecError& e) {
+      SimIssue issue;
+      issue.kind = SimIssue::Runtime;
+      issue.loc = e.loc;
+      issue.message = e.message;
+      run.referenceError = issue;
+    } catch (...) {
+      referenceFailure = std::current_exception();
+    }
+  });
+
+  // 3. Simulation of the lowered kernel.
+  SimOptions so;
+  so.cores = options.cores;
+  so.recordTrace = options.recordTrace;
+  so.bindings = bindings;
+  so.blocks = run.sampledBlocks;
+  try {
+    run.sim = simulate(lowered, target, simMem, so);
+  } catch (...) {
+    referenceThread.join();
+    throw;
+  }
+  referenceThread.join();
+  if (referenceFailure) std::rethrow_exception(referenceFailure);
+
+  // 4. Bit-exact comparison of every global tensor.
+  compareGlobals(reference, lowered, ref, refMem, simMem, run);
   return run;
 }
 

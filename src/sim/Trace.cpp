@@ -302,19 +302,26 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
   out << "\n]}\n";
 }
 
-void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
-                      const std::string& title, const TimelineOptions& options) {
-  struct Section {
-    const TraceInput* input;
-    size_t index;                 // into result->trace
-    std::vector<int64_t> blocks;  // the block numbers it stands for
-    int64_t offset;               // start of the launch (later launches of a prim_func)
-    int64_t cycles;               // end, counted from cycle 0 of the first launch
-  };
+namespace {
+
+// One drawing of the timeline: a traced block, or blocks identical to it.
+struct Section {
+  const TraceInput* input;
+  size_t index;                 // into result->trace
+  std::vector<int64_t> blocks;  // the block numbers it stands for
+  int64_t offset;               // start of the launch (later launches of a prim_func)
+  int64_t cycles;               // end, counted from cycle 0 of the first launch
+};
+
+const std::vector<TraceEvent>& eventsOf(const Section& s) {
+  return s.input->result->trace[s.index];
+}
+
+// Per launch: its distinct blocks, the first maxBlocks of them drawn; the
+// blocks left out are counted in `hidden`.
+std::vector<Section> timelineSections(const std::vector<TraceInput>& kernels,
+                                      const TimelineOptions& options, int64_t& hidden) {
   std::vector<Section> sections;
-  int64_t span = 1;
-  int64_t hidden = 0;
-  // Per launch: its distinct blocks, the first maxBlocks of them drawn.
   for (const auto& k : kernels) {
     const SimResult& r = *k.result;
     size_t firstOfKernel = sections.size();
@@ -338,27 +345,50 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       sections.resize(limit);
     }
   }
-  for (const auto& s : sections) span = std::max(span, s.cycles);
-  auto eventsOf = [](const Section& s) -> const std::vector<TraceEvent>& {
-    return s.input->result->trace[s.index];
-  };
+  return sections;
+}
 
-  // Only pipes that did something get a lane (a vector kernel has no cube
-  // lanes), and only pipes that synchronised get a flag lane under it.
+// The picture's geometry: margins and heights, the lanes every section has,
+// and where a cycle is on the x axis.
+struct TimelineLayout {
+  static constexpr int left = 110, right = 30, plotW = 1100, width = left + plotW + right, top = 56,
+                       laneH = 18, flagH = 8, laneGap = 5, sectionGap = 30, marksH = 13,
+                       labelFont = 10;
+  int64_t span = 1;
   std::vector<Pipe> lanes;
   std::array<bool, kNumPipes> hasFlags{};
+  std::vector<int> laneY;  // offsets of the lanes under the first one
+  int lanesH = 0;
+  double x(int64_t c) const {
+    return left + static_cast<double>(c) * plotW / static_cast<double>(span);
+  }
+};
+
+TimelineLayout timelineLayout(const std::vector<Section>& sections) {
+  TimelineLayout L;
+  for (const auto& s : sections) L.span = std::max(L.span, s.cycles);
+  // Only pipes that did something get a lane (a vector kernel has no cube
+  // lanes), and only pipes that synchronised get a flag lane under it.
   for (Pipe p : kLaneOrder) {
     bool used = false;
     for (const auto& s : sections)
       for (const auto& e : eventsOf(s))
         if (e.pipe == p) {
           used = true;
-          hasFlags[pipeIndex(p)] |= isStall(e.kind);
+          L.hasFlags[pipeIndex(p)] |= isStall(e.kind);
         }
-    if (used) lanes.push_back(p);
+    if (used) L.lanes.push_back(p);
   }
-  if (lanes.empty()) lanes.push_back(Pipe::S);
-  // The legend lists only the kinds that appear.
+  if (L.lanes.empty()) L.lanes.push_back(Pipe::S);
+  for (Pipe p : L.lanes) {
+    L.laneY.push_back(L.lanesH);
+    L.lanesH += L.laneH + (L.hasFlags[pipeIndex(p)] ? L.flagH : 0) + L.laneGap;
+  }
+  return L;
+}
+
+// The kinds that appear, which are all the legend lists.
+std::vector<OpKind> usedKinds(const std::vector<Section>& sections) {
   std::vector<OpKind> kinds;
   for (size_t k = 0; k < kNumOpKinds; ++k) {
     bool used = false;
@@ -366,191 +396,232 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
       for (const auto& e : eventsOf(s)) used |= e.kind == static_cast<OpKind>(k);
     if (used) kinds.push_back(static_cast<OpKind>(k));
   }
-  bool anyMarks = false;
-  const int left = 110, right = 30, plotW = 1100, width = left + plotW + right, top = 56,
-            laneH = 18, flagH = 8, laneGap = 5, sectionGap = 30, marksH = 13, labelFont = 10;
-  std::vector<int> laneY;  // offsets of the lanes under the first one
-  int lanesH = 0;
-  for (Pipe p : lanes) {
-    laneY.push_back(lanesH);
-    lanesH += laneH + (hasFlags[pipeIndex(p)] ? flagH : 0) + laneGap;
-  }
-  auto x = [&](int64_t c) {
-    return left + static_cast<double>(c) * plotW / static_cast<double>(span);
-  };
+  return kinds;
+}
 
-  std::ostringstream body;
-  int y = top;
-  int64_t step = niceStep(span, 10);
-  for (const auto& s : sections) {
-    const SimResult& r = *s.input->result;
-    const auto& events = eventsOf(s);
-    auto marks = iterationMarks(r, s.index);
-    // A row of iteration labels per loop with marks, outer loops first, so
-    // nested loops' labels do not run into each other.
-    std::vector<int> markRow(marks.size(), -1);
-    int markRows = 0;
-    for (size_t l = 0; l < marks.size(); ++l)
-      if (!marks[l].empty()) markRow[l] = markRows++;
-    anyMarks |= markRows > 0;
-    int sectionTop = y;
-    std::string label =
-        s.blocks.size() == 1
-            ? fmt::format("{} block {}", s.input->kernelName, s.blocks.front())
-            : fmt::format("{} \u00d7 {} blocks (blocks {} are identical)", s.input->kernelName,
-                          s.blocks.size(), blockRanges(s.blocks));
-    body << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">{}</text>)", 8, y + 12,
-                        xmlEscape(label))
+// The section's title at `y`; returns where its text ends.
+double drawSectionHeader(std::ostream& body, const Section& s, int y) {
+  std::string label =
+      s.blocks.size() == 1
+          ? fmt::format("{} block {}", s.input->kernelName, s.blocks.front())
+          : fmt::format("{} \u00d7 {} blocks (blocks {} are identical)", s.input->kernelName,
+                        s.blocks.size(), blockRanges(s.blocks));
+  body << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">{}</text>)", 8, y + 12,
+                      xmlEscape(label))
+       << "\n";
+  return 8 + textWidth(label, 12) + 8;
+}
+
+// Grid lines and tick labels.
+void drawGrid(std::ostream& body, const TimelineLayout& L, int lanesTop, int64_t step) {
+  for (int64_t c = 0; c <= L.span; c += step) {
+    body << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#e5e5e5"/>)",
+                        L.x(c), lanesTop, L.x(c), lanesTop + L.lanesH)
          << "\n";
-    double headerEnd = 8 + textWidth(label, 12) + 8;
-    y += 18;
-    int marksTop = y;
-    y += markRows * marksH;
-    int lanesTop = y;
-    // Grid lines and tick labels.
-    for (int64_t c = 0; c <= span; c += step) {
-      body << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#e5e5e5"/>)",
-                          x(c), lanesTop, x(c), lanesTop + lanesH)
-           << "\n";
-      body
-          << fmt::format(
-                 R"(<text x="{:.1f}" y="{}" fill="#555" font-size="10" text-anchor="middle">{}</text>)",
-                 x(c), lanesTop + lanesH + 12, c)
-          << "\n";
-    }
-    for (size_t lane = 0; lane < lanes.size(); ++lane) {
-      int ly = lanesTop + laneY[lane];
-      body << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>)", left,
-                          ly, plotW, laneH)
-           << "\n";
-      body << fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 8, ly + 13,
-                          pipeName(lanes[lane]))
-           << "\n";
-      if (hasFlags[pipeIndex(lanes[lane])]) {
-        body
-            << fmt::format(
-                   R"(<rect class="flag-lane" x="{}" y="{}" width="{}" height="{}" fill="#ececec"/>)",
-                   left, ly + laneH, plotW, flagH)
-            << "\n";
-        body
-            << fmt::format(
-                   R"(<text x="{}" y="{}" font-size="8" fill="#777" text-anchor="end">flags</text>)",
-                   left - 8, ly + laneH + 7)
-            << "\n";
-      }
-    }
-    // A pipe that overlaps its instructions (MTE2 starts a copy before the
-    // last one completes) has later bars drawn over earlier ones: a label
-    // gets only the part of its bar that stays visible, up to the next start.
-    std::vector<int64_t> visibleEnd(events.size());
-    for (Pipe p : lanes) {
-      std::vector<size_t> order;
-      for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].pipe == p && !isStall(events[i].kind)) order.push_back(i);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return events[a].start < events[b].start; });
-      for (size_t k = 0; k < order.size(); ++k) {
-        const TraceEvent& e = events[order[k]];
-        int64_t end = e.end;
-        if (k + 1 < order.size()) end = std::min(end, events[order[k + 1]].start);
-        if (k > 0 && order[k - 1] > order[k] && events[order[k - 1]].end > e.start) end = e.start;
-        visibleEnd[order[k]] = end;
-      }
-    }
-    for (size_t i = 0; i < events.size(); ++i) {
-      const TraceEvent& e = events[i];
-      size_t lane = 0;
-      while (lanes[lane] != e.pipe) ++lane;
-      int ly = lanesTop + laneY[lane];
-      double x0 = x(s.offset + e.start), w = std::max(0.8, x(s.offset + e.end) - x0);
-      bool stall = isStall(e.kind);
-      // In the flag lane: a pending set_flag along its top, waits along its
-      // bottom, so a wait and a set_flag of one moment both show.
-      int barY = !stall ? ly + 1 : e.kind == OpKind::SetFlag ? ly + laneH : ly + laneH + 4;
-      int barH = !stall ? laneH - 2 : e.kind == OpKind::SetFlag ? 3 : 4;
-      body
-          << fmt::format(
-                 R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
-                 R"(<title>{}{} [{}, {}) line {}</title></rect>)",
-                 x0, barY, w, barH, kindColour(e.kind),
-                 stall && e.kind != OpKind::SetFlag ? "waiting: " : "", xmlEscape(e.name),
-                 s.offset + e.start, s.offset + e.end, e.line)
-          << "\n";
-      if (stall || e.label.empty()) continue;
-      // The whole label, else the operation alone ("copy", "add"), else nothing.
-      double room = x(s.offset + visibleEnd[i]) - x0;
-      std::string text = e.label;
-      if (textWidth(text, labelFont) + 4 > room)
-        text = text.substr(0, std::min(text.find(' '), text.find("\u2192")));
-      if (textWidth(text, labelFont) + 4 > room) continue;
-      body
-          << fmt::format(
-                 R"(<text class="bar-label" x="{:.2f}" y="{}" font-size="{}" fill="{}" pointer-events="none">{}</text>)",
-                 x0 + 2, ly + 13, labelFont, textColourOn(kindColour(e.kind)), xmlEscape(text))
-          << "\n";
-    }
-    // Iteration starts, thinned where they would merge into a grey wash.
-    for (size_t l = 0; l < marks.size(); ++l) {
-      double lastLine = -1e9, labelEnd = -1e9;
-      for (const IterationMark& m : marks[l]) {
-        double mx = x(s.offset + m.start);
-        if (mx - lastLine < 3) continue;
-        lastLine = mx;
-        body
-            << fmt::format(
-                   R"(<line class="iteration" x1="{:.2f}" y1="{}" x2="{:.2f}" y2="{}" stroke="{}" stroke-width="0.8" stroke-dasharray="4,3"/>)",
-                   mx, marksTop + markRow[l] * marksH + 2, mx, lanesTop + lanesH - laneGap,
-                   loopColour(l))
-            << "\n";
-        std::string text = fmt::format("{}={}", r.traceLoops[l].var, m.value);
-        if (mx < labelEnd + 4) continue;
-        labelEnd = mx + 2 + textWidth(text, 9);
-        body << fmt::format(R"(<text x="{:.2f}" y="{}" font-size="9" fill="{}">{}</text>)", mx + 2,
-                            marksTop + markRow[l] * marksH + 9, loopColour(l), xmlEscape(text))
-             << "\n";
-      }
-    }
     body
         << fmt::format(
-               R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#333" stroke-dasharray="3,2"/>)",
-               x(s.cycles), sectionTop + 14, x(s.cycles), lanesTop + lanesH)
+               R"(<text x="{:.1f}" y="{}" fill="#555" font-size="10" text-anchor="middle">{}</text>)",
+               L.x(c), lanesTop + L.lanesH + 12, c)
         << "\n";
-    // Next to the end marker: left of it, so it stays inside the picture,
-    // else right of it, else (a launch that ends under the header's text)
-    // after that text.
-    std::string endText = s.offset > 0 ? fmt::format("cycles {} to {}", s.offset, s.cycles)
-                                       : fmt::format("{} cycles", s.cycles);
-    double endW = textWidth(endText, 10), endX = x(s.cycles);
-    bool before = endX - 3 - endW >= headerEnd;
-    double textX = before ? endX - 3 : std::min(std::max(endX + 3, headerEnd), width - endW);
-    body << fmt::format(
-                R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{}</text>)",
-                textX, sectionTop + 12, before ? "end" : "start", endText)
+  }
+}
+
+// The lanes' backgrounds and names, a flag lane under the pipes that have one.
+void drawLanes(std::ostream& body, const TimelineLayout& L, int lanesTop) {
+  for (size_t lane = 0; lane < L.lanes.size(); ++lane) {
+    int ly = lanesTop + L.laneY[lane];
+    body << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>)", L.left,
+                        ly, L.plotW, L.laneH)
          << "\n";
-    y = lanesTop + lanesH + sectionGap;
-    // What the dashed lines are, under the axis: the II the schedule
-    // promised and the distance between iteration starts the run achieved.
-    for (size_t l = 0; l < marks.size(); ++l) {
-      if (marks[l].empty()) continue;
-      const TraceLoop& loop = r.traceLoops[l];
-      std::string info = fmt::format("loop {} (line {}):", loop.var, loop.loc.line);
-      for (const auto& ii : s.input->loopIIs)
-        if (ii.var == loop.var && ii.line == loop.loc.line && ii.ii > 0)
-          info += fmt::format(" II = {},", ii.ii);
-      double every = meanInterval(marks[l]);
-      info += every > 0 ? fmt::format(" iterations start every {:.0f} cycles on average", every)
-                        : fmt::format(" {} iterations, one per run of the loop", marks[l].size());
+    body << fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", L.left - 8, ly + 13,
+                        pipeName(L.lanes[lane]))
+         << "\n";
+    if (L.hasFlags[pipeIndex(L.lanes[lane])]) {
+      body
+          << fmt::format(
+                 R"(<rect class="flag-lane" x="{}" y="{}" width="{}" height="{}" fill="#ececec"/>)",
+                 L.left, ly + L.laneH, L.plotW, L.flagH)
+          << "\n";
       body << fmt::format(
-                  R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4,3"/>)",
-                  left, y - 8, left + 16, y - 8, loopColour(l))
+                  R"(<text x="{}" y="{}" font-size="8" fill="#777" text-anchor="end">flags</text>)",
+                  L.left - 8, ly + L.laneH + 7)
            << "\n";
-      body << fmt::format(R"(<text x="{}" y="{}" font-size="11" fill="{}">{}</text>)", left + 22,
-                          y - 4, loopColour(l), xmlEscape(info))
-           << "\n";
-      y += 14;
     }
   }
-  // Legend: the kinds, then what the lines and the flag lane are.
+}
+
+// A pipe that overlaps its instructions (MTE2 starts a copy before the
+// last one completes) has later bars drawn over earlier ones: a label
+// gets only the part of its bar that stays visible, up to the next start.
+std::vector<int64_t> visibleEnds(const std::vector<TraceEvent>& events,
+                                 const std::vector<Pipe>& lanes) {
+  std::vector<int64_t> visibleEnd(events.size());
+  for (Pipe p : lanes) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < events.size(); ++i)
+      if (events[i].pipe == p && !isStall(events[i].kind)) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return events[a].start < events[b].start; });
+    for (size_t k = 0; k < order.size(); ++k) {
+      const TraceEvent& e = events[order[k]];
+      int64_t end = e.end;
+      if (k + 1 < order.size()) end = std::min(end, events[order[k + 1]].start);
+      if (k > 0 && order[k - 1] > order[k] && events[order[k - 1]].end > e.start) end = e.start;
+      visibleEnd[order[k]] = end;
+    }
+  }
+  return visibleEnd;
+}
+
+// A bar per instruction, with its label where it fits.
+void drawBars(std::ostream& body, const TimelineLayout& L, const Section& s, int lanesTop) {
+  const auto& events = eventsOf(s);
+  std::vector<int64_t> visibleEnd = visibleEnds(events, L.lanes);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const TraceEvent& e = events[i];
+    size_t lane = 0;
+    while (L.lanes[lane] != e.pipe) ++lane;
+    int ly = lanesTop + L.laneY[lane];
+    double x0 = L.x(s.offset + e.start), w = std::max(0.8, L.x(s.offset + e.end) - x0);
+    bool stall = isStall(e.kind);
+    // In the flag lane: a pending set_flag along its top, waits along its
+    // bottom, so a wait and a set_flag of one moment both show.
+    int barY = !stall ? ly + 1 : e.kind == OpKind::SetFlag ? ly + L.laneH : ly + L.laneH + 4;
+    int barH = !stall ? L.laneH - 2 : e.kind == OpKind::SetFlag ? 3 : 4;
+    body
+        << fmt::format(
+               R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#ffffff" stroke-width="0.3">)"
+               R"(<title>{}{} [{}, {}) line {}</title></rect>)",
+               x0, barY, w, barH, kindColour(e.kind),
+               stall && e.kind != OpKind::SetFlag ? "waiting: " : "", xmlEscape(e.name),
+               s.offset + e.start, s.offset + e.end, e.line)
+        << "\n";
+    if (stall || e.label.empty()) continue;
+    // The whole label, else the operation alone ("copy", "add"), else nothing.
+    double room = L.x(s.offset + visibleEnd[i]) - x0;
+    std::string text = e.label;
+    if (textWidth(text, L.labelFont) + 4 > room)
+      text = text.substr(0, std::min(text.find(' '), text.find("\u2192")));
+    if (textWidth(text, L.labelFont) + 4 > room) continue;
+    body
+        << fmt::format(
+               R"(<text class="bar-label" x="{:.2f}" y="{}" font-size="{}" fill="{}" pointer-events="none">{}</text>)",
+               x0 + 2, ly + 13, L.labelFont, textColourOn(kindColour(e.kind)), xmlEscape(text))
+        << "\n";
+  }
+}
+
+// Iteration starts, thinned where they would merge into a grey wash; loop l's
+// labels go in row markRow[l] under marksTop.
+void drawIterationMarks(std::ostream& body, const TimelineLayout& L, const Section& s,
+                        const std::vector<std::vector<IterationMark>>& marks,
+                        const std::vector<int>& markRow, int marksTop, int lanesTop) {
+  const SimResult& r = *s.input->result;
+  for (size_t l = 0; l < marks.size(); ++l) {
+    double lastLine = -1e9, labelEnd = -1e9;
+    for (const IterationMark& m : marks[l]) {
+      double mx = L.x(s.offset + m.start);
+      if (mx - lastLine < 3) continue;
+      lastLine = mx;
+      body
+          << fmt::format(
+                 R"(<line class="iteration" x1="{:.2f}" y1="{}" x2="{:.2f}" y2="{}" stroke="{}" stroke-width="0.8" stroke-dasharray="4,3"/>)",
+                 mx, marksTop + markRow[l] * L.marksH + 2, mx, lanesTop + L.lanesH - L.laneGap,
+                 loopColour(l))
+          << "\n";
+      std::string text = fmt::format("{}={}", r.traceLoops[l].var, m.value);
+      if (mx < labelEnd + 4) continue;
+      labelEnd = mx + 2 + textWidth(text, 9);
+      body << fmt::format(R"(<text x="{:.2f}" y="{}" font-size="9" fill="{}">{}</text>)", mx + 2,
+                          marksTop + markRow[l] * L.marksH + 9, loopColour(l), xmlEscape(text))
+           << "\n";
+    }
+  }
+}
+
+// The dashed line where the section ends and its cycle count.
+void drawEndMarker(std::ostream& body, const TimelineLayout& L, const Section& s, int sectionTop,
+                   int lanesTop, double headerEnd) {
+  body
+      << fmt::format(
+             R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#333" stroke-dasharray="3,2"/>)",
+             L.x(s.cycles), sectionTop + 14, L.x(s.cycles), lanesTop + L.lanesH)
+      << "\n";
+  // Next to the end marker: left of it, so it stays inside the picture,
+  // else right of it, else (a launch that ends under the header's text)
+  // after that text.
+  std::string endText = s.offset > 0 ? fmt::format("cycles {} to {}", s.offset, s.cycles)
+                                     : fmt::format("{} cycles", s.cycles);
+  double endW = textWidth(endText, 10), endX = L.x(s.cycles);
+  bool before = endX - 3 - endW >= headerEnd;
+  double textX = before ? endX - 3 : std::min(std::max(endX + 3, headerEnd), L.width - endW);
+  body << fmt::format(
+              R"(<text x="{:.1f}" y="{}" font-size="10" fill="#333" text-anchor="{}">{}</text>)",
+              textX, sectionTop + 12, before ? "end" : "start", endText)
+       << "\n";
+}
+
+// What the dashed lines are, under the axis: the II the schedule
+// promised and the distance between iteration starts the run achieved.
+// Returns the y under them.
+int drawLoopNotes(std::ostream& body, const TimelineLayout& L, const Section& s,
+                  const std::vector<std::vector<IterationMark>>& marks, int y) {
+  const SimResult& r = *s.input->result;
+  for (size_t l = 0; l < marks.size(); ++l) {
+    if (marks[l].empty()) continue;
+    const TraceLoop& loop = r.traceLoops[l];
+    std::string info = fmt::format("loop {} (line {}):", loop.var, loop.loc.line);
+    for (const auto& ii : s.input->loopIIs)
+      if (ii.var == loop.var && ii.line == loop.loc.line && ii.ii > 0)
+        info += fmt::format(" II = {},", ii.ii);
+    double every = meanInterval(marks[l]);
+    info += every > 0 ? fmt::format(" iterations start every {:.0f} cycles on average", every)
+                      : fmt::format(" {} iterations, one per run of the loop", marks[l].size());
+    body << fmt::format(
+                R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4,3"/>)",
+                L.left, y - 8, L.left + 16, y - 8, loopColour(l))
+         << "\n";
+    body << fmt::format(R"(<text x="{}" y="{}" font-size="11" fill="{}">{}</text>)", L.left + 22,
+                        y - 4, loopColour(l), xmlEscape(info))
+         << "\n";
+    y += 14;
+  }
+  return y;
+}
+
+// One section from `y` down: header, iteration marks, lanes, bars, end
+// marker and loop notes. Returns the y under it; sets anyMarks when it drew
+// iteration marks.
+int drawSection(std::ostream& body, const TimelineLayout& L, const Section& s, int y, int64_t step,
+                bool& anyMarks) {
+  auto marks = iterationMarks(*s.input->result, s.index);
+  // A row of iteration labels per loop with marks, outer loops first, so
+  // nested loops' labels do not run into each other.
+  std::vector<int> markRow(marks.size(), -1);
+  int markRows = 0;
+  for (size_t l = 0; l < marks.size(); ++l)
+    if (!marks[l].empty()) markRow[l] = markRows++;
+  anyMarks |= markRows > 0;
+  int sectionTop = y;
+  double headerEnd = drawSectionHeader(body, s, y);
+  y += 18;
+  int marksTop = y;
+  y += markRows * L.marksH;
+  int lanesTop = y;
+  drawGrid(body, L, lanesTop, step);
+  drawLanes(body, L, lanesTop);
+  drawBars(body, L, s, lanesTop);
+  drawIterationMarks(body, L, s, marks, markRow, marksTop, lanesTop);
+  drawEndMarker(body, L, s, sectionTop, lanesTop, headerEnd);
+  y = lanesTop + L.lanesH + L.sectionGap;
+  return drawLoopNotes(body, L, s, marks, y);
+}
+
+// Legend: the kinds, then what the lines and the flag lane are. Returns the
+// y under it.
+int drawLegend(std::ostream& body, const TimelineLayout& L, const std::vector<OpKind>& kinds,
+               bool anyMarks, int y) {
+  const int left = L.left;
   size_t entries = kinds.size() + (anyMarks ? 1 : 0);
   body << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">Legend</text>)", left, y + 4)
        << "\n";
@@ -577,7 +648,7 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
   }
   y += 14 + 20 * static_cast<int>((entries + 4) / 5);
   bool anyFlags = false;
-  for (bool f : hasFlags) anyFlags |= f;
+  for (bool f : L.hasFlags) anyFlags |= f;
   if (anyFlags) {
     body
         << fmt::format(
@@ -586,8 +657,13 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
         << "\n";
     y += 20;
   }
-  int height = y + 10;
+  return y;
+}
 
+// The <svg> element of `height` around `body`: background, title and subtitle.
+void writeSvgDocument(std::ostream& out, const std::string& title, int64_t hidden, int height,
+                      const std::string& body) {
+  const int width = TimelineLayout::width, left = TimelineLayout::left;
   out << fmt::format(
              R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )"
              R"(font-family="Helvetica, Arial, sans-serif" font-size="12">)",
@@ -605,8 +681,26 @@ void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
                                hidden, hidden == 1 ? "block" : "blocks")
                  : "")
       << "\n";
-  out << body.str();
+  out << body;
   out << "</svg>\n";
+}
+
+}  // namespace
+
+void writeTimelineSvg(std::ostream& out, const std::vector<TraceInput>& kernels,
+                      const std::string& title, const TimelineOptions& options) {
+  int64_t hidden = 0;
+  std::vector<Section> sections = timelineSections(kernels, options, hidden);
+  TimelineLayout layout = timelineLayout(sections);
+  std::vector<OpKind> kinds = usedKinds(sections);
+  std::ostringstream body;
+  bool anyMarks = false;
+  int y = TimelineLayout::top;
+  int64_t step = niceStep(layout.span, 10);
+  for (const auto& s : sections) y = drawSection(body, layout, s, y, step, anyMarks);
+  y = drawLegend(body, layout, kinds, anyMarks, y);
+  int height = y + 10;
+  writeSvgDocument(out, title, hidden, height, body.str());
 }
 
 }  // namespace tilesched::sim
