@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/IndexText.h"
 #include "sim/SimulatorImpl.h"
 
 namespace tilesched::sim {
@@ -123,15 +124,7 @@ std::string detail::elementName(const Kernel& kernel, const Memory& memory, Mach
     if (!p.buffer || memory.index(p.buffer->storage) != storage) continue;
     const auto& shape = machine.shapeOf(p.buffer);
     int64_t flat = byte / std::max(1, dtypeBytes(p.buffer->dtype));
-    std::vector<int64_t> idx(shape.size(), 0);
-    for (size_t d = shape.size(); d-- > 0;) {
-      int64_t e = std::max<int64_t>(shape[d], 1);
-      idx[d] = flat % e;
-      flat /= e;
-    }
-    std::string text;
-    for (size_t d = 0; d < idx.size(); ++d) text += (d ? ", " : "") + std::to_string(idx[d]);
-    return fmt::format("{}[{}]", p.name, text);
+    return fmt::format("{}[{}]", p.name, indexText(flat, shape));
   }
   return memory.storage(storage)->name;
 }

@@ -16,6 +16,7 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "sim/IndexText.h"
 #include "sim/MachineImpl.h"
 
 namespace tilesched::sim {
@@ -64,10 +65,8 @@ const Machine::BufferInfo& Machine::info(const Buffer& b) {
 
 void Machine::fail(const std::string& message) { throw ExecError{loc, message}; }
 
-static std::string indexText(const std::vector<int64_t>& idx) {
-  std::string s = "[";
-  for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
-  return s + "]";
+static std::string bracketedIndex(const std::vector<int64_t>& idx) {
+  return "[" + indexText(idx) + "]";
 }
 
 static std::string shapeText(const std::vector<int64_t>& shape) {
@@ -100,7 +99,7 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
   for (size_t d = 0; d < idx.size(); ++d) {
     if (idx[d] < 0 || idx[d] >= bi.shape[d])
       fail(fmt::format("out-of-bounds access to '{}': index {} is outside its shape {}{}", b->name,
-                       indexText(dropVersion(b, idx)), shapeText(dropVersion(b, bi.shape)),
+                       bracketedIndex(dropVersion(b, idx)), shapeText(dropVersion(b, bi.shape)),
                        versionText(b, idx.empty() ? 0 : idx[0])));
     off += idx[d] * bi.strides[d];
   }
@@ -108,7 +107,7 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
   if (byteOff + bi.elemBytes > memory_.size(bi.storage))
     fail(fmt::format(
         "out-of-bounds access to '{}': index {} lies beyond its storage '{}' ({} bytes)", b->name,
-        indexText(idx), memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
+        bracketedIndex(idx), memory_.storage(bi.storage)->name, memory_.size(bi.storage)));
   return byteOff;
 }
 

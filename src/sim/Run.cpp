@@ -1,6 +1,8 @@
 // Reference run, simulation and comparison (see Run.h).
 #include "sim/Run.h"
 
+#include "sim/IndexText.h"
+
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -33,18 +35,6 @@ uint64_t hashName(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
-}
-
-std::string indexText(int64_t flat, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> idx(shape.size(), 0);
-  for (size_t d = shape.size(); d-- > 0;) {
-    int64_t e = std::max<int64_t>(shape[d], 1);
-    idx[d] = flat % e;
-    flat /= e;
-  }
-  std::string s;
-  for (size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
-  return s;
 }
 
 std::string valueText(const uint8_t* p, DType t) {
