@@ -8,40 +8,28 @@ namespace tilesched::analysis {
 
 using namespace ir;
 
-Expr substituteVars(const Expr& e, const std::function<Expr(const Var&)>& fn) {
-  if (!e) return e;
-  switch (e->kind) {
-    case ExprKind::IntImm:
-    case ExprKind::FloatImm:
-      return e;
-    case ExprKind::VarRef: {
-      Expr r = fn(e->var);
+namespace {
+
+// IRMutator's rebuild with variable references replaced.
+class VarSubstituter : public IRMutator {
+ public:
+  explicit VarSubstituter(const std::function<Expr(const Var&)>& fn) : fn_(fn) {}
+  Expr mutateExpr(const Expr& e) override {
+    if (e && e->kind == ExprKind::VarRef) {
+      Expr r = fn_(e->var);
       return r ? r : e;
     }
-    default:
-      break;
+    return IRMutator::mutateExpr(e);
   }
-  std::vector<Expr> ops;
-  bool changed = false;
-  for (const auto& o : e->operands) {
-    ops.push_back(substituteVars(o, fn));
-    changed |= ops.back() != o;
-  }
-  if (!changed) return e;
-  switch (e->kind) {
-    case ExprKind::Binary:
-      return binary(e->binOp, ops[0], ops[1]);
-    case ExprKind::Unary:
-      return unary(e->unOp, ops[0]);
-    case ExprKind::Select:
-      return select(ops[0], ops[1], ops[2]);
-    case ExprKind::Cast:
-      return cast(e->dtype, ops[0]);
-    case ExprKind::Load:
-      return load(e->buffer, ops);
-    default:
-      return e;
-  }
+
+ private:
+  const std::function<Expr(const Var&)>& fn_;
+};
+
+}  // namespace
+
+Expr substituteVars(const Expr& e, const std::function<Expr(const Var&)>& fn) {
+  return VarSubstituter(fn).mutateExpr(e);
 }
 
 Expr substitute(const Expr& e, const Var& var, const Expr& value) {
