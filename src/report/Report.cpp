@@ -145,6 +145,15 @@ json diagnosticsReport(const DiagnosticEngine& diags) {
   return out;
 }
 
+void setLoopSchedule(json& loop, const schedule::ListSchedule& ls) {
+  loop["ii"] = ls.ii;
+  loop["ii_lower_bound"] = ls.iiLowerBound;
+  loop["proven_optimal"] = ls.provenOptimal;
+  loop["max_stage"] = ls.maxStage;
+  loop["solve_ms"] = ls.solveMs;
+  loop["fallback"] = ls.fallback;
+}
+
 void annotateScheduleReport(json& entry, const Kernel& k, const schedule::KernelSchedule& sched,
                             const Target& target) {
   if (sched.lists.empty()) return;  // not scheduled (e.g. the capacity pre-check failed)
@@ -153,20 +162,13 @@ void annotateScheduleReport(json& entry, const Kernel& k, const schedule::Kernel
     const auto* f = as<ForStmt>(s);
     const schedule::ListSchedule* ls = f ? sched.find(f) : nullptr;
     if (!ls) return;
-    loops.push_back({{"var", f->var->name},
-                     {"line", f->loc.line},
-                     {"num_stages", f->numStages},
-                     {"enable_offset", f->enableOffset},
-                     {"ii", ls->ii},
-                     {"ii_lower_bound", ls->iiLowerBound},
-                     {"proven_optimal", ls->provenOptimal},
-                     {"max_stage", ls->maxStage},
-                     {"solve_ms", ls->solveMs},
-                     {"fallback", ls->fallback},
-                     {"iteration", ls->makespan},
-                     {"note", ls->note.empty() ? json(nullptr) : json(ls->note)},
-                     {"starts", ls->start},
-                     {"stages", ls->stage}});
+    json loop = {
+        {"var", f->var->name},        {"line", f->loc.line},
+        {"num_stages", f->numStages}, {"enable_offset", f->enableOffset},
+        {"iteration", ls->makespan},  {"note", ls->note.empty() ? json(nullptr) : json(ls->note)},
+        {"starts", ls->start},        {"stages", ls->stage}};
+    setLoopSchedule(loop, *ls);
+    loops.push_back(loop);
   });
   entry["loops"] = loops;
   if (const schedule::ListSchedule* root = sched.find(nullptr))

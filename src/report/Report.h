@@ -33,6 +33,10 @@ nlohmann::json compileReport(const ir::Program* program, const std::string& file
                              const std::vector<analysis::KernelAnalysis>* analyses = nullptr,
                              const std::vector<schedule::KernelSchedule>* schedules = nullptr);
 
+// The schedule's figures of one `loops[]` entry: ii, ii_lower_bound,
+// proven_optimal, max_stage, solve_ms, fallback.
+void setLoopSchedule(nlohmann::json& loop, const schedule::ListSchedule& ls);
+
 // Fills a kernel entry with the scheduler's results: `loops[]`
 // becomes one entry per scheduled loop (num_stages, enable_offset, ii,
 // ii_lower_bound, proven_optimal, max_stage, solve_ms, fallback, plus

@@ -236,12 +236,7 @@ void annotateLowering(json& kernel, const ir::Kernel& source, const transform::L
     for (auto& l : kernel["loops"]) {
       if (l.value("var", "") != ls.loop->var->name || l.value("line", 0u) != ls.loop->loc.line)
         continue;
-      l["ii"] = ls.ii;
-      l["ii_lower_bound"] = ls.iiLowerBound;
-      l["proven_optimal"] = ls.provenOptimal;
-      l["max_stage"] = ls.maxStage;
-      l["solve_ms"] = ls.solveMs;
-      l["fallback"] = ls.fallback;
+      setLoopSchedule(l, ls);
     }
   }
   // Memory as lowered: every version of every storage, after alignment.
