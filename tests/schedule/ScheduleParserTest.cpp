@@ -78,7 +78,9 @@ TEST_P(RoundTrip, PrintedScheduleReadsBackTheSame) {
       EXPECT_EQ(a.stage, b.stage);
       EXPECT_EQ(a.maxStage, b.maxStage);
       EXPECT_EQ(a.enableOffset, b.enableOffset);
-      if (a.loop) EXPECT_EQ(a.makespan, b.makespan);
+      if (a.loop) {
+        EXPECT_EQ(a.makespan, b.makespan);
+      }
     }
     for (const auto& st : kernel.storages)
       EXPECT_EQ(solved.versionsOf(st), parsed->versionsOf(st)) << st->name;
