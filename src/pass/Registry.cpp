@@ -30,10 +30,8 @@ bool noNewErrors(PipelineState& state, F&& run) {
   return state.diags.numErrors() == errors;
 }
 
-KernelState& kernelState(PipelineState& state, size_t k) {
-  if (state.kernels.size() < state.numKernels()) state.kernels.resize(state.numKernels());
-  return state.kernels[k];
-}
+// elaborate (and forkAfterFrontEnd) size the per-kernel products.
+KernelState& kernelState(PipelineState& state, size_t k) { return state.kernels.at(k); }
 
 bool elaborate(PipelineState& state) {
   auto program = frontend::compileSource(state.file, state.options.frontend, state.diags);
@@ -45,7 +43,6 @@ bool elaborate(PipelineState& state) {
 bool analyze(PipelineState& state) {
   state.analyses = std::make_shared<std::vector<analysis::KernelAnalysis>>(
       analysis::analyzeProgram(*state.program, state.target, state.diags));
-  state.kernels.assign(state.numKernels(), {});
   // Errors of the analyses (nested ownership claims, ...) stop the pipeline.
   return !state.diags.hasErrors();
 }
