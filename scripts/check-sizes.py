@@ -32,7 +32,8 @@ for path in sorted((root / "src").rglob("*")):
     while i < len(lines):
         if start.match(lines[i]) and not not_function.match(lines[i]):
             j = i
-            while j < len(lines) and j - i < 8 and not lines[j].rstrip().endswith(("{", ";")):
+            # A one-line body (`{ return x; }`) ends the signature too.
+            while j < len(lines) and j - i < 8 and not lines[j].rstrip().endswith(("{", ";", "}")):
                 j += 1
             if j < len(lines) and lines[j].rstrip().endswith("{"):
                 k = j + 1

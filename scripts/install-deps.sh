@@ -6,7 +6,8 @@
 # Only Debian's archive is used; nothing else is downloaded.
 set -euo pipefail
 packages=(cmake ninja-build g++ libz3-dev libgtest-dev libgmock-dev libbenchmark-dev
-          libcli11-dev nlohmann-json3-dev libfmt-dev python3-numpy librsvg2-bin clang-format)
+          libcli11-dev nlohmann-json3-dev libfmt-dev python3-numpy librsvg2-bin clang-format
+          pybind11-dev python3-dev python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,6 +15,7 @@
 #include "driver/OptCommand.h"
 #include "driver/PinCommand.h"
 #include "driver/RunCommand.h"
+#include "driver/SolveCommand.h"
 #include "pass/Pass.h"
 #include "pipeline/Pipelines.h"
 #include "support/Diagnostics.h"
@@ -145,6 +146,19 @@ CLI::App* addOptCommand(CLI::App& app, OptOptions& o) {
   return cmd;
 }
 
+CLI::App* addSolveCommand(CLI::App& app, SolveOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "solve", "solve one scheduling problem given as JSON (TileLang's solver arguments)");
+  cmd->add_option("PROBLEM", o.file,
+                  "problem file (.json): the upstream arguments or a --dump-schedule-problems file")
+      ->required();
+  cmd->add_flag("--straight-line", o.straightLine,
+                "a straight-line list (z3_schedule_python), minimising the makespan");
+  cmd->add_option("--timeout-ms", o.timeoutMs, "solver work budget (default 2000; 0: no solver)");
+  cmd->add_option("--emit", o.emit, "json | text (default json)");
+  return cmd;
+}
+
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"tilesched — auto-scheduler for TileLang-Ascend tile kernels"};
   app.footer(passesFooter());
@@ -170,6 +184,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   auto* pin = addPinCommand(app, pinOpts);
   OptOptions optOpts;
   auto* opt = addOptCommand(app, optOpts);
+  SolveOptions solveOpts;
+  auto* solve = addSolveCommand(app, solveOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -186,7 +202,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
     std::string message = e.what();
     std::vector<std::string> commands;
-    for (const CLI::App* sub : {compile, run, explain, pin, opt})
+    for (const CLI::App* sub : {compile, run, explain, pin, opt, solve})
       commands.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
@@ -205,6 +221,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     if (explain->parsed()) return runExplainCommand(explainOpts, out, err);
     if (pin->parsed()) return runPinCommand(pinOpts, out, err);
     if (opt->parsed()) return runOptCommand(optOpts, out, err);
+    if (solve->parsed()) return runSolveCommand(solveOpts, out, err);
   } catch (const InternalError& e) {
     err << "tilesched: " << e.what() << "\nplease report this bug with the kernel file\n";
     return kExitCompileError;

@@ -62,7 +62,8 @@ class Encoding {
   }
 
   ProblemSolution solveLoop(const ProblemSolution& fallback) {
-    return p_.enableOffset ? solveLoopByProbes(fallback) : solveLoopVariableII(fallback);
+    return p_.enableOffset || p_.constrainsStages() ? solveLoopByProbes(fallback)
+                                                    : solveLoopVariableII(fallback);
   }
 
   // Without enable_offset every constraint is linear in II, so "a schedule
@@ -397,7 +398,21 @@ class Encoding {
       else
         solver_.add(same);
     }
+    if (p_.constrainsStages()) addStageConstraints(ii);
     return true;
+  }
+
+  // The caller's stage and phase constraints (Problem.h): k_i with
+  // II·k_i <= s_i < II·(k_i + 1), linear because II is a constant here.
+  void addStageConstraints(const z3::expr& ii) {
+    std::vector<z3::expr> k;
+    for (int i = 0; i < p_.numUnits(); ++i) {
+      k.push_back(c_.int_const(("k" + std::to_string(i)).c_str()));
+      solver_.add(s_[i] >= k.back() * ii && s_[i] <= k.back() * ii + ii - num(1));
+    }
+    for (auto [a, b] : p_.phaseOrder) solver_.add(s_[a] - k[a] * ii <= s_[b] - k[b] * ii);
+    for (auto [u, w] : p_.stageOrder) solver_.add(k[u] <= k[w]);
+    for (size_t i = 0; i < p_.fixedStages.size(); ++i) solver_.add(k[i] == num(p_.fixedStages[i]));
   }
 
   // Every unit in stage <= k: s_i < (k + 1)·II.
@@ -507,6 +522,7 @@ class Encoding {
       solver_.add(z3::implies(order, s_[e.b] - s_[e.a] >= num(e.forwardLatency)) &&
                   z3::implies(!order, s_[e.a] - s_[e.b] >= num(e.reverseLatency)));
     }
+    for (auto [a, b] : p_.phaseOrder) solver_.add(s_[a] <= s_[b]);
   }
 
   const SchedulingProblem& p_;

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "analysis/Ownership.h"
@@ -83,8 +84,21 @@ struct SchedulingProblem {
   std::vector<ProblemVersion> versions;
   std::vector<MemoryGroup> memoryGroups;
   std::vector<SameStageGroup> sameStage;  // enable_offset loops only
+  // Constraints a caller of `tilesched solve` / the Python module may ask for
+  // (TileLang's solver interface, docs/solver-interface.md); the compiler's own
+  // problems leave them empty. With k_i = floor(s_i / II), r_i = s_i mod II:
+  //  - phaseOrder (a, b): loops r_a <= r_b, straight-line lists s_a <= s_b;
+  //  - stageOrder (u, w): k_u <= k_w;
+  //  - fixedStages: k_i == fixedStages[i] for every unit (empty: free).
+  std::vector<std::pair<int, int>> phaseOrder, stageOrder;
+  std::vector<int64_t> fixedStages;
 
   int numUnits() const { return static_cast<int>(latency.size()); }
+  // A loop constrained on its stages or phases: the solver needs k_i, so II
+  // is a constant per probe.
+  bool constrainsStages() const {
+    return isLoop && (!phaseOrder.empty() || !stageOrder.empty() || !fixedStages.empty());
+  }
   // Units a and b occupy a common pipe.
   bool sharePipe(int a, int b) const { return (pipeMask[a] & pipeMask[b]) != 0; }
   // Cycles from a unit's start until it has completed and freed its pipes.

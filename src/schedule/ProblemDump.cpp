@@ -64,7 +64,8 @@ json problemJson(const SchedulingProblem& p, const ProblemSolution& s) {
 }
 
 bool dumpProblem(const std::string& directory, const ir::Kernel& kernel, const ir::ForStmt* loop,
-                 int index, const SchedulingProblem& problem, const ProblemSolution& solution) {
+                 int index, const SchedulingProblem& problem, const ProblemSolution& solution,
+                 const std::vector<int64_t>& moduloVersions) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(directory, ec);
@@ -75,6 +76,7 @@ bool dumpProblem(const std::string& directory, const ir::Kernel& kernel, const i
       loop ? fmt::format("{}.{}.{}_line{}.json", name, index, loop->var->name, loop->loc.line)
            : fmt::format("{}.{}.root.json", name, index);
   json j = problemJson(problem, solution);
+  j["modulo_versions"] = moduloVersions;
   j["list"] = loop ? fmt::format("loop {} (line {})", loop->var->name, loop->loc.line)
                    : std::string("kernel root");
   std::ofstream out(fs::path(directory) / file);

@@ -10,8 +10,11 @@
 // `storage_sizes` (bytes of one version of storage k), `memory_groups`
 // ([capacity, storage ids...]; scopes without a limit are left out),
 // `enable_offset`; results `start_times, versions, ii, ii_lower_bound,
-// proven_optimal, solve_ms`. Also `list` ("loop s (line 40)" or "kernel
-// root") and `is_loop` (false: a straight-line list; `ii` is its makespan).
+// proven_optimal, solve_ms`, and `modulo_versions`: what the modulo schedule
+// alone needs (`versions` is that raised where the loop's first iterations
+// need more, FillVersions.h; the fill depends on the trip count, which the
+// problem does not hold, so `tilesched solve` answers `modulo_versions`). Also `list` ("loop s
+// (line 40)" or "kernel root") and `is_loop` (false: a straight-line list; `ii` is its makespan).
 // File name: <kernel>.<n>.<loop var>_line<line>.json or <kernel>.<n>.root.json,
 // n counting lists in solve order (inner loops first).
 //
@@ -31,8 +34,11 @@ namespace tilesched::schedule {
 
 nlohmann::json problemJson(const SchedulingProblem& problem, const ProblemSolution& solution);
 
+// `moduloVersions`: the solver's versions before the fill raised them.
+
 // Writes the file; false when it cannot be written.
 bool dumpProblem(const std::string& directory, const ir::Kernel& kernel, const ir::ForStmt* loop,
-                 int index, const SchedulingProblem& problem, const ProblemSolution& solution);
+                 int index, const SchedulingProblem& problem, const ProblemSolution& solution,
+                 const std::vector<int64_t>& moduloVersions);
 
 }  // namespace tilesched::schedule

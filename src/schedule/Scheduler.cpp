@@ -81,6 +81,7 @@ class KernelScheduler {
       // Versions the machine uses in the loop's first iterations, which the
       // modulo schedule does not need (FillVersions.h).
       std::vector<std::pair<ir::Storage, int64_t>> fillRaised;
+      std::vector<int64_t> moduloVersions = solution.versions;
       if (list->loop() && problem.isLoop) {
         int64_t trips = list->timing.tripsKnown ? list->timing.trips : kFillIterations;
         auto raised = fillVersions(problem, solution.versions, trips, pipeUses(*list));
@@ -122,7 +123,8 @@ class KernelScheduler {
         list->timing.estimated = false;
       }
       if (!options_.dumpDirectory.empty())
-        dumpProblem(options_.dumpDirectory, kernel_, list->loop(), dumpIndex++, problem, solution);
+        dumpProblem(options_.dumpDirectory, kernel_, list->loop(), dumpIndex++, problem, solution,
+                    moduloVersions);
       schedule.problem = std::make_shared<const SchedulingProblem>(std::move(problem));
       out.lists.push_back(std::move(schedule));
     }

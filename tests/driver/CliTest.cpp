@@ -100,7 +100,7 @@ TEST(Cli, UsageErrorsExitWith2) {
   CliRun bogus = cli({"frobnicate"});
   EXPECT_EQ(bogus.code, 2);
   EXPECT_NE(bogus.err.find("unknown command 'frobnicate'; commands are 'compile', 'run', "
-                           "'explain', 'pin' and 'opt'"),
+                           "'explain', 'pin', 'opt' and 'solve'"),
             std::string::npos)
       << bogus.err;
   CliRun unknown = cli({"compile", example("vec_add"), "--fast"});
