@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace tilesched::schedule {
@@ -101,7 +102,9 @@ class Reader {
     if (p.isLoop) {
       if (!required("num_stages")) return false;
       if (!integer(in_["num_stages"], "num_stages", p.numStages)) return false;
-      if (p.numStages < 1) return fail("num_stages", "must be 1 or more");
+      // 0 is what `T.Pipelined(n, num_stages=0)` passes: one version at most,
+      // as the compiler reads it (upstream's encoding has no answer then).
+      if (p.numStages < 0) return fail("num_stages", "must be 0 or more");
       if (!buffers(p)) return false;
     }
     return dataDeps(p) && resourceDeps(p) && exclusions(p) &&
@@ -186,7 +189,7 @@ class Reader {
       ProblemVersion v;
       v.bytes = sizes[k];
       v.minVersions = 1;
-      v.maxVersions = p.numStages;
+      v.maxVersions = std::max<int64_t>(1, p.numStages);
       if (!bounds.empty()) {
         v.minVersions = bounds[k][0];
         v.maxVersions = bounds[k][1];

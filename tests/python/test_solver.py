@@ -134,7 +134,7 @@ def test_containers_that_are_not_lists():
     ({"latencies": [-1, 10]}, "latencies[0]: -1 is negative"),
     ({"data_deps": [[0, 9, 0, 3]]}, "data_deps[0][1]: task 9 does not exist (2 tasks)"),
     ({"latencies": [], "iis": [], "resource_flags": []}, "latencies: the task list is empty"),
-    ({"num_stages": 0}, "num_stages: must be 1 or more"),
+    ({"num_stages": -1}, "num_stages: must be 0 or more"),
     ({"memory_groups": [[200, 5]]}, "memory_groups[0][1]: buffer 5 does not exist"),
     ({"enable_offset": "yes"}, "enable_offset: must be True or False"),
     ({"latency": [1, 2]}, "latency: unknown field"),
