@@ -249,6 +249,12 @@ ProblemSolution sequentialSchedule(const SchedulingProblem& p) {
     for (const auto& d : p.deps)
       if (d.to == i && d.from < i && d.versionVar < 0 && d.distance == 0)
         s = std::max(s, out.start[d.from] + d.latency);
+    // An owner exclusion with an earlier unit: that one goes first, and i
+    // waits for its hand-off latency (which may exceed its pipe time).
+    for (const auto& e : p.exclusions) {
+      if (e.b == i && e.a < i) s = std::max(s, out.start[e.a] + e.forwardLatency);
+      if (e.a == i && e.b < i) s = std::max(s, out.start[e.b] + e.reverseLatency);
+    }
     out.start[i] = s;
     freeAt = s + p.span(i);
   }
@@ -260,7 +266,14 @@ ProblemSolution sequentialSchedule(const SchedulingProblem& p) {
       int64_t need = d.latency + out.start[d.from] - out.start[d.to];
       if (distance > 0) ii = std::max(ii, ceilDiv(need, distance));
     }
-    for (const auto& e : p.exclusions) ii = std::max(ii, e.forwardLatency + e.reverseLatency);
+    // The wrap-around hand-off: from the later owner back to the earlier
+    // one of the next iteration.
+    for (const auto& e : p.exclusions) {
+      bool aFirst = e.a < e.b;
+      int64_t gap = aFirst ? out.start[e.b] - out.start[e.a] : out.start[e.a] - out.start[e.b];
+      ii = std::max({ii, e.forwardLatency + e.reverseLatency,
+                     gap + (aFirst ? e.reverseLatency : e.forwardLatency)});
+    }
   }
   out.ii = ii;
   out.versions = neededVersions(p, out.start, p.isLoop ? ii : 0);

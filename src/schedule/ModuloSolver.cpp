@@ -298,9 +298,10 @@ class Encoding {
     return bytes;
   }
 
-  // Shifts whole stages away so the earliest unit starts in stage 0.
-  static std::vector<int64_t> normalise(std::vector<int64_t> start, int64_t ii) {
-    if (start.empty()) return start;
+  // Shifts whole stages away so the earliest unit starts in stage 0 (not
+  // when the caller fixed the stages: they are absolute).
+  std::vector<int64_t> normalise(std::vector<int64_t> start, int64_t ii) const {
+    if (start.empty() || !p_.fixedStages.empty()) return start;
     int64_t first = *std::min_element(start.begin(), start.end());
     int64_t shift = first / ii * ii;
     for (auto& s : start) s -= shift;

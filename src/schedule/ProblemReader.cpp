@@ -39,6 +39,15 @@ const std::set<std::string> kResultFields = {
     "start_times",    "versions",       "modulo_versions", "ii",
     "ii_lower_bound", "proven_optimal", "solve_ms",        "list"};
 
+// Limits that keep every sum of the solver, the list schedule and the
+// checker inside int64 and every answer within seconds; far above what a
+// kernel's loop has (tens of tasks, a few thousand cycles each).
+constexpr int64_t kMaxCycles = 1'000'000'000;          // a latency or II
+constexpr int64_t kMaxBytes = int64_t{1} << 40;        // a buffer or a capacity
+constexpr size_t kMaxTasks = 4096, kMaxEdges = 65536;  // tasks; entries of a dependency list
+constexpr size_t kMaxBuffers = 256;
+constexpr int64_t kMaxVersions = 256;
+
 class Reader {
  public:
   Reader(const json& in, ProblemShape shape) : in_(in), shape_(shape) {}
@@ -84,9 +93,13 @@ class Reader {
       return false;
     if (in_.contains("seed") && !in_["seed"].is_null() && !in_["seed"].is_number_integer())
       return fail("seed", "must be an integer or None");
-    if (!intList("latencies", p.latency, true) || !intList("iis", p.ii, true)) return false;
+    if (!intList("latencies", p.latency, true, kMaxCycles) ||
+        !intList("iis", p.ii, true, kMaxCycles))
+      return false;
     n_ = static_cast<int>(p.latency.size());
     if (n_ == 0) return fail("latencies", "the task list is empty: nothing to schedule");
+    if (p.latency.size() > kMaxTasks)
+      return fail("latencies", fmt::format("{} tasks, above the limit of {}", n_, kMaxTasks));
     if (static_cast<int>(p.ii.size()) != n_)
       return fail("iis", fmt::format("{} entries for {} tasks", p.ii.size(), n_));
     std::vector<int64_t> flags;
@@ -132,14 +145,19 @@ class Reader {
     return true;
   }
 
-  bool intList(const char* name, std::vector<int64_t>& out, bool nonNegative) {
+  bool intList(const char* name, std::vector<int64_t>& out, bool nonNegative,
+               int64_t max = kMaxCycles) {
     if (!required(name)) return false;
     if (!in_[name].is_array()) return fail(name, "must be a list of integers");
+    if (in_[name].size() > kMaxEdges)
+      return fail(name,
+                  fmt::format("{} entries, above the limit of {}", in_[name].size(), kMaxEdges));
     for (size_t i = 0; i < in_[name].size(); ++i) {
       int64_t v = 0;
       std::string field = fmt::format("{}[{}]", name, i);
       if (!integer(in_[name][i], field, v)) return false;
       if (nonNegative && v < 0) return fail(field, fmt::format("{} is negative", v));
+      if (v > max) return fail(field, fmt::format("{} is above the limit of {}", v, max));
       out.push_back(v);
     }
     return true;
@@ -151,6 +169,9 @@ class Reader {
     if (!in_.contains(name) || in_[name].is_null())
       return isRequired ? fail(name, "missing") : true;
     if (!in_[name].is_array()) return fail(name, "must be a list");
+    if (in_[name].size() > kMaxEdges)
+      return fail(name,
+                  fmt::format("{} entries, above the limit of {}", in_[name].size(), kMaxEdges));
     for (size_t i = 0; i < in_[name].size(); ++i) {
       const json& t = in_[name][i];
       std::string field = fmt::format("{}[{}]", name, i);
@@ -179,7 +200,10 @@ class Reader {
   bool buffers(SchedulingProblem& p) {
     const char* name = in_.contains("buffer_sizes") ? "buffer_sizes" : "storage_sizes";
     std::vector<int64_t> sizes;
-    if (!intList(name, sizes, true)) return false;
+    if (!intList(name, sizes, true, kMaxBytes)) return false;
+    if (sizes.size() > kMaxBuffers)
+      return fail(name,
+                  fmt::format("{} buffers, above the limit of {}", sizes.size(), kMaxBuffers));
     std::vector<std::vector<int64_t>> bounds;
     if (!tuples("version_bounds", bounds, {2}, false)) return false;
     if (!bounds.empty() && bounds.size() != sizes.size())
@@ -200,7 +224,9 @@ class Reader {
       }
       p.versions.push_back(v);
     }
-    if (p.numStages > 4096) return fail("num_stages", "is above 4096");
+    if (p.numStages > kMaxVersions)
+      return fail("num_stages",
+                  fmt::format("{} is above the limit of {}", p.numStages, kMaxVersions));
     return true;
   }
 
@@ -216,10 +242,15 @@ class Reader {
       d.from = static_cast<int>(t[0]);
       d.to = static_cast<int>(t[1]);
       d.latency = t.back();
-      if (d.latency < 0)
+      if (d.latency < 0 || d.latency > kMaxCycles)
         return fail(fmt::format("{}[{}]", field, t.size() - 1),
-                    fmt::format("latency {} is negative", d.latency));
+                    d.latency < 0 ? fmt::format("latency {} is negative", d.latency)
+                                  : fmt::format("latency {} is above the limit of {}", d.latency,
+                                                kMaxCycles));
       int64_t distance = t.size() == 4 ? t[2] : 0;
+      if (distance > kMaxVersions)
+        return fail(field + "[2]",
+                    fmt::format("distance {} is above the limit of {}", distance, kMaxVersions));
       if (distance < 0) {
         int64_t k = -distance - 1;
         if (!p.isLoop)
@@ -261,9 +292,11 @@ class Reader {
       if (!task(in[x][0], field + "[0]") || !task(in[x][1], field + "[1]")) return false;
       if (in[x][0] == in[x][1]) return fail(field, "a task cannot exclude itself");
       for (size_t k = 2; k < 4; ++k)
-        if (in[x][k] < 0)
+        if (in[x][k] < 0 || in[x][k] > kMaxCycles)
           return fail(fmt::format("{}[{}]", field, k),
-                      fmt::format("latency {} is negative", in[x][k]));
+                      in[x][k] < 0 ? fmt::format("latency {} is negative", in[x][k])
+                                   : fmt::format("latency {} is above the limit of {}", in[x][k],
+                                                 kMaxCycles));
       p.exclusions.push_back(
           {static_cast<int>(in[x][0]), static_cast<int>(in[x][1]), in[x][2], in[x][3]});
     }
@@ -285,15 +318,17 @@ class Reader {
     std::vector<std::vector<int64_t>> in;
     if (!in_.contains("memory_groups")) return fail("memory_groups", "missing");
     if (!in_["memory_groups"].is_array()) return fail("memory_groups", "must be a list");
+    if (in_["memory_groups"].size() > kMaxBuffers) return fail("memory_groups", "too many groups");
     for (size_t g = 0; g < in_["memory_groups"].size(); ++g) {
       const json& group = in_["memory_groups"][g];
       std::string field = fmt::format("memory_groups[{}]", g);
-      if (!group.is_array() || group.empty())
+      if (!group.is_array() || group.empty() || group.size() > kMaxBuffers + 1)
         return fail(field, "must be [capacity, buffer ids...]");
       MemoryGroup out;
       if (!integer(group[0], field + "[0]", out.capacity)) return false;
-      if (out.capacity < 0)
-        return fail(field + "[0]", fmt::format("capacity {} is negative", out.capacity));
+      if (out.capacity < 0 || out.capacity > kMaxBytes * static_cast<int64_t>(kMaxBuffers))
+        return fail(field + "[0]", fmt::format("capacity {} is {}", out.capacity,
+                                               out.capacity < 0 ? "negative" : "above the limit"));
       for (size_t k = 1; k < group.size(); ++k) {
         int64_t id = 0;
         std::string idField = fmt::format("{}[{}]", field, k);
@@ -311,10 +346,11 @@ class Reader {
   bool sameStage(SchedulingProblem& p) {
     if (!in_.contains("same_stage")) return true;
     if (!in_["same_stage"].is_array()) return fail("same_stage", "must be a list");
+    if (in_["same_stage"].size() > kMaxBuffers) return fail("same_stage", "too many groups");
     for (size_t g = 0; g < in_["same_stage"].size(); ++g) {
       const json& group = in_["same_stage"][g];
       std::string field = fmt::format("same_stage[{}]", g);
-      if (!group.is_array() || group.size() < 3)
+      if (!group.is_array() || group.size() < 3 || group.size() > kMaxTasks + 1)
         return fail(field, "must be [buffer id or -1, task, task...]");
       SameStageGroup out;
       int64_t var = 0;
@@ -338,6 +374,10 @@ class Reader {
     if (in_.contains("manual_stages") && !in_["manual_stages"].is_null() &&
         !intList("manual_stages", stagesIn, true))
       return false;
+    for (size_t i = 0; i < stagesIn.size(); ++i)
+      if (stagesIn[i] > kMaxVersions)
+        return fail(fmt::format("manual_stages[{}]", i),
+                    fmt::format("stage {} is above the limit of {}", stagesIn[i], kMaxVersions));
     if (!manual) return true;
     if (!p.isLoop) return fail("manual_schedule", "applies to loops only");
     if (static_cast<int>(stagesIn.size()) != n_)

@@ -225,3 +225,23 @@ TEST(ProblemReader, EveryBadFieldIsNamed) {
                {"resource_deps", json::array()}};
   EXPECT_EQ(fieldError(line, ProblemShape::StraightLine), "(accepted)");
 }
+
+TEST(ProblemReader, HugeNumbersAreRefusedBeforeTheyOverflow) {
+  json j = twoTaskLoop(200);
+  j["latencies"] = {int64_t{1} << 40, 10};
+  EXPECT_EQ(fieldError(j), "latencies[0]: 1099511627776 is above the limit of 1000000000");
+  json big = twoTaskLoop(200);
+  big["data_deps"] = {{0, 1, 0, 4'000'000'000}};
+  EXPECT_EQ(fieldError(big),
+            "data_deps[0][3]: latency 4000000000 is above the limit of 1000000000");
+  json huge = twoTaskLoop(200);
+  huge["latencies"] = json::array();
+  for (int i = 0; i < 5000; ++i) huge["latencies"].push_back(1);
+  EXPECT_EQ(fieldError(huge), "latencies: 5000 tasks, above the limit of 4096");
+  json stages = twoTaskLoop(200);
+  stages["num_stages"] = 100000;
+  EXPECT_EQ(fieldError(stages), "num_stages: 100000 is above the limit of 256");
+  json unsignedBig = twoTaskLoop(200);
+  unsignedBig["iis"] = {uint64_t{1} << 63, 1};
+  EXPECT_EQ(fieldError(unsignedBig), "iis[0]: is too large");
+}
