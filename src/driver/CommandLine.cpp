@@ -156,6 +156,7 @@ CLI::App* addSolveCommand(CLI::App& app, SolveOptions& o) {
                 "a straight-line list (z3_schedule_python), minimising the makespan");
   cmd->add_option("--timeout-ms", o.timeoutMs, "solver work budget (default 2000; 0: no solver)");
   cmd->add_option("--emit", o.emit, "json | text (default json)");
+  cmd->footer("The fields and what comes back: docs/solver-interface.md");  // not the pass list
   return cmd;
 }
 
