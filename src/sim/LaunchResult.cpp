@@ -136,6 +136,7 @@ void detail::finish(SimResult& result, const Kernel& kernel, const SimOptions& o
   // Blocks run in waves of `cores` concurrent blocks.
   result.cores = options.cores > 0 ? options.cores : std::max<int64_t>(1, kernel.grid);
   result.waves = 0;
+  result.blockStart.assign(result.blocks.size(), 0);
   for (size_t w = 0; w < result.blocks.size(); w += static_cast<size_t>(result.cores)) {
     ++result.waves;
     int64_t cycles = 0, bound = 0;
@@ -143,6 +144,7 @@ void detail::finish(SimResult& result, const Kernel& kernel, const SimOptions& o
     for (size_t b = w; b < std::min(result.blocks.size(), w + static_cast<size_t>(result.cores));
          ++b) {
       const BlockStats& s = result.blocks[b];
+      result.blockStart[b] = result.cycles;
       cycles = std::max(cycles, s.cycles);
       bound = std::max(bound, s.lowerBound);
       for (size_t p = 0; p < kNumPipes; ++p) busy[p] = std::max(busy[p], s.pipes[p].busy);

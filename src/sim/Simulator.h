@@ -156,6 +156,9 @@ void checkAssumptions(const ir::Kernel& kernel, Machine& machine, int64_t block)
 struct SimResult {
   std::vector<BlockStats> blocks;
   int64_t cores = 1, waves = 1;
+  // Per entry of `blocks`: the cycle its wave starts (waves run one after
+  // the other, each as long as its longest block).
+  std::vector<int64_t> blockStart;
   int64_t cycles = 0;      // sum over waves of the longest block of the wave
   int64_t lowerBound = 0;  // sum over waves of the largest block lower bound
   double efficiency = 0;

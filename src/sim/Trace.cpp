@@ -144,6 +144,12 @@ bool sameIteration(const SimResult& r, size_t a, int32_t ia, size_t b, int32_t i
   return !x && !y;
 }
 
+// The cycle the b-th traced block's wave starts (0 when every block has a
+// core: with --cores below the grid, blocks run in waves one after another).
+int64_t waveStart(const SimResult& r, size_t b) {
+  return b < r.blockStart.size() ? r.blockStart[b] : 0;
+}
+
 // Where the b-th traced block ends: its last completion or scalar-unit end.
 int64_t blockCycles(const SimResult& r, size_t b) {
   int64_t cycles = b < r.blocks.size() ? r.blocks[b].cycles : 0;
@@ -252,6 +258,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
   for (const auto& k : kernels) {
     const SimResult& r = *k.result;
     for (size_t b = 0; b < r.trace.size(); ++b, ++pid) {
+      int64_t start = k.startCycle + waveStart(r, b);
       emit(fmt::format(
           R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": "{} block {} {}"}}}})",
           pid, jsonEscape(k.kernelName), blockNumber(r, b), "(1 us = 1 cycle)"));
@@ -273,8 +280,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
           args += fmt::format(R"("file": "{}", "line": {}, )",
                               jsonEscape(e.file ? e.file->path() : k.file), e.line);
         args += fmt::format(R"("pipe": "{}", "start_cycle": {}, "end_cycle": {}, "cycles": {})",
-                            pipeName(e.pipe), k.startCycle + e.start, k.startCycle + e.end,
-                            e.end - e.start);
+                            pipeName(e.pipe), start + e.start, start + e.end, e.end - e.start);
         if (const TraceIteration* it = iterationOf(r, b, e.iteration))
           args +=
               fmt::format(R"(, "loop": "{}", "iteration": {})",
@@ -282,7 +288,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
         emit(fmt::format(
             R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
             R"("args": {{{}}}}})",
-            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), k.startCycle + e.start,
+            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), start + e.start,
             e.end - e.start, args));
       }
       if (b < r.arrows.size()) {
@@ -291,10 +297,10 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
           std::string name = fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.src), k.startCycle + a.setTime));
+              name, flowId, pid, pipeIndex(a.src), start + a.setTime));
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "f", "bp": "e", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.dst), k.startCycle + a.waitTime));
+              name, flowId, pid, pipeIndex(a.dst), start + a.waitTime));
         }
       }
     }
@@ -309,8 +315,9 @@ struct Section {
   const TraceInput* input;
   size_t index;                 // into result->trace
   std::vector<int64_t> blocks;  // the block numbers it stands for
-  int64_t offset;               // start of the launch (later launches of a prim_func)
+  int64_t offset;               // start of the launch (later launches of a prim_func) and wave
   int64_t cycles;               // end, counted from cycle 0 of the first launch
+  int64_t wave = 0;             // 1-based when the blocks ran in several waves, else 0
 };
 
 const std::vector<TraceEvent>& eventsOf(const Section& s) {
@@ -326,7 +333,8 @@ std::vector<Section> timelineSections(const std::vector<TraceInput>& kernels,
     const SimResult& r = *k.result;
     size_t firstOfKernel = sections.size();
     for (size_t b = 0; b < r.trace.size(); ++b) {
-      int64_t end = k.startCycle + blockCycles(r, b);
+      int64_t offset = k.startCycle + waveStart(r, b);
+      int64_t end = offset + blockCycles(r, b);
       if (!options.allBlocks) {
         bool merged = false;
         for (size_t s = firstOfKernel; s < sections.size() && !merged; ++s)
@@ -336,7 +344,8 @@ std::vector<Section> timelineSections(const std::vector<TraceInput>& kernels,
           }
         if (merged) continue;
       }
-      sections.push_back({&k, b, {blockNumber(r, b)}, k.startCycle, end});
+      int64_t wave = r.waves > 1 ? static_cast<int64_t>(b) / std::max<int64_t>(1, r.cores) + 1 : 0;
+      sections.push_back({&k, b, {blockNumber(r, b)}, offset, end, wave});
     }
     size_t limit = firstOfKernel + static_cast<size_t>(options.maxBlocks);
     if (!options.allBlocks && sections.size() > limit) {
@@ -406,6 +415,9 @@ double drawSectionHeader(std::ostream& body, const Section& s, int y) {
           ? fmt::format("{} block {}", s.input->kernelName, s.blocks.front())
           : fmt::format("{} \u00d7 {} blocks (blocks {} are identical)", s.input->kernelName,
                         s.blocks.size(), blockRanges(s.blocks));
+  if (s.wave > 0)
+    label += fmt::format(", wave {} of {} ({} cores)", s.wave, s.input->result->waves,
+                         s.input->result->cores);
   body << fmt::format(R"(<text x="{}" y="{}" font-weight="bold">{}</text>)", 8, y + 12,
                       xmlEscape(label))
        << "\n";

@@ -5,6 +5,8 @@
 // are what a reader of a PNG has).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -280,6 +282,38 @@ TEST(TimelineCli, VecAddDrawsItsFourIdenticalBlocksOnceWithTheLoopAndItsII) {
   auto alone = cli({"run", example("vec_add"), "--timeline-all-blocks"});
   EXPECT_EQ(alone.code, 2);
   EXPECT_NE(alone.err.find("give --timeline FILE.svg too"), std::string::npos) << alone.err;
+}
+
+// With fewer cores than blocks the blocks run in waves: a later wave is drawn
+// (and traced) where it runs, after the earlier one, not from cycle 0.
+TEST(TimelineCli, LaterWavesStartWhereTheEarlierOneEnded) {
+  fs::path dir = tempDir("waves");
+  auto r = cli({"run", example("vec_add"), "--cores", "2", "--timeline", (dir / "t.svg").string(),
+                "--trace", (dir / "t.json").string(), "--report", (dir / "r.json").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto report = nlohmann::json::parse(readAll(dir / "r.json"));
+  int64_t total = report.at("simulation").at("cycles").get<int64_t>();
+  ASSERT_EQ(total % 2, 0);  // two identical waves
+  int64_t wave = total / 2;
+  std::string svg = readAll(dir / "t.svg");
+  EXPECT_NE(
+      svg.find("vec_add \u00d7 2 blocks (blocks 0\u20131 are identical), wave 1 of 2 (2 cores)"),
+      std::string::npos);
+  EXPECT_NE(
+      svg.find("vec_add \u00d7 2 blocks (blocks 2\u20133 are identical), wave 2 of 2 (2 cores)"),
+      std::string::npos);
+  EXPECT_NE(svg.find(fmt::format("cycles {} to {}", wave, total)), std::string::npos);
+  auto trace = nlohmann::json::parse(readAll(dir / "t.json"));
+  std::map<int64_t, int64_t> firstStart;  // pid (= block here) -> first slice
+  for (const auto& e : trace.at("traceEvents")) {
+    if (e.at("ph") != "X") continue;
+    int64_t pid = e.at("pid").get<int64_t>(), ts = e.at("ts").get<int64_t>();
+    firstStart[pid] = firstStart.count(pid) ? std::min(firstStart[pid], ts) : ts;
+  }
+  ASSERT_EQ(firstStart.size(), 4u);
+  EXPECT_LT(firstStart[1], wave);
+  EXPECT_GE(firstStart[2], wave);
+  EXPECT_GE(firstStart[3], wave);
 }
 
 TEST(TraceCli, EventsNameTheLoopIterationAndTheModuleOfAnImportedFactory) {
