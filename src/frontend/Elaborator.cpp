@@ -201,6 +201,30 @@ void Elaborator::runModule(const py::Module& m) {
   if (kernels_.empty() && !diags_.hasErrors())
     for (const auto& d : deferredImports_)
       runFactory(*d.def, d.closure, d.bound, true, nullptr, nullptr);
+  if (kernels_.empty() && !diags_.hasErrors() && options_.func.empty())
+    compileTestDefinedKernel(m);
+}
+
+// pytest runs each test; tilesched compiles one kernel program, so it takes
+// the first test that defines a kernel, as `--func` would, and says so.
+void Elaborator::compileTestDefinedKernel(const py::Module& m) {
+  std::vector<const py::Stmt*> tests;
+  for (const auto& s : m.body)
+    if (s->kind == py::StmtKind::FunctionDef && !isPrimFunc(*s) && !isMacro(*s) &&
+        isTestFunction(*s) && definesDeep(s->body))
+      tests.push_back(s.get());
+  if (tests.empty()) return;
+  std::vector<std::string> others;
+  for (size_t i = 1; i < tests.size(); ++i) others.push_back(tests[i]->name);
+  diags_.warning(
+      tests.front()->loc,
+      fmt::format("this file has no module-level kernel or factory; compiling the kernel that test "
+                  "function '{}' defines{}",
+                  tests.front()->name,
+                  others.empty() ? std::string()
+                                 : fmt::format(" (--func NAME compiles another: {})",
+                                               fmt::join(others, ", "))));
+  runFactory(*tests.front(), moduleEnv_, tests.front()->name, true, nullptr, nullptr);
 }
 
 bool Elaborator::hasParameterValues(const py::Stmt& def) {

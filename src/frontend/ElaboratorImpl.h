@@ -196,6 +196,9 @@ class Elaborator {
   std::shared_ptr<Env> newModuleEnv(const std::string& moduleName);
   // Imported factories and prim_funcs that are compiled with the file's own.
   void compileImported(const py::Module& m);
+  // A file without module-level kernels whose test functions define some
+  // (codegen tests): the first of those tests is compiled, with a warning.
+  void compileTestDefinedKernel(const py::Module& m);
   // Does every parameter of `def` get a value (a default, -D, or the file's call)?
   bool hasParameterValues(const py::Stmt& def);
   // The message for "no kernel": an unreadable import whose names the file reads.
