@@ -1107,7 +1107,7 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     else if (name == "serial")
       checkKeywords(iter, fn.s == "builtins.range" ? "range" : "T." + fn.s, {"annotations"});
     else
-      checkKeywords(iter, "T." + fn.s, {"explicit"});
+      checkUnrollKeywords(iter, "T." + fn.s, env);
     auto a = positional(iter, env);
     if (a.empty() || a.size() > 3)
       fail(iter.loc,
@@ -1215,6 +1215,18 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 
 // A serial loop in a T.Parallel body runs for each element, in order; with
 // compile-time bounds it is unrolled into the element-wise body here.
+// `T.unroll(n, explicit=..., unroll_factor=k)`: both are code-generation
+// hints (how far the compiler unrolls), with no effect on what the loop
+// computes or on its timing here; the factor must still be a positive integer.
+void Elaborator::checkUnrollKeywords(const py::Expr& iter, const std::string& what, Env& env) {
+  checkKeywords(iter, what, {"explicit", "unroll_factor"});
+  if (const py::Keyword* k = keyword(iter, "unroll_factor")) {
+    int64_t factor = toConstInt(eval(*k->value, env), k->value->loc, "unroll_factor");
+    if (factor < 1)
+      fail(k->value->loc, fmt::format("unroll_factor must be a positive integer, got {}", factor));
+  }
+}
+
 // Upstream's plain-TileLang kernels accumulate this way:
 // `for k in T.serial(n): acc[i] += a[k, i]`. The loop variable stays an int32
 // IR value (as TileLang's loop variable is), so `k / 2` is the same error and
@@ -1224,7 +1236,7 @@ void Elaborator::unrollInParallel(const py::Stmt& s, const std::string& what, En
   const py::Expr& iter = *s.iter;
   const py::Expr& target = *s.targets[0];
   if (what == "T.unroll" || what == "T.Unroll")
-    checkKeywords(iter, what, {"explicit"});
+    checkUnrollKeywords(iter, what, env);
   else
     checkKeywords(iter, what, {"annotations"});
   auto a = positional(iter, env);

@@ -201,8 +201,7 @@ void Elaborator::runModule(const py::Module& m) {
   if (kernels_.empty() && !diags_.hasErrors())
     for (const auto& d : deferredImports_)
       runFactory(*d.def, d.closure, d.bound, true, nullptr, nullptr);
-  if (kernels_.empty() && !diags_.hasErrors() && options_.func.empty())
-    compileTestDefinedKernel(m);
+  if (kernels_.empty() && !diags_.hasErrors() && options_.func.empty()) compileTestDefinedKernel(m);
 }
 
 // pytest runs each test; tilesched compiles one kernel program, so it takes

@@ -199,6 +199,7 @@ class Elaborator {
   // A file without module-level kernels whose test functions define some
   // (codegen tests): the first of those tests is compiled, with a warning.
   void compileTestDefinedKernel(const py::Module& m);
+  void checkUnrollKeywords(const py::Expr& iter, const std::string& what, Env& env);
   // Does every parameter of `def` get a value (a default, -D, or the file's call)?
   bool hasParameterValues(const py::Stmt& def);
   // The message for "no kernel": an unreadable import whose names the file reads.

@@ -29,3 +29,4 @@ def test_scale():
 
 def test_nothing_to_compile():
     assert True
+

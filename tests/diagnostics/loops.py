@@ -41,11 +41,11 @@ def main(A: T.Tensor((1024,), "float32"), n: T.int32):
             pass
         for i in T.Pipelined(4, stages=2):  # expected-error col 33 {{unknown keyword argument 'stages' to T.Pipelined; accepted: num_stages, annotations, order, stage, group}}
             pass
-        for i in T.unroll(4, annotations={}):  # expected-error col 30 {{unknown keyword argument 'annotations' to T.unroll; accepted: explicit}}
+        for i in T.unroll(4, annotations={}):  # expected-error col 30 {{unknown keyword argument 'annotations' to T.unroll; accepted: explicit, unroll_factor}}
             pass
         for i in T.Unroll(4, explicit=True):
             pass
-        for i in T.Unroll(4, step=2):  # expected-error col 30 {{unknown keyword argument 'step' to T.Unroll; accepted: explicit}}
+        for i in T.Unroll(4, step=2):  # expected-error col 30 {{unknown keyword argument 'step' to T.Unroll; accepted: explicit, unroll_factor}}
             pass
         for i, j in T.serial(4):  # expected-error col 13 {{the loop variable must be a plain name}}
             pass
