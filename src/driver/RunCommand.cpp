@@ -1,5 +1,6 @@
 // `tilesched run` (see RunCommand.h).
 #include "driver/RunCommand.h"
+#include "driver/ProgressLine.h"
 
 #include <chrono>
 #include <filesystem>
@@ -468,6 +469,7 @@ int runCompare(const RunCommandOptions& o, const sim::RunOptions& ro,
 int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   sim::RunOptions ro;
   if (std::string msg = checkOptions(o, ro); !msg.empty()) return usage(err, msg);
+  ro.progress = progressLine(err);
   OpenedKernel kernel;
   if (std::string msg = openKernel(o.file, o.defines, o.func, o.target, kernel); !msg.empty())
     return usage(err, msg);

@@ -3,6 +3,8 @@
 
 #include "sim/IndexText.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -497,6 +499,16 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
                    !carryGlobals(lowered, simMem, previous->simulatedGlobals, error)))
     return std::nullopt;
 
+  // Progress: blocks done by the reference and by the simulation.
+  const auto total = static_cast<int64_t>(blocks.size());
+  std::atomic<int64_t> referenceDone{0}, simulatedDone{0};
+  auto report = [&] {
+    if (options.progress)
+      options.progress(run.name, referenceDone.load(), std::min(total, simulatedDone.load()),
+                       total);
+  };
+  report();
+
   // 2. Reference: every block in order, on the original kernel.
   Machine ref(reference, refMem);
   bindEnv(ref, reference, bindings);
@@ -513,6 +525,8 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
         ref.bindBlock(b);
         checkAssumptions(reference, ref, b);
         ref.exec(reference.body);
+        ++referenceDone;
+        report();
       }
     } catch (const ExecError& e) {
       SimIssue issue;
@@ -531,6 +545,11 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
   so.recordTrace = options.recordTrace;
   so.bindings = bindings;
   so.blocks = run.sampledBlocks;
+  if (options.progress)
+    so.blockDone = [&] {
+      ++simulatedDone;
+      report();
+    };
   try {
     run.sim = simulate(lowered, target, simMem, so);
   } catch (...) {
@@ -538,6 +557,7 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     throw;
   }
   referenceThread.join();
+  if (options.progress) options.progress(run.name, total, total, total);
   if (referenceFailure) std::rethrow_exception(referenceFailure);
 
   // 4. Bit-exact comparison of every global tensor.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,13 @@ struct RunOptions {
   // --input NAME=VALUE: a .npy file for a tensor, a number for a scalar parameter.
   std::map<std::string, std::string> inputs;
   bool recordTrace = true;
+  // Progress of each launch (`tilesched run`'s progress line): called with
+  // 0, 0 when it starts, after every block of the reference and of the
+  // simulation (from their two threads: must be thread-safe), and with
+  // total, total when it ends.
+  std::function<void(const std::string& launch, int64_t referenceDone, int64_t simulatedDone,
+                     int64_t total)>
+      progress;
 };
 
 struct TensorCheck {

@@ -1291,6 +1291,7 @@ std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target
       RaceDetector races;
       o.ok =
           runner.run(static_cast<int64_t>(b), races, collector, o.part, false, noTrace, &o.poison);
+      if (options.blockDone) options.blockDone();
       o.races = races.races();
       o.raceOccurrences = races.totalOccurrences();
       o.globals = collector.takeBlock();
@@ -1388,6 +1389,7 @@ SimResult simulate(const Kernel& kernel, const Target& target, Memory& memory,
   for (int64_t b : blocks) {
     bool ok = runner.run(b, races, globalRaces, result, options.recordTrace, traceBudget);
     globalRaces.endBlock();
+    if (options.blockDone) options.blockDone();
     if (!ok) break;
   }
   result.races = races.races();

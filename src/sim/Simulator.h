@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,10 @@ struct SimOptions {
   // Tile-at-a-time evaluation (Machine::fastPaths); off only to measure or
   // test the element-at-a-time paths, which give the same results.
   bool fastPaths = true;
+  // Called after each simulated block, from whichever thread ran it (so it
+  // must be thread-safe); a launch that falls back from two threads to one
+  // reports its blocks again. For progress lines only.
+  std::function<void()> blockDone;
   // 2: the blocks of a launch are simulated on two threads (even and odd
   // blocks) when that cannot change the result: no trace is recorded, no
   // atomic stores, and afterwards no block turned out to touch global bytes
