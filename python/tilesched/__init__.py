@@ -171,7 +171,8 @@ _DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (error|warning|note): (.*)$")
 def _kernel_args(command, path, defines, target, func, timeout_ms):
     args = [command, os.fspath(path)]
     for name, value in (defines or {}).items():
-        args += ["-D", f"{name}={value if isinstance(value, str) else repr(value)}"]
+        # Python literals, as -D takes them: strings quoted ('float16').
+        args += ["-D", f"{name}={value!r}"]
     if target is not None:
         args += ["--target", target]
     if func is not None:

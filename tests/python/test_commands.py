@@ -15,9 +15,10 @@ VEC_ADD = os.path.join(ROOT, "examples", "vec_add.py")
 
 
 def test_compile_returns_the_report():
-    report = tilesched.compile(VEC_ADD, defines={"N": 32768})
+    report = tilesched.compile(VEC_ADD, defines={"N": 32768, "dtype": "float16"})
     kernel = report["kernels"][0]
     assert {b["name"]: b["versions"] for b in kernel["buffers"]} == {"a_ub": 2, "b_ub": 2, "c_ub": 2}
+    assert {b["name"]: b["dtype"] for b in kernel["buffers"]}["a_ub"] == "float16"
     assert report["diagnostics"] == []
 
 
