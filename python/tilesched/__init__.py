@@ -198,10 +198,12 @@ def _raise_for(code, err, report=None):
     raise CompileError(first, diagnostics)
 
 
-def compile(path, defines=None, target=None, func=None, timeout_ms=None) -> dict:
-    """`tilesched compile PATH --emit report-json` as a dict."""
+def compile(path, defines=None, target=None, func=None, timeout_ms=None, extra_args=()) -> dict:
+    """`tilesched compile PATH --emit report-json` as a dict. `extra_args`:
+    further command-line options (`["--dump-schedule-problems", "dir"]`)."""
     code, out, err = _tilesched.cli(
-        _kernel_args("compile", path, defines, target, func, timeout_ms) + ["--emit", "report-json"]
+        _kernel_args("compile", path, defines, target, func, timeout_ms)
+        + ["--emit", "report-json"] + [str(a) for a in extra_args]
     )
     report = json.loads(out) if out.strip().startswith("{") else None
     if code != 0:
@@ -221,13 +223,15 @@ def explain(path, defines=None, target=None, func=None, timeout_ms=None) -> dict
 
 
 def run(path, defines=None, target=None, func=None, inputs=None, schedule="auto", seed=0,
-        timeout_ms=None) -> dict:
+        timeout_ms=None, cores=None, extra_args=()) -> dict:
     """`tilesched run` as a dict: the JSON report with its `simulation` object.
     `inputs` maps a tensor parameter to an array (numpy, or anything
     numpy.asarray takes) or a scalar parameter to a number; with numpy
     importable, `outputs` maps every output tensor to the simulated array.
-    A run that mismatches or races returns its report (simulation.status
-    says FAIL); a kernel that does not compile raises CompileError."""
+    A run that mismatches or races returns its report (simulation.pass is
+    False); a kernel that does not compile raises CompileError. `cores`: AI
+    cores running blocks at once (--cores); `extra_args`: further options
+    (`["--timeline", "t.svg"]`)."""
     try:
         import numpy
     except ImportError:
@@ -236,6 +240,9 @@ def run(path, defines=None, target=None, func=None, inputs=None, schedule="auto"
     try:
         args = _kernel_args("run", path, defines, target, func, timeout_ms)
         args += ["--schedule", schedule, "--seed", str(int(seed))]
+        if cores is not None:
+            args += ["--cores", str(int(cores))]
+        args += [str(a) for a in extra_args]
         args += ["--report", os.path.join(work, "report.json")]
         for name, value in (inputs or {}).items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -32,6 +32,13 @@ def test_run_takes_and_gives_numpy_arrays():
     numpy.testing.assert_array_equal(report["outputs"]["C"], a + b)
 
 
+def test_run_passes_cores_and_further_options(tmp_path):
+    svg = tmp_path / "t.svg"
+    report = tilesched.run(VEC_ADD, cores=2, extra_args=["--timeline", svg])
+    assert report["kernels"][0]["simulation"]["waves"] == 2
+    assert "wave 2 of 2" in svg.read_text()
+
+
 def test_explain_gives_the_reasons_and_the_text():
     report = tilesched.explain(VEC_ADD)
     assert "loop s" in report["text"] and "proven optimal" in report["text"]
