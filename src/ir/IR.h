@@ -76,6 +76,10 @@ struct BufferNode {
   // Set by materialisation: the first dimension is the version (of this
   // many), prepended to the shape the author wrote. Messages drop it.
   int64_t versionDim = 0;
+  // Set with versionDim: bytes from one version to the next. Each version
+  // starts at an address aligned for its scope (the DMA needs it), so this
+  // may exceed the bytes of one version; 0 means dense (the shape's).
+  int64_t versionStrideBytes = 0;
 };
 using Buffer = std::shared_ptr<const BufferNode>;
 

@@ -369,6 +369,24 @@ class Printer {
     return "\"auto\"";
   }
 
+  // Versions start at aligned addresses (BufferNode::versionStrideBytes);
+  // where that pads them, the file says so: read back as written they are
+  // dense, which the simulator runs the same but the hardware's DMA would not.
+  void paddedVersionsNote(const VersionedStorage& v) {
+    if (!v.buffer || v.buffer->versionStrideBytes <= 0) return;
+    int64_t dense = dtypeBytes(v.buffer->dtype);
+    for (size_t d = 1; d < v.buffer->shape.size(); ++d) {
+      auto c = asConstInt(v.buffer->shape[d]);
+      if (!c) return;
+      dense *= *c;
+    }
+    if (v.buffer->versionStrideBytes == dense) return;
+    line(
+        fmt::format("# '{}': versions start aligned, {} bytes apart ({} used); read back as "
+                    "written they are dense",
+                    v.buffer->name, v.buffer->versionStrideBytes, dense));
+  }
+
   void annotations(const Kernel& k) {
     const auto& a = k.annotations;
     if (!a.selectedVersions.empty()) {
@@ -387,6 +405,7 @@ class Printer {
       }
       if (!materialised.empty())
         line("# materialised versions: {" + materialised + "} (the leading dimension)");
+      for (const auto& v : a.versioned) paddedVersionsNote(v);
       if (!map.empty()) line("T.annotate_buffer_versions({" + map + "})");
     } else if (!a.bufferVersions.empty()) {
       std::string map;

@@ -126,7 +126,7 @@ bool versionModes(PipelineState& state, size_t k) {
 
 bool materializeVersions(PipelineState& state, size_t k) {
   KernelState& ks = kernelState(state, k);
-  ks.lowered = transform::materializeVersions(state.sourceKernel(k), *ks.plan);
+  ks.lowered = transform::materializeVersions(state.sourceKernel(k), *ks.plan, state.target);
   return true;
 }
 

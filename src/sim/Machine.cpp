@@ -53,6 +53,10 @@ void Machine::resolveShapes() {
     }
     bi.strides.assign(bi.shape.size(), 1);
     for (size_t i = bi.shape.size(); i-- > 1;) bi.strides[i - 1] = bi.strides[i] * bi.shape[i];
+    // Versions start at aligned addresses: the version dimension's stride is
+    // the padded version, not the shape's product.
+    if (b->versionDim > 0 && b->versionStrideBytes > 0 && !bi.strides.empty())
+      bi.strides[0] = b->versionStrideBytes / std::max(1, bi.elemBytes);
     buffers_[static_cast<size_t>(b->id)] = std::move(bi);
   }
 }

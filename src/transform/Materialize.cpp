@@ -3,6 +3,8 @@
 // enclosing owner loop.
 #include "transform/Materialize.h"
 
+#include "schedule/Memory.h"
+
 #include <map>
 
 #include "ir/Functor.h"
@@ -107,7 +109,7 @@ class AddVersions : public IRMutator {
 
 }  // namespace
 
-Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
+Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan, const Target& target) {
   AddVersions pass;
   pass.plan = &plan;
   Kernel out = kernel;
@@ -120,7 +122,7 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
       continue;
     }
     auto n = std::make_shared<StorageNode>(*st);
-    n->bytes = st->bytes * l->versions;
+    n->bytes = schedule::alignedVersionBytes(st, target) * l->versions;
     out.storages.push_back(n);
     newStorage[st.get()] = n;
     pass.storages[st.get()] = Versioned{l, n};
@@ -141,6 +143,7 @@ Kernel materializeVersions(const Kernel& kernel, LoweringPlan& plan) {
     auto n = std::make_shared<BufferNode>(*b);
     n->storage = it->second;
     n->versionDim = pass.storages.at(b->storage.get()).lowering->versions;
+    n->versionStrideBytes = schedule::alignedVersionBytes(b->storage, target);
     n->shape.insert(n->shape.begin(), intImm(n->versionDim));
     pass.buffers[b.get()] = n;
     out.buffers.push_back(n);

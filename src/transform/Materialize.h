@@ -4,7 +4,9 @@
 // VersionModes; runs before SyncInsertion, which finds its units again
 // through `plan.rebuiltFrom` (every rebuilt statement -> its original).
 // Guarantees: every buffer over a storage with N > 1 versions (aliases
-// included) gains a leading dimension N and its storage N times the bytes;
+// included) gains a leading dimension N and its storage N times the bytes of
+// one version rounded up to the scope's alignment (each version starts
+// aligned: BufferNode::versionStrideBytes);
 // every access inside an owner loop gets the version index
 // `clock % N` prepended (clock from the plan); accesses outside every owner
 // (only whole-buffer fills are allowed there) cover all N versions; manual
@@ -17,10 +19,11 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "target/Target.h"
 #include "transform/LoweringTypes.h"
 
 namespace tilesched::transform {
 
-ir::Kernel materializeVersions(const ir::Kernel& kernel, LoweringPlan& plan);
+ir::Kernel materializeVersions(const ir::Kernel& kernel, LoweringPlan& plan, const Target& target);
 
 }  // namespace tilesched::transform
