@@ -426,6 +426,7 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
       missing.clear();
     }
   }
+  if (!missing.empty() && wanted && !call) bindOwnParameterSet(def, *parent, *env, missing);
   if (!missing.empty()) {
     if (!wanted) return;
     for (const py::Param* p : missing)
@@ -565,6 +566,35 @@ std::optional<FactoryCall> Elaborator::findFactoryCall(const py::Stmt& factory) 
     }
   }
   return found;
+}
+
+// A test function compiled as a factory (compileTestDefinedKernel, --func)
+// takes what pytest would give it first: the first of its own
+// @pytest.mark.parametrize sets that gives every missing parameter a value.
+void Elaborator::bindOwnParameterSet(const py::Stmt& def, Env& parent, Env& env,
+                                     std::vector<const py::Param*>& missing) {
+  for (const ParamSet& set : parametrizeSets(def, parent)) {
+    bool complete = true;
+    for (const py::Param* p : missing) {
+      bool given = false;
+      for (const auto& [name, v] : set.values) given |= name == p->name && v.kind != K::Undefined;
+      complete = complete && given;
+    }
+    if (!complete) continue;
+    std::vector<std::string> shown;
+    for (const auto& [name, v] : set.values) {
+      env.bind(name, v);
+      shown.push_back(name + "=" + describe(v));
+    }
+    Diagnostic& n = diags_.warning(
+        def.loc, fmt::format("'{}' takes {} from its @pytest.mark.parametrize; -D NAME=VALUE "
+                             "overrides them",
+                             def.name, fmt::join(shown, ", ")));
+    n.severity = Severity::Note;
+    n.notes = set.picks;
+    missing.clear();
+    return;
+  }
 }
 
 std::vector<ParamSet> Elaborator::parametrizeSets(const py::Stmt& def, Env& env) {

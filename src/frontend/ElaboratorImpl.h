@@ -206,6 +206,10 @@ class Elaborator {
   bool reportUnreadableImport();
   // A test function's @pytest.mark.parametrize parameter sets, in pytest's order.
   std::vector<ParamSet> parametrizeSets(const py::Stmt& def, Env& env);
+  // Binds the missing parameters of a test function run as a factory from
+  // its own first complete @pytest.mark.parametrize set (clears `missing`).
+  void bindOwnParameterSet(const py::Stmt& def, Env& parent, Env& env,
+                           std::vector<const py::Param*>& missing);
   // The function a call's callee names (`f`, `lib.f`), or null.
   const Value* calleeFunction(const py::Expr& callee, Env& env);
   std::string raiseMessage(const py::Stmt& s, Env& env);
