@@ -3,10 +3,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 
 #include "driver/Driver.h"
 #include "schedule/ProblemReader.h"

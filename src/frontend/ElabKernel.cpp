@@ -1213,8 +1213,6 @@ void Elaborator::elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx) {
   ctx.out->push_back(loop);
 }
 
-// A serial loop in a T.Parallel body runs for each element, in order; with
-// compile-time bounds it is unrolled into the element-wise body here.
 // `T.unroll(n, explicit=..., unroll_factor=k)`: both are code-generation
 // hints (how far the compiler unrolls), with no effect on what the loop
 // computes or on its timing here; the factor must still be a positive integer.
@@ -1227,6 +1225,8 @@ void Elaborator::checkUnrollKeywords(const py::Expr& iter, const std::string& wh
   }
 }
 
+// A serial loop in a T.Parallel body runs for each element, in order; with
+// compile-time bounds it is unrolled into the element-wise body here.
 // Upstream's plain-TileLang kernels accumulate this way:
 // `for k in T.serial(n): acc[i] += a[k, i]`. The loop variable stays an int32
 // IR value (as TileLang's loop variable is), so `k / 2` is the same error and

@@ -2,6 +2,8 @@
 // lists; deliberately written without the scheduler's problem encoding.
 #include "schedule/Check.h"
 
+#include "ir/IROperator.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -45,12 +47,8 @@ std::string where(const UnitList& list) {
   return "kernel root";
 }
 
-int64_t floorMod(int64_t a, int64_t m) {
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
-int64_t floorDiv(int64_t a, int64_t m) { return (a - floorMod(a, m)) / m; }
+using ir::floorDiv;
+using ir::floorMod;
 
 int64_t occupancy(const Unit& u) { return std::max<int64_t>(1, u.ii); }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "ir/IROperator.h"
 #include "schedule/LowerBound.h"
 #include "target/Hardware.h"
 
@@ -14,10 +15,7 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-int64_t floorMod(int64_t a, int64_t m) {
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
+using ir::floorMod;
 
 // Versions the heuristic may use: every variable at its bound when each
 // memory group holds that, else at its minimum.

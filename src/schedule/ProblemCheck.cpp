@@ -7,16 +7,14 @@
 
 #include <cstdlib>
 
+#include "ir/IROperator.h"
+
 namespace tilesched::schedule {
 
 namespace {
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
+using ir::floorDiv;
+using ir::floorMod;
 
 class SolutionChecker {
  public:

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <numeric>
 
+#include "analysis/Tasks.h"
 #include "schedule/ListFallback.h"
 #include "schedule/ModuloSolver.h"
 #include "schedule/ProblemCheck.h"
-#include "target/Hardware.h"
 
 namespace tilesched::schedule {
 
@@ -56,13 +56,6 @@ std::string positiveCycle(const SchedulingProblem& p) {
     if (!changed) break;
   }
   return "";
-}
-
-std::string pipeNames(uint32_t mask) {
-  std::string out;
-  for (Pipe p : kAllPipes)
-    if (mask & pipeMask(p)) out += (out.empty() ? "" : "|") + std::string(pipeName(p));
-  return out.empty() ? "-" : out;
 }
 
 }  // namespace
@@ -160,9 +153,11 @@ std::string standaloneResultText(const SchedulingProblem& p, const StandaloneRes
   if (!s.provenOptimal && !s.note.empty()) out += "  search: " + s.note + "\n";
   out += p.isLoop ? "  task  start  stage  phase  pipes\n" : "  task  start  pipes\n";
   for (int i = 0; i < p.numUnits(); ++i)
-    out += p.isLoop ? fmt::format("  {:>4}  {:>5}  {:>5}  {:>5}  {}\n", i, s.start[i],
-                                  s.start[i] / s.ii, s.start[i] % s.ii, pipeNames(p.pipeMask[i]))
-                    : fmt::format("  {:>4}  {:>5}  {}\n", i, s.start[i], pipeNames(p.pipeMask[i]));
+    out += p.isLoop
+               ? fmt::format("  {:>4}  {:>5}  {:>5}  {:>5}  {}\n", i, s.start[i], s.start[i] / s.ii,
+                             s.start[i] % s.ii, analysis::pipeMaskName(p.pipeMask[i]))
+               : fmt::format("  {:>4}  {:>5}  {}\n", i, s.start[i],
+                             analysis::pipeMaskName(p.pipeMask[i]));
   for (size_t k = 0; k < s.versions.size(); ++k)
     out += fmt::format("  buffer {}: {} versions of {} bytes\n", k, s.versions[k],
                        p.versions[k].bytes);
