@@ -222,6 +222,9 @@ class Machine {
   // shadow bytes and errors are those of the element-at-a-time paths, which
   // run when this is off (tests compare the two) or when a fast path declines.
   bool fastPaths = true;
+  // T.Parallel statements evaluated a tile at a time (tests check the fast
+  // path is taken where it should be).
+  int64_t parallelTiles = 0;
   // When set, every memory access is recorded here.
   AccessSet* access = nullptr;
   // Per storage index: 1 once anything was stored to it (outputs detection).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace tilesched::sim {
@@ -34,33 +35,65 @@ constexpr Float8Format kE5M2{2, -14, 15, 57344.0};
 
 const Float8Format& float8Format(DType t) { return t == DType::Float8E5M2 ? kE5M2 : kE4M3FN; }
 
+// `v` (finite, nonzero) rounded to nearest even on the grid of a format with
+// `mantissaBits` fraction bits whose smallest normal has exponent `minExp`.
+// In the format's normal range the double's low fraction bits are dropped with
+// the carry trick (a carry out of the fraction steps the exponent, as it
+// should); below it the quantum is fixed, and the slow exact path scales by it.
+// Both are round-to-nearest-even on the same grid, so they agree bit for bit.
+double roundOnGrid(double v, int mantissaBits, int minExp) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, 8);
+  int exp = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  if (exp >= minExp) {
+    int drop = 52 - mantissaBits;
+    uint64_t half = uint64_t{1} << (drop - 1);
+    uint64_t lsb = (bits >> drop) & 1;
+    bits = (bits + half - 1 + lsb) & ~((uint64_t{1} << drop) - 1);
+    double r = 0;
+    std::memcpy(&r, &bits, 8);
+    return r;
+  }
+  double quantum = std::ldexp(1.0, minExp - mantissaBits);
+  return std::nearbyint(v / quantum) * quantum;
+}
+
 // Round to nearest even on the format's grid, then saturate (OCP "SAT"
 // conversion). An infinity stays one in E5M2, which has them, so storing an
 // E5M2 value into E5M2 (a copy) never changes it; E4M3FN has none: the largest.
 double roundToFloat8(double v, const Float8Format& fmt, bool hasInfinity) {
   if (std::isnan(v) || v == 0) return v;
   if (std::isinf(v)) return hasInfinity ? v : std::copysign(fmt.maxFinite, v);
-  int e = 0;
-  std::frexp(v, &e);
-  int exp = std::max(e - 1, fmt.minExp);  // subnormals share the smallest normal's quantum
-  double quantum = std::ldexp(1.0, exp - fmt.mantissaBits);
-  double r = std::nearbyint(v / quantum) * quantum;
+  double r = roundOnGrid(v, fmt.mantissaBits, fmt.minExp);
   if (std::fabs(r) > fmt.maxFinite) return std::copysign(fmt.maxFinite, v);
   return r;
 }
 
 double roundTo(double v, const FloatFormat& fmt) {
   if (!std::isfinite(v) || v == 0) return v;
-  int e = 0;
-  std::frexp(v, &e);  // v = m * 2^e, |m| in [0.5, 1): unbiased exponent is e - 1
-  int exp = e - 1;
-  if (exp < fmt.minExp) exp = fmt.minExp;  // subnormal range: fixed quantum
-  double quantum = std::ldexp(1.0, exp - fmt.mantissaBits);
-  double r = std::nearbyint(v / quantum) * quantum;
+  double r = roundOnGrid(v, fmt.mantissaBits, fmt.minExp);
   double maxFinite = std::ldexp(2.0 - std::ldexp(1.0, -fmt.mantissaBits), fmt.maxExp);
   if (std::fabs(r) > maxFinite) return std::copysign(std::numeric_limits<double>::infinity(), v);
   return r;
 }
+
+// The double's unbiased exponent and its top `bits` fraction bits (v normal).
+int exponentOf(double v) {
+  uint64_t u = 0;
+  std::memcpy(&u, &v, 8);
+  return static_cast<int>((u >> 52) & 0x7ff) - 1023;
+}
+uint32_t topFraction(double v, int bits) {
+  uint64_t u = 0;
+  std::memcpy(&u, &v, 8);
+  return static_cast<uint32_t>((u >> (52 - bits)) & ((uint64_t{1} << bits) - 1));
+}
+
+// Every value of an 8-bit float format, by code.
+struct Float8Table {
+  double value[256];
+  explicit Float8Table(DType t);
+};
 
 }  // namespace
 
@@ -72,7 +105,7 @@ int64_t Scalar::asInt() const {
   return static_cast<int64_t>(f);
 }
 
-double roundToFloat(double v, DType t) {
+double roundToNarrowFloat(double v, DType t) {
   switch (t) {
     case DType::Float16:
       return roundTo(v, kHalf);
@@ -162,25 +195,29 @@ uint16_t encodeHalf(double r) {
   double a = std::fabs(r);
   if (std::isinf(a)) return sign | 0x7c00;
   if (a == 0) return sign;
-  int e = 0;
-  std::frexp(a, &e);
-  int exp = e - 1;
-  if (exp < -14) {  // subnormal: a = frac * 2^-24
-    return sign | static_cast<uint16_t>(std::ldexp(a, 24));
-  }
-  uint16_t frac = static_cast<uint16_t>(std::ldexp(a, 10 - exp) - 1024.0);
-  return sign | static_cast<uint16_t>((exp + 15) << 10) | frac;
+  int exp = exponentOf(a);
+  if (exp < -14)  // subnormal: a = frac * 2^-24, exact
+    return sign | static_cast<uint16_t>(a * 16777216.0);
+  return sign | static_cast<uint16_t>((exp + 15) << 10) | static_cast<uint16_t>(topFraction(a, 10));
 }
 
 double decodeHalf(uint16_t bits) {
   int exp = (bits >> 10) & 0x1f;
-  int frac = bits & 0x3ff;
-  double sign = (bits & 0x8000) ? -1.0 : 1.0;
-  if (exp == 0x1f)
-    return frac ? std::numeric_limits<double>::quiet_NaN()
-                : sign * std::numeric_limits<double>::infinity();
-  if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), -24);
-  return sign * std::ldexp(static_cast<double>(frac + 1024), exp - 25);
+  uint64_t frac = bits & 0x3ff;
+  uint64_t sign = static_cast<uint64_t>(bits & 0x8000) << 48;
+  uint64_t u = 0;
+  if (exp == 0x1f) {
+    if (frac) return std::numeric_limits<double>::quiet_NaN();
+    u = sign | (uint64_t{0x7ff} << 52);
+  } else if (exp == 0) {
+    double m = static_cast<double>(frac) * (1.0 / 16777216.0);  // exact: frac * 2^-24
+    return (bits & 0x8000) ? -m : m;
+  } else {
+    u = sign | (static_cast<uint64_t>(exp - 15 + 1023) << 52) | (frac << 42);
+  }
+  double d = 0;
+  std::memcpy(&d, &u, 8);
+  return d;
 }
 
 uint16_t encodeBFloat16(double r) {
@@ -205,16 +242,16 @@ uint8_t encodeFloat8(double r, DType t) {
   double a = std::fabs(r);
   if (std::isinf(a)) return sign | 0x7c;  // E5M2 only: E4M3FN values are saturated first
   if (a == 0) return sign;
-  int e = 0;
-  std::frexp(a, &e);
-  int exp = e - 1;
+  int exp = exponentOf(a);
   if (exp < fmt.minExp)  // subnormal: a = frac * 2^(minExp - mantissaBits)
     return sign | static_cast<uint8_t>(std::ldexp(a, fmt.mantissaBits - fmt.minExp));
-  int frac = static_cast<int>(std::ldexp(a, fmt.mantissaBits - exp)) - (1 << fmt.mantissaBits);
-  return sign | static_cast<uint8_t>(((exp + fmt.bias) << fmt.mantissaBits) | frac);
+  return sign | static_cast<uint8_t>(((exp + fmt.bias) << fmt.mantissaBits) |
+                                     topFraction(a, fmt.mantissaBits));
 }
 
-double decodeFloat8(uint8_t bits, DType t) {
+namespace {
+// The decoding of one code from its fields (the table's source).
+double decodeFloat8Slow(uint8_t bits, DType t) {
   const Float8Format& fmt = float8Format(t);
   int expBits = 7 - fmt.mantissaBits;
   int exp = (bits >> fmt.mantissaBits) & ((1 << expBits) - 1);
@@ -229,6 +266,16 @@ double decodeFloat8(uint8_t bits, DType t) {
   if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), fmt.minExp - fmt.mantissaBits);
   return sign * std::ldexp(static_cast<double>(frac + (1 << fmt.mantissaBits)),
                            exp - fmt.bias - fmt.mantissaBits);
+}
+}  // namespace
+
+Float8Table::Float8Table(DType t) {
+  for (int c = 0; c < 256; ++c) value[c] = decodeFloat8Slow(static_cast<uint8_t>(c), t);
+}
+
+double decodeFloat8(uint8_t bits, DType t) {
+  static const Float8Table e4m3(DType::Float8E4M3FN), e5m2(DType::Float8E5M2);
+  return (t == DType::Float8E5M2 ? e5m2 : e4m3).value[bits];
 }
 
 Scalar loadElement(const uint8_t* p, DType t) {

@@ -38,7 +38,14 @@ struct Scalar {
 
 // `v` rounded to the float dtype `t` (Float16, BFloat16, Float32) with
 // round-to-nearest-even, overflowing to infinity.
-double roundToFloat(double v, ir::DType t);
+double roundToNarrowFloat(double v, ir::DType t);  // Float16, BFloat16, the 8-bit floats
+inline double roundToFloat(double v, ir::DType t) {
+  // Float32 (and a non-float dtype) inline: the hot case of every float32 op.
+  if (t != ir::DType::Float16 && t != ir::DType::BFloat16 && t != ir::DType::Float8E4M3FN &&
+      t != ir::DType::Float8E5M2)
+    return static_cast<double>(static_cast<float>(v));
+  return roundToNarrowFloat(v, t);
+}
 // `v` wrapped to the integer dtype `t` (two's complement); Bool gives 0/1.
 int64_t wrapToInt(int64_t v, ir::DType t);
 // `v` truncated toward zero and clamped to the range of the integer dtype `t`;

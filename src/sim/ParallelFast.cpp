@@ -34,6 +34,16 @@ using namespace ir;
 //  - nothing can fail: indices are proved in bounds for the whole tile, integer
 //    division only by a nonzero invariant, no poison anywhere (checked first),
 //    loads are never conditional (no loads under T.if_then_else, `and`, `or`).
+// Two shapes beyond plain stores:
+//  - a guard: the body is `if COND:` over the stores, COND a conjunction of
+//    `var < c`, `var <= c`, `c > var`, `c >= var` (c invariant) — the upper
+//    bounds clamp the variables' extents, so the elements the walk skips are
+//    never touched (their accesses are not recorded either);
+//  - a fold: a store `r[c..] = r[c..] op x` (op + - * min max, the load on the
+//    left as `+=` writes it) at an invariant index, whose storage nothing else
+//    in the body touches: x is evaluated a chunk at a time, then folded into
+//    r element by element in index order through memory (load, op, store as
+//    the walk does), so the result has the walk's bits.
 // Anything else returns false before touching memory, and the general path runs.
 
 namespace {
@@ -90,10 +100,12 @@ struct TileProgram {
   std::vector<int64_t> extents;
   std::vector<TileNode> nodes;
   std::vector<TileAccess> accesses;
+  std::vector<int64_t> walkExtents;  // before the guard's clamp
   struct Store {
     int access = -1;
     int value = -1;  // root node
     int firstNode = 0;
+    bool fold = false;  // r = r op x: the root's operand a loads r, b is x
     SourceLoc loc;
   };
   std::vector<Store> stores;
@@ -119,10 +131,19 @@ bool hasLoad(const Expr& e) {
   return false;
 }
 
-// The body: stores only. False for anything else, or a store that also sets
-// a scalar (the general path).
-bool collectStores(const Stmt& s, std::vector<const StoreStmt*>& stores) {
+// The body: stores only (or one guard over stores, into *guard). False for
+// anything else, or a store that also sets a scalar (the general path).
+bool collectStores(const Stmt& s, std::vector<const StoreStmt*>& stores,
+                   const IfStmt** guard = nullptr) {
   if (!s) return true;
+  if (guard && s->kind == StmtKind::If) {
+    const auto* i = as<IfStmt>(s);
+    if (i->elseBody || !stores.empty()) return false;
+    *guard = i;
+    return collectStores(i->thenBody, stores) && !stores.empty();
+  }
+  if (guard && s->kind == StmtKind::Seq && as<SeqStmt>(s)->stmts.size() == 1)
+    return collectStores(as<SeqStmt>(s)->stmts.front(), stores, guard);
   if (s->kind == StmtKind::Store) {
     stores.push_back(as<StoreStmt>(s));
     return !stores.back()->prev;  // it also sets a scalar: the general path
@@ -145,8 +166,22 @@ bool sameDims(const TileAccess& x, const TileAccess& y) {
 // Storages the body writes: one buffer, one index tuple, injective writes
 // (unless the store is the storage's only access).
 bool writesSeparate(const TileProgram& prog) {
-  for (const auto& w : prog.accesses) {
-    if (!w.write) continue;
+  std::vector<bool> folded(prog.accesses.size(), false);
+  for (const auto& st : prog.stores) {
+    if (!st.fold) continue;
+    const TileNode& load =
+        prog.nodes[static_cast<size_t>(prog.nodes[static_cast<size_t>(st.value)].a)];
+    // Only the fold's own load and store touch its storage.
+    const TileAccess& w = prog.accesses[static_cast<size_t>(st.access)];
+    for (size_t k = 0; k < prog.accesses.size(); ++k)
+      if (prog.accesses[k].storage == w.storage && static_cast<int>(k) != st.access &&
+          static_cast<int>(k) != load.access)
+        return false;
+    folded[static_cast<size_t>(st.access)] = true;
+  }
+  for (size_t k = 0; k < prog.accesses.size(); ++k) {
+    const auto& w = prog.accesses[k];
+    if (!w.write || folded[k]) continue;
     int count = 0;
     for (const auto& x : prog.accesses) {
       if (x.storage != w.storage) continue;
@@ -214,7 +249,8 @@ void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
   if (isComparison(op)) {
     for (size_t e = 0; e < n; ++e) t.i[e] = detail::compareValues(op, x.get(e), y.get(e));
   } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
-             (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div)) {
+             (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
+              op == BinOp::Min || op == BinOp::Max)) {
     // floatBinary for binary32: operands to float, one float op.
     const double* xs = x.f.data();
     const double* ys = y.f.data();
@@ -231,6 +267,18 @@ void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
       case BinOp::Mul:
         for (size_t e = 0; e < n; ++e)
           out[e] = static_cast<float>(xs[e]) * static_cast<float>(ys[e]);
+        break;
+      case BinOp::Min:  // floatBinary's order of comparison (NaN operands alike)
+        for (size_t e = 0; e < n; ++e) {
+          float a = static_cast<float>(xs[e]), b = static_cast<float>(ys[e]);
+          out[e] = b < a ? b : a;
+        }
+        break;
+      case BinOp::Max:
+        for (size_t e = 0; e < n; ++e) {
+          float a = static_cast<float>(xs[e]), b = static_cast<float>(ys[e]);
+          out[e] = a < b ? b : a;
+        }
         break;
       default:
         for (size_t e = 0; e < n; ++e)
@@ -260,6 +308,9 @@ struct Machine::TileSteps {
   int addAccess(const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write);
   int compile(const Expr& e);
   bool compileStores(const std::vector<const StoreStmt*>& stores);
+  bool clampToGuard(const Expr& cond);
+  bool markFold(TileProgram::Store& st, const StoreStmt& stmt);
+  void foldColumn(const TileProgram::Store& st, size_t n);
   bool readsDefined();
   void commit();
   void evaluate(int64_t total);
@@ -425,9 +476,56 @@ bool Machine::TileSteps::compileStores(const std::vector<const StoreStmt*>& stor
     s.loc = st->loc;
     if ((s.value = compile(st->value)) < 0) return false;
     if ((s.access = addAccess(st->buffer, st->indices, stmtIndex, true)) < 0) return false;
+    markFold(s, *st);
     prog.stores.push_back(s);
     ++stmtIndex;
   }
+  return true;
+}
+
+// Whether store `st` is a fold `r[c] = r[c] op x` (c invariant in every
+// dimension, the load of r as the left operand); marks it.
+bool Machine::TileSteps::markFold(TileProgram::Store& st, const StoreStmt& stmt) {
+  if (stmt.atomic != AtomicOp::None) return false;
+  const TileNode& root = prog.nodes[static_cast<size_t>(st.value)];
+  if (root.kind != TileKind::Binary) return false;
+  BinOp op = root.binOp;
+  if (op != BinOp::Add && op != BinOp::Sub && op != BinOp::Mul && op != BinOp::Min &&
+      op != BinOp::Max)
+    return false;
+  const TileNode& left = prog.nodes[static_cast<size_t>(root.a)];
+  if (left.kind != TileKind::Load) return false;
+  const TileAccess& r = prog.accesses[static_cast<size_t>(left.access)];
+  const TileAccess& w = prog.accesses[static_cast<size_t>(st.access)];
+  if (!sameDims(r, w)) return false;
+  for (const auto& d : w.dims)
+    if (d.var >= 0) return false;
+  st.fold = true;
+  return true;
+}
+
+// The guard `cond` as upper bounds on the parallel variables: prog.extents
+// clamped. False for any other condition.
+bool Machine::TileSteps::clampToGuard(const Expr& cond) {
+  if (cond->kind != ExprKind::Binary) return false;
+  BinOp op = cond->binOp;
+  if (op == BinOp::And) return clampToGuard(cond->operands[0]) && clampToGuard(cond->operands[1]);
+  const Expr* var = &cond->operands[0];
+  const Expr* bound = &cond->operands[1];
+  if (op == BinOp::GT || op == BinOp::GE) {  // c > var is var < c
+    std::swap(var, bound);
+    op = op == BinOp::GT ? BinOp::LT : BinOp::LE;
+  }
+  if (op != BinOp::LT && op != BinOp::LE) return false;
+  if ((*var)->kind != ExprKind::VarRef || !isInt((*var)->dtype)) return false;
+  int v = prog.parallelVar((*var)->var);
+  if (v < 0 || mentionsTileWork(prog, *bound) || !isInt((*bound)->dtype)) return false;
+  Scalar c;
+  if (!invariant(*bound, c) || c.isFloat) return false;
+  int64_t& extent = prog.extents[static_cast<size_t>(v)];
+  int64_t limit = std::clamp<int64_t>(c.i, -1, extent);  // var < limit
+  if (op == BinOp::LE) ++limit;
+  extent = std::clamp<int64_t>(limit, 0, extent);
   return true;
 }
 
@@ -477,8 +575,13 @@ void Machine::TileSteps::evaluate(int64_t total) {
     size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
     fillVarColumns(prog.extents, n, idx, varCol);
     for (const auto& st : prog.stores) {
-      for (int ni = st.firstNode; ni <= st.value; ++ni)
+      int last = st.fold ? st.value - 1 : st.value;  // a fold's root is folded below
+      for (int ni = st.firstNode; ni <= last; ++ni)
         evalNode(prog.nodes[static_cast<size_t>(ni)], n, varCol, offs, half);
+      if (st.fold) {
+        foldColumn(st, n);
+        continue;
+      }
       tileOffsets(prog.accesses[static_cast<size_t>(st.access)], n, varCol, offs);
       storeColumn(st, n, offs);
     }
@@ -577,6 +680,26 @@ void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
   }
 }
 
+// The fold r = r op x over the chunk's n values of x, in index order, each
+// step a load, the walk's binary op and a store of r's element.
+void Machine::TileSteps::foldColumn(const TileProgram::Store& st, size_t n) {
+  const TileAccess& a = prog.accesses[static_cast<size_t>(st.access)];
+  const TileNode& root = prog.nodes[static_cast<size_t>(st.value)];
+  const TileNode& x = prog.nodes[static_cast<size_t>(root.b)];
+  uint8_t* at = m.memory_.data(a.storage) + a.base;
+  DType dt = a.buffer->dtype;
+  for (size_t e = 0; e < n; ++e) {
+    Scalar r = loadElement(at, dt);
+    Scalar v = x.get(e);
+    Scalar out =
+        root.isFloat
+            ? Scalar::ofFloat(
+                  detail::floatBinary(root.binOp, r.asDouble(), v.asDouble(), root.dtype))
+            : Scalar::ofInt(detail::intBinary(root.binOp, r.asInt(), v.asInt(), root.dtype));
+    storeElement(at, dt, out);
+  }
+}
+
 // Every value stored was defined.
 void Machine::TileSteps::markWritesDefined() {
   for (const auto& a : prog.accesses)
@@ -596,25 +719,42 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   if (total <= 0) return false;
 
   std::vector<const StoreStmt*> stores;
-  if (!collectStores(ps.body, stores) || stores.empty()) return false;
+  const IfStmt* guard = nullptr;
+  if (!collectStores(ps.body, stores, &guard) || stores.empty()) return false;
+  prog.walkExtents = prog.extents;
 
   bool savedPoisonSeen = poisonSeen_;
   TileSteps steps{*this, prog};
-  if (!steps.compileStores(stores) || !writesSeparate(prog) ||
-      (trackPoison && !steps.readsDefined())) {
+  auto decline = [&] {
     poisonSeen_ = savedPoisonSeen;
     return false;
+  };
+  if (guard && !steps.clampToGuard(guard->cond)) return decline();
+  total = 1;
+  for (int64_t e : prog.extents) total *= e;
+  size_t rank = prog.extents.size();
+  if (total == 0) {  // the guard holds nowhere: the walk only tested it
+    for (size_t d = 0; d < rank; ++d)
+      env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.walkExtents[d] - 1);
+    loc = guard->loc;
+    poisonSeen_ = savedPoisonSeen;
+    ++parallelTiles;
+    return true;
   }
+  if (!steps.compileStores(stores) || !writesSeparate(prog) ||
+      (trackPoison && !steps.readsDefined()))
+    return decline();
 
   // Committed: from here on nothing fails.
   steps.commit();
   steps.evaluate(total);
   steps.markWritesDefined();
-  size_t rank = prog.extents.size();
   for (size_t d = 0; d < rank; ++d)
-    env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.extents[d] - 1);
-  loc = prog.stores.back().loc;
+    env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.walkExtents[d] - 1);
+  // The walk's last element sets loc: the guard's when it fails there.
+  loc = prog.extents == prog.walkExtents ? prog.stores.back().loc : guard->loc;
   poisonSeen_ = savedPoisonSeen;
+  ++parallelTiles;
   return true;
 }
 

@@ -18,6 +18,7 @@ namespace {
 
 struct ExprGen {
   std::mt19937_64 rng;
+  int lastShape = 0;  // the body shape randomKernel made
   explicit ExprGen(uint64_t seed) : rng(seed) {}
   int pick(int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); }
 
@@ -92,7 +93,8 @@ struct Outcome {
   std::vector<std::vector<uint8_t>> memory;
   std::string error;
   std::vector<std::string> poison;
-  std::string sim;  // simulated: issues, races, cycles
+  std::string sim;            // simulated: issues, races, cycles
+  int64_t parallelTiles = 0;  // T.Parallel statements the fast path took (not compared)
 };
 
 const char* kDtypes[] = {"float32", "float16", "bfloat16", "int32", "int8"};
@@ -104,9 +106,26 @@ std::string randomKernel(ExprGen& g) {
                      db + "\")\n" + "o = T.alloc_ub((4, 24), \"" + dout + "\")\n" +
                      "t = T.alloc_ub((4, 24), \"" + w + "\")\n" + "T.copy(A, a)\n" +
                      "T.copy(B, b)\n";
-  if (g.pick(3) == 0) body += "T.fill(o, 0)\n";
+  int shape = g.lastShape = g.pick(6);
+  // A fold reads its element: defined mostly, so the fast path is tried.
+  if (g.pick(3) == 0 || (shape == 5 && g.pick(4) != 0)) body += "T.fill(o, 0)\n";
   body += "for i, j in T.Parallel(4, 20):\n";
-  if (g.pick(2) == 0) {
+  if (shape == 4) {  // a guard: upper bounds clamp the walk (or it holds nowhere)
+    std::string bound = g.pick(2) == 0 ? "j < " + std::to_string(g.pick(23) - 1)
+                                       : std::to_string(g.pick(22)) + " >= j";
+    if (g.pick(2) == 0) bound += " and i <= " + std::to_string(g.pick(5) - 1);
+    body += "    if " + bound + ":\n";
+    body += "        o[i, j] = " + g.expr(w, 3) + "\n";
+  } else if (shape == 5) {  // a fold into one element, in index order
+    const char* ops[] = {"o[1, 3] + ", "o[1, 3] - ", "o[1, 3] * ", "T.max(o[1, 3], ",
+                         "T.min(o[1, 3], "};
+    int op = g.pick(5);
+    // Scaled by an inexact constant, so a float fold in another order would
+    // round differently (the inputs are multiples of 1/128: sums are exact).
+    bool isInt = w == "int32" || w == "int8";
+    std::string x = isInt ? g.expr(w, 2) : "(" + g.expr(w, 2) + ") * T.cast(0.3, \"" + w + "\")";
+    body += "    o[1, 3] = " + std::string(ops[op]) + x + (op >= 3 ? ")" : "") + "\n";
+  } else if (g.pick(2) == 0) {
     body += "    t[i, j] = " + g.expr(w, 3) + "\n";
     body += "    o[i, j] = t[i, j] + " + g.leaf(w, true) + "\n";
   } else {
@@ -149,6 +168,7 @@ Outcome reference(const ir::Kernel& k, uint64_t seed, bool fast) {
   }
   for (const auto& p : m.poisonUses) out.poison.push_back(std::to_string(p.loc.line) + p.message);
   out.memory = snapshot(mem);
+  out.parallelTiles = m.parallelTiles;
   return out;
 }
 
@@ -180,19 +200,27 @@ void expectSame(const Outcome& fast, const Outcome& plain, const std::string& te
 TEST(FastPath, RandomParallelBodiesMatchTheElementWalk) {
   ExprGen g(12345);
   int compiled = 0;
-  for (int sample = 0; sample < 300; ++sample) {
+  int guardsFast = 0, foldsFast = 0;  // guarded / folding bodies the fast path took
+  for (int sample = 0; sample < 400; ++sample) {
     std::string text = randomKernel(g);
     auto p = compileText(text);
     if (!p) continue;  // e.g. a cast the front end rejects: not this test's subject
     ++compiled;
     const ir::Kernel& k = p->kernels.front();
     uint64_t seed = static_cast<uint64_t>(sample);
-    expectSame(reference(k, seed, true), reference(k, seed, false), text);
+    Outcome fast = reference(k, seed, true);
+    expectSame(fast, reference(k, seed, false), text);
+    if (fast.parallelTiles > 0) {
+      guardsFast += g.lastShape == 4;
+      foldsFast += g.lastShape == 5;
+    }
     ir::Kernel lowered = transform::lowerSerial(k);
     expectSame(simulated(lowered, seed, true), simulated(lowered, seed, false), text);
     if (HasFailure()) return;
   }
-  EXPECT_GT(compiled, 200);
+  EXPECT_GT(compiled, 260);
+  EXPECT_GT(guardsFast, 20);
+  EXPECT_GT(foldsFast, 20);
 }
 
 // Hand-written cases for the rules that make a body take the general path

@@ -2,8 +2,10 @@
 // wrapping — each against hand-computed bit patterns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "sim/Numerics.h"
 
@@ -160,6 +162,75 @@ TEST(Numerics, Float8Encodings) {
       EXPECT_EQ(encodeFloat8(v, t), c) << ir::dtypeName(t) << " code " << c;
       EXPECT_EQ(roundToFloat(v, t), v) << ir::dtypeName(t) << " code " << c;
     }
+}
+
+// The rounding by scaling (frexp, ldexp, nearbyint: round to nearest even on
+// the format's grid), the definition the bit-level rounding must reproduce.
+double roundByScaling(double v, int mantissaBits, int minExp, double maxFinite, bool saturate) {
+  if (!std::isfinite(v) || v == 0) return v;
+  int e = 0;
+  std::frexp(v, &e);
+  int exp = std::max(e - 1, minExp);
+  double quantum = std::ldexp(1.0, exp - mantissaBits);
+  double r = std::nearbyint(v / quantum) * quantum;
+  if (std::fabs(r) > maxFinite)
+    return std::copysign(saturate ? maxFinite : std::numeric_limits<double>::infinity(), v);
+  return r;
+}
+
+TEST(Numerics, RoundingMatchesScalingOnRandomAndTieValues) {
+  struct Format {
+    DType t;
+    int mantissaBits, minExp;
+    double maxFinite;
+    bool saturate;
+  };
+  const Format formats[] = {
+      {DType::Float16, 10, -14, 65504.0, false},
+      {DType::BFloat16, 7, -126, std::ldexp(2.0 - std::ldexp(1.0, -7), 127), false},
+      {DType::Float8E4M3FN, 3, -6, 448.0, true},
+      {DType::Float8E5M2, 2, -14, 57344.0, true}};
+  std::mt19937_64 rng(7);
+  for (const Format& f : formats) {
+    for (int k = 0; k < 200000; ++k) {
+      // Random exponents across (and beyond) the format's range, random
+      // significands, and exact ties / near-ties on the format's grid.
+      int exp = static_cast<int>(rng() % 80) - 40;
+      if (f.t == DType::BFloat16 && k % 3 == 0) exp = static_cast<int>(rng() % 300) - 150;
+      double m = 1.0 + static_cast<double>(rng() >> 11) * std::ldexp(1.0, -53);
+      if (k % 4 == 1) {  // a tie: the significand ends exactly on a half quantum
+        uint64_t q = rng() % (uint64_t{1} << f.mantissaBits);
+        m = 1.0 + (static_cast<double>(q) + 0.5) * std::ldexp(1.0, -f.mantissaBits);
+      }
+      if (k % 4 == 2) m = std::nextafter(m, 0.0);
+      double v = std::ldexp(m, exp) * ((rng() & 1) ? -1.0 : 1.0);
+      double expect = roundByScaling(v, f.mantissaBits, f.minExp, f.maxFinite, f.saturate);
+      double got = roundToFloat(v, f.t);
+      ASSERT_EQ(std::signbit(got), std::signbit(expect)) << ir::dtypeName(f.t) << " " << v;
+      ASSERT_EQ(got, expect) << ir::dtypeName(f.t) << " " << std::hexfloat << v;
+    }
+  }
+}
+
+TEST(Numerics, EveryHalfCodeDecodesAndEncodesBack) {
+  for (uint32_t c = 0; c < 65536; ++c) {
+    uint16_t code = static_cast<uint16_t>(c);
+    double v = decodeHalf(code);
+    int exp = (code >> 10) & 0x1f, frac = code & 0x3ff;
+    double sign = (code & 0x8000) ? -1.0 : 1.0;
+    if (exp == 0x1f) {
+      EXPECT_EQ(std::isnan(v), frac != 0) << c;
+      if (frac == 0) {
+        EXPECT_EQ(v, sign * std::numeric_limits<double>::infinity()) << c;
+      }
+      continue;
+    }
+    double expect =
+        exp == 0 ? sign * std::ldexp(frac, -24) : sign * std::ldexp(frac + 1024, exp - 25);
+    ASSERT_EQ(v, expect) << c;
+    ASSERT_EQ(std::signbit(v), sign < 0) << c;
+    ASSERT_EQ(encodeHalf(v), code) << c;
+  }
 }
 
 }  // namespace
