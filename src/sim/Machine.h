@@ -109,8 +109,24 @@ class Memory {
   std::vector<uint8_t>& raw(int index) { return dense(index); }
   // Shadow memory: 1 per byte that holds a defined value. Global tensors are
   // always defined (inputs); on-chip bytes become defined when written with a
-  // value that is not poison.
-  uint8_t* defined(int index) { return definedDense(index).data(); }
+  // value that is not poison. A (dense) global storage has no shadow of its
+  // own: it reads a shared read-only page run of ones (a write to it would
+  // fault), and the writers below leave it alone. That halves what a run
+  // touches on big tensors.
+  const uint8_t* defined(int index) { return definedAt(index, 0, size(index)); }
+  bool alwaysDefined(int index) const {
+    return !isPaged(index) && storages_[static_cast<size_t>(index)]->scope == ir::MemScope::Global;
+  }
+  // Sets the shadow bytes [offset, offset + size) to `value` (1: defined),
+  // or copies them from `from`; no-ops on an always-defined storage.
+  void setDefined(int index, int64_t offset, int64_t size, uint8_t value = 1) {
+    if (!alwaysDefined(index))
+      std::memset(definedAt(index, offset, size), value, static_cast<size_t>(size));
+  }
+  void copyDefinedIn(int index, int64_t offset, const uint8_t* from, int64_t size) {
+    if (!alwaysDefined(index))
+      std::memcpy(definedAt(index, offset, size), from, static_cast<size_t>(size));
+  }
 
   // The bytes [offset, offset + size) of storage `index` and their shadow
   // bytes, filled first where demand-paged; nullptr when filling them would
@@ -119,7 +135,9 @@ class Memory {
     if (!isPaged(index)) return bytes_[static_cast<size_t>(index)].data() + offset;
     return pagedAt(index, offset, size, false);
   }
+  // Writable only where !alwaysDefined(index) (use setDefined/copyDefinedIn).
   uint8_t* definedAt(int index, int64_t offset, int64_t size) {
+    if (alwaysDefined(index)) return ones_->data + offset;
     if (!isPaged(index)) return defined_[static_cast<size_t>(index)].data() + offset;
     return pagedAt(index, offset, size, true);
   }
@@ -142,10 +160,16 @@ class Memory {
     requireDense(index);
     return bytes_[static_cast<size_t>(index)];
   }
-  std::vector<uint8_t>& definedDense(int index) {
-    requireDense(index);
-    return defined_[static_cast<size_t>(index)];
-  }
+  // Read-only ones, at least as many as the largest always-defined storage.
+  struct Ones {
+    uint8_t* data = nullptr;
+    size_t size = 0;
+    explicit Ones(size_t n);
+    Ones(const Ones&) = delete;
+    Ones& operator=(const Ones&) = delete;
+    ~Ones();
+  };
+  static std::shared_ptr<const Ones> onesOfAtLeast(size_t n);
   uint8_t* pagedAt(int index, int64_t offset, int64_t size, bool shadow);
 
   std::vector<ir::Storage> storages_;
@@ -154,6 +178,7 @@ class Memory {
   std::vector<std::vector<uint8_t>> bytes_;
   std::vector<std::vector<uint8_t>> defined_;
   std::vector<std::unique_ptr<Paged>> paged_;
+  std::shared_ptr<const Ones> ones_;
   int64_t filledBytes_ = 0;
   int64_t pagedBudget_ = INT64_MAX;
 };

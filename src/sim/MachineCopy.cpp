@@ -100,7 +100,7 @@ bool Machine::copyFast(const ResolvedRegion& src, const ResolvedRegion& dst) {
       direct_.defined.resize(direct_.defined.size() + static_cast<size_t>(bytes), 1);
     } else {
       std::memcpy(bytesOf(d.storage, off, bytes), converted + at, static_cast<size_t>(bytes));
-      std::memset(memory_.definedAt(d.storage, off, bytes), 1, static_cast<size_t>(bytes));
+      memory_.setDefined(d.storage, off, bytes);
     }
     at += static_cast<size_t>(bytes);
   });
@@ -213,7 +213,7 @@ void Machine::fill(const ResolvedRegion& dst, const Scalar& value) {
         for (int64_t k = static_cast<int64_t>(row.size()) / d.elemBytes; k < len; ++k)
           row.insert(row.end(), one, one + d.elemBytes);
       std::memcpy(bytesOf(d.storage, off, bytes), row.data(), static_cast<size_t>(bytes));
-      std::memset(memory_.definedAt(d.storage, off, bytes), 1, static_cast<size_t>(bytes));
+      memory_.setDefined(d.storage, off, bytes);
     });
     return;
   }

@@ -226,7 +226,7 @@ void Machine::finishGemm(const GemmOperands& ops, const ResolvedRegion& c, bool 
               p + static_cast<int64_t>(n) * ci.elemBytes, c.buffer->dtype,
               ops.integer ? Scalar::ofInt(accI[n]) : Scalar::ofFloat(static_cast<double>(accF[n])));
       }
-      std::memset(memory_.defined(ci.storage) + off, 1, static_cast<size_t>(bytes));
+      memory_.setDefined(ci.storage, off, bytes);
       continue;
     }
     // Element by element: the old value's load (access, poison) and the store.

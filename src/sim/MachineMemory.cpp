@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <set>
 
@@ -108,11 +109,38 @@ std::vector<Storage> storageOrder(const Kernel& kernel) {
   return order;
 }
 
+// Ones in pages mapped read-only once written: a stray write to the shadow of
+// an always-defined storage faults instead of passing unnoticed.
+Memory::Ones::Ones(size_t n) : size(std::max<size_t>(n, 1)) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  std::memset(p, 1, size);
+  mprotect(p, size, PROT_READ);
+  data = static_cast<uint8_t*>(p);
+}
+
+Memory::Ones::~Ones() { munmap(data, size); }
+
+// One buffer for every Memory of the process while it is big enough (the
+// reference's and the simulation's share it).
+std::shared_ptr<const Memory::Ones> Memory::onesOfAtLeast(size_t n) {
+  static std::mutex mutex;
+  static std::weak_ptr<const Ones> shared;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto ones = shared.lock();
+  if (!ones || ones->size < n) {
+    ones = std::make_shared<const Ones>(n);
+    shared = ones;
+  }
+  return ones;
+}
+
 Memory::Memory(const Kernel& kernel, bool demandPaged) {
   std::vector<Storage> order = storageOrder(kernel);
   int maxId = 0;
   for (const auto& s : order) maxId = std::max(maxId, s->id);
   indexOfId_.assign(static_cast<size_t>(maxId) + 1, -1);
+  int64_t maxGlobal = 0;
   for (const auto& s : order) {
     indexOfId_[static_cast<size_t>(s->id)] = static_cast<int>(storages_.size());
     storages_.push_back(s);
@@ -120,10 +148,12 @@ Memory::Memory(const Kernel& kernel, bool demandPaged) {
     sizes_.push_back(bytes);
     bool paged = demandPaged && s->scope == MemScope::Global;
     bytes_.emplace_back(paged ? 0 : static_cast<size_t>(bytes), 0);
-    defined_.emplace_back(paged ? 0 : static_cast<size_t>(bytes),
-                          s->scope == MemScope::Global ? 1 : 0);
+    bool global = s->scope == MemScope::Global;
+    defined_.emplace_back(paged || global ? 0 : static_cast<size_t>(bytes), 0);
     paged_.push_back(paged ? std::make_unique<Paged>(bytes) : nullptr);
+    if (global && !paged) maxGlobal = std::max(maxGlobal, bytes);
   }
+  ones_ = onesOfAtLeast(static_cast<size_t>(maxGlobal));
 }
 
 Memory::Memory(const Memory& other)
@@ -132,6 +162,7 @@ Memory::Memory(const Memory& other)
       sizes_(other.sizes_),
       bytes_(other.bytes_),
       defined_(other.defined_),
+      ones_(other.ones_),
       filledBytes_(other.filledBytes_),
       pagedBudget_(other.pagedBudget_) {
   for (const auto& p : other.paged_) TS_INTERNAL(!p, "a demand-paged Memory cannot be copied");
@@ -165,7 +196,11 @@ void Memory::resize(int index, int64_t bytes) {
     return;
   }
   bytes_[i].assign(static_cast<size_t>(bytes), 0);
-  defined_[i].assign(static_cast<size_t>(bytes), 1);
+  if (alwaysDefined(index)) {
+    if (ones_->size < static_cast<size_t>(bytes)) ones_ = onesOfAtLeast(static_cast<size_t>(bytes));
+  } else {
+    defined_[i].assign(static_cast<size_t>(bytes), 1);
+  }
 }
 
 void Memory::setChunkFill(int index, ChunkFill fill) {
@@ -284,7 +319,6 @@ void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Sca
   if (access) access->add(storage, offset, offset + bytes, true);
   written[static_cast<size_t>(storage)] = 1;
   uint8_t* p = bytesOf(storage, offset, bytes);
-  uint8_t* d = memory_.definedAt(storage, offset, bytes);
   bool toGlobal = memory_.storage(storage)->scope == MemScope::Global;
   if (trackPoison && v.poison && toGlobal)
     reportPoison(
@@ -294,7 +328,7 @@ void Machine::storeAt(int storage, int64_t offset, DType t, int bytes, const Sca
                     memory_.storage(storage)->name, offset, offset + bytes, poisonOrigin()));
   if (deferring_) logOld(storage, offset, bytes);
   storeElement(p, t, v);
-  std::memset(d, v.poison && !toGlobal ? 0 : 1, static_cast<size_t>(bytes));
+  memory_.setDefined(storage, offset, bytes, v.poison && !toGlobal ? 0 : 1);
 }
 
 void Machine::logOld(int storage, int64_t offset, int64_t size) {
@@ -343,8 +377,7 @@ Patches Machine::endDeferred() {
     const auto& r = undo_.ranges[i];
     std::memcpy(memory_.bytesAt(r.storage, r.offset, r.size), undo_.bytes.data() + r.at,
                 static_cast<size_t>(r.size));
-    std::memcpy(memory_.definedAt(r.storage, r.offset, r.size), undo_.defined.data() + r.at,
-                static_cast<size_t>(r.size));
+    memory_.copyDefinedIn(r.storage, r.offset, undo_.defined.data() + r.at, r.size);
   }
   undo_ = Patches{};
   size_t shift = out.bytes.size();
@@ -362,8 +395,7 @@ void Machine::applyPatches(const Patches& patches) {
   for (const auto& r : patches.ranges) {
     std::memcpy(bytesOf(r.storage, r.offset, r.size), patches.bytes.data() + r.at,
                 static_cast<size_t>(r.size));
-    std::memcpy(memory_.definedAt(r.storage, r.offset, r.size), patches.defined.data() + r.at,
-                static_cast<size_t>(r.size));
+    memory_.copyDefinedIn(r.storage, r.offset, patches.defined.data() + r.at, r.size);
   }
 }
 

@@ -705,7 +705,7 @@ void Machine::TileSteps::markWritesDefined() {
   for (const auto& a : prog.accesses)
     if (a.write)
       m.forEachRow(box(prog, a), [&](int64_t off, int64_t len) {
-        std::memset(m.memory_.defined(a.storage) + off, 1, static_cast<size_t>(len * a.elemBytes));
+        m.memory_.setDefined(a.storage, off, len * a.elemBytes);
       });
 }
 

@@ -270,19 +270,26 @@ void generateInputElements(uint8_t* out, DType t, uint64_t seed, const std::stri
   // splitmix64 is a counter generator: element k is mix(state0 + (k + 1) * gamma),
   // so any range is generated as the whole tensor would have it.
   uint64_t state = (seed ^ hashName(name)) + static_cast<uint64_t>(first) * 0x9e3779b97f4a7c15ull;
+  // An element takes one of at most 512 values (r % 512 for floats, r % 16 or
+  // r & 1 otherwise): their encodings once, then a copy per element.
   int eb = dtypeBytes(t);
-  for (int64_t k = 0; k < count; ++k) {
-    uint64_t r = splitmix(state);
+  int64_t kinds = isFloat(t) ? 512 : t == DType::Bool ? 2 : 16;
+  std::vector<uint8_t> encoded(static_cast<size_t>(kinds * eb));
+  for (int64_t c = 0; c < kinds; ++c) {
     Scalar v;
     if (isFloat(t))
-      v = Scalar::ofFloat(static_cast<double>(static_cast<int64_t>(r % 512) - 256) / 128.0);
-    else if (t == DType::Bool)
-      v = Scalar::ofInt(static_cast<int64_t>(r & 1));
-    else if (isSigned(t))
-      v = Scalar::ofInt(static_cast<int64_t>(r % 16) - 8);
+      v = Scalar::ofFloat(static_cast<double>(c - 256) / 128.0);
+    else if (t == DType::Bool || !isSigned(t))
+      v = Scalar::ofInt(c);
     else
-      v = Scalar::ofInt(static_cast<int64_t>(r % 16));
-    storeElement(out + k * eb, t, v);
+      v = Scalar::ofInt(c - 8);
+    storeElement(encoded.data() + c * eb, t, v);
+  }
+  const auto n = static_cast<uint64_t>(kinds);
+  for (int64_t k = 0; k < count; ++k) {
+    uint64_t r = splitmix(state);
+    std::memcpy(out + k * eb, encoded.data() + (r % n) * static_cast<uint64_t>(eb),
+                static_cast<size_t>(eb));
   }
 }
 
@@ -409,7 +416,8 @@ bool carryGlobals(const Kernel& k, Memory& mem,
 }
 
 // Bit-exact comparison of every global tensor; keeps the final tensors in
-// `run` (to carry to the next launch and to write).
+// `run` (to carry to the next launch and to write), taking them out of the
+// two memories, which are not used afterwards.
 void compareGlobals(const Kernel& reference, const Kernel& lowered, Machine& ref, Memory& refMem,
                     Memory& simMem, KernelRun& run) {
   run.outputsMatch = !run.referenceError && !run.sim.aborted;
@@ -430,6 +438,7 @@ void compareGlobals(const Kernel& reference, const Kernel& lowered, Machine& ref
       const uint8_t* ra = refMem.bytesAt(ri, first * eb, count * eb);
       const uint8_t* sa = simMem.bytesAt(si, first * eb, count * eb);
       check.compared += count;
+      if (std::memcmp(ra, sa, static_cast<size_t>(count * eb)) == 0) return;  // the common case
       for (int64_t e = first; e < first + count; ++e) {
         const uint8_t* a = ra + (e - first) * eb;
         const uint8_t* b = sa + (e - first) * eb;
@@ -459,13 +468,14 @@ void compareGlobals(const Kernel& reference, const Kernel& lowered, Machine& ref
       run.tensors.push_back(std::move(check));
       continue;
     }
-    run.referenceGlobals[p.name] = refMem.raw(ri);
-    run.simulatedGlobals[p.name] = simMem.raw(si);
+    // Moved, not copied: both memories end with this launch (copies of every
+    // tensor cost the run a third of its time on big ones, in page faults).
+    run.referenceGlobals[p.name] = std::move(refMem.raw(ri));
+    run.simulatedGlobals[p.name] = std::move(simMem.raw(si));
     if (check.written) {
       NpyArray arr;
       arr.descr = npyDescr(p.buffer->dtype);
       arr.shape = shape;
-      arr.data = simMem.raw(si);
       run.finalTensors.push_back({p.name, std::move(arr)});
     }
     run.tensors.push_back(std::move(check));

@@ -55,7 +55,8 @@ struct KernelRun {
   std::vector<TensorCheck> tensors;
   bool outputsMatch = false;
   std::optional<SimIssue> referenceError;  // the reference run itself failed
-  // Final global tensors of the simulated run that this launch wrote, for --output-dir.
+  // The global tensors this launch wrote (dtype and shape, for --output-dir);
+  // their bytes are in simulatedGlobals.
   std::vector<std::pair<std::string, NpyArray>> finalTensors;
   // Every global tensor after the run, by name: what the next launch of the
   // prim_func starts from (runLaunches).

@@ -760,7 +760,8 @@ void BlockSim::execute(Instr* in, bool deferred) {
     for (auto& c : in->captured) {
       int64_t size = static_cast<int64_t>(c.bytes.size());
       std::swap_ranges(c.bytes.begin(), c.bytes.end(), memory_.bytesAt(c.storage, 0, size));
-      std::swap_ranges(c.defined.begin(), c.defined.end(), memory_.definedAt(c.storage, 0, size));
+      if (!memory_.alwaysDefined(c.storage))
+        std::swap_ranges(c.defined.begin(), c.defined.end(), memory_.definedAt(c.storage, 0, size));
     }
   };
   swapCaptured();

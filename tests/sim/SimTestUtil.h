@@ -149,9 +149,10 @@ inline std::vector<double> finalValues(const KernelRun& run, const std::string& 
     if (n == name) {
       std::vector<double> out;
       int eb = ir::dtypeBytes(dtype);
-      for (size_t off = 0; off + static_cast<size_t>(eb) <= arr.data.size();
+      const std::vector<uint8_t>& data = run.simulatedGlobals.at(name);
+      for (size_t off = 0; off + static_cast<size_t>(eb) <= data.size();
            off += static_cast<size_t>(eb))
-        out.push_back(loadElement(arr.data.data() + off, dtype).asDouble());
+        out.push_back(loadElement(data.data() + off, dtype).asDouble());
       return out;
     }
   throw std::runtime_error("no tensor " + name);
