@@ -51,6 +51,9 @@ namespace {
 struct TileDim {
   int var = -1;   // parallel variable index, or -1 for an invariant index
   int64_t c = 0;  // added invariant
+  // T.min(var + c, hi): the index stops at hi (reads only). INT64_MAX: none.
+  int64_t hi = INT64_MAX;
+  bool clamped() const { return hi != INT64_MAX; }
 };
 
 struct TileAccess {
@@ -62,9 +65,21 @@ struct TileAccess {
   bool write = false;
   int64_t base = 0;                // byte offset of the invariant part
   std::vector<int64_t> varStride;  // bytes per step of each parallel variable
+  // Clamped dimensions (var, c, hi, bytes per index step), added per element.
+  struct Clamp {
+    int var;
+    int64_t c, hi, stride;
+  };
+  std::vector<Clamp> clamps;
+  // Read by a load under a guard (a select's branch, the right of and/or):
+  // recorded per element evaluated, not as a box.
+  bool guarded = false;
+  int64_t safe = 0;  // byte offset of an element in bounds (the box's first)
 };
 
-enum class TileKind { Const, Var, Load, Cast, Unary, Binary, AndOr, Select };
+// Guard: 1 where a subexpression is evaluated by the walk: truthy(a) (not
+// truthy(a) when negated) and, under an enclosing guard b, b's value too.
+enum class TileKind { Const, Var, Load, Cast, Unary, Binary, AndOr, Select, Guard };
 
 struct TileNode {
   TileKind kind = TileKind::Const;
@@ -76,6 +91,8 @@ struct TileNode {
   Scalar constant;
   int var = -1;     // Var
   int access = -1;  // Load
+  int guard = -1;   // Load: the Guard node of the elements it reads, or -1 (all)
+  bool negate = false;  // Guard
   std::vector<double> f;
   std::vector<int64_t> i;
   Scalar get(size_t e) const {
@@ -159,7 +176,9 @@ bool collectStores(const Stmt& s, std::vector<const StoreStmt*>& stores,
 bool sameDims(const TileAccess& x, const TileAccess& y) {
   if (x.buffer != y.buffer || x.dims.size() != y.dims.size()) return false;
   for (size_t d = 0; d < x.dims.size(); ++d)
-    if (x.dims[d].var != y.dims[d].var || x.dims[d].c != y.dims[d].c) return false;
+    if (x.dims[d].var != y.dims[d].var || x.dims[d].c != y.dims[d].c ||
+        x.dims[d].hi != y.dims[d].hi)
+      return false;
   return true;
 }
 
@@ -195,13 +214,21 @@ bool writesSeparate(const TileProgram& prog) {
   return true;
 }
 
-// Region (box) of an access: exact, as each variable indexes at most one dimension.
+// The index range [lo, hi] dimension d takes over the tile.
+std::pair<int64_t, int64_t> dimRange(const TileProgram& prog, const TileDim& d) {
+  int64_t last = d.var >= 0 ? d.c + prog.extents[static_cast<size_t>(d.var)] - 1 : d.c;
+  return {std::min(d.c, d.hi), std::min(last, d.hi)};
+}
+
+// Region (box) of an access: exact, as each variable indexes at most one
+// dimension (a clamped one takes every index from its start to the clamp).
 ResolvedRegion box(const TileProgram& prog, const TileAccess& a) {
   ResolvedRegion r;
   r.buffer = a.buffer;
   for (const auto& d : a.dims) {
-    r.mins.push_back(d.c);
-    r.extents.push_back(d.var >= 0 ? prog.extents[static_cast<size_t>(d.var)] : 1);
+    auto [lo, hi] = dimRange(prog, d);
+    r.mins.push_back(lo);
+    r.extents.push_back(hi - lo + 1);
   }
   return r;
 }
@@ -241,13 +268,76 @@ void tileOffsets(const TileAccess& a, size_t n, const std::vector<std::vector<in
     const int64_t* v = varCol[d].data();
     for (size_t e = 0; e < n; ++e) offs[e] += v[e] * s;
   }
+  for (const auto& c : a.clamps) {
+    const int64_t* v = varCol[static_cast<size_t>(c.var)].data();
+    for (size_t e = 0; e < n; ++e) offs[e] += std::min(v[e] + c.c, c.hi) * c.stride;
+  }
+}
+
+// Comparison columns of two int or two float columns (compareValues).
+template <class T>
+void compareColumn(BinOp op, const T* x, const T* y, int64_t* out, size_t n) {
+  switch (op) {
+    case BinOp::EQ:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] == y[e];
+      break;
+    case BinOp::NE:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] != y[e];
+      break;
+    case BinOp::LT:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] < y[e];
+      break;
+    case BinOp::LE:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] <= y[e];
+      break;
+    case BinOp::GT:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] > y[e];
+      break;
+    default:
+      for (size_t e = 0; e < n; ++e) out[e] = x[e] >= y[e];
+      break;
+  }
 }
 
 // Column t = x op y over n elements.
 void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
   BinOp op = t.binOp;
-  if (isComparison(op)) {
+  if (isComparison(op) && !x.isFloat && !y.isFloat) {
+    compareColumn(op, x.i.data(), y.i.data(), t.i.data(), n);
+  } else if (isComparison(op) && x.isFloat && y.isFloat) {
+    compareColumn(op, x.f.data(), y.f.data(), t.i.data(), n);
+  } else if (isComparison(op)) {
     for (size_t e = 0; e < n; ++e) t.i[e] = detail::compareValues(op, x.get(e), y.get(e));
+  } else if (!t.isFloat && !x.isFloat && !y.isFloat && t.dtype == DType::Int32 &&
+             (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Min ||
+              op == BinOp::Max)) {
+    // intBinary for int32: the operation in 64-bit two's complement, wrapped.
+    const int64_t* xs = x.i.data();
+    const int64_t* ys = y.i.data();
+    int64_t* out = t.i.data();
+    auto wrap = [](uint64_t r) { return static_cast<int64_t>(static_cast<int32_t>(r)); };
+    switch (op) {
+      case BinOp::Add:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = wrap(static_cast<uint64_t>(xs[e]) + static_cast<uint64_t>(ys[e]));
+        break;
+      case BinOp::Sub:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = wrap(static_cast<uint64_t>(xs[e]) - static_cast<uint64_t>(ys[e]));
+        break;
+      case BinOp::Mul:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = wrap(static_cast<uint64_t>(xs[e]) * static_cast<uint64_t>(ys[e]));
+        break;
+      case BinOp::Min:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = wrap(static_cast<uint64_t>(std::min(xs[e], ys[e])));
+        break;
+      default:
+        for (size_t e = 0; e < n; ++e)
+          out[e] = wrap(static_cast<uint64_t>(std::max(xs[e], ys[e])));
+        break;
+    }
   } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
              (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
               op == BinOp::Min || op == BinOp::Max)) {
@@ -304,9 +394,12 @@ struct Machine::TileSteps {
   int stmtIndex = 0;  // the store statement being compiled
 
   bool invariant(const Expr& e, Scalar& out);
+  bool allowClamp = true;  // affineIndex may take a T.min clamp
   bool affineIndex(const Expr& e, TileDim& d);
   int addAccess(const Buffer& b, const std::vector<Expr>& idx, int stmt, bool write);
-  int compile(const Expr& e);
+  int compile(const Expr& e, int guard = -1);
+  int addGuard(int cond, int parent, bool negate);
+  void recordGuarded(const TileNode& t, size_t n, const std::vector<int64_t>& offs);
   bool compileStores(const std::vector<const StoreStmt*>& stores);
   bool clampToGuard(const Expr& cond);
   bool markFold(TileProgram::Store& st, const StoreStmt& stmt);
@@ -346,6 +439,20 @@ bool Machine::TileSteps::affineIndex(const Expr& e, TileDim& d) {
     d.var = prog.parallelVar(e->var);
     return d.var >= 0;
   }
+  if (e->kind == ExprKind::Binary && e->binOp == BinOp::Min && allowClamp) {
+    // T.min(var + c, hi) or T.min(hi, var + c), hi invariant.
+    const Expr* inner = &e->operands[0];
+    const Expr* limit = &e->operands[1];
+    if (!mentionsTileWork(prog, *inner)) std::swap(inner, limit);
+    Scalar h;
+    if (mentionsTileWork(prog, *limit) || !invariant(*limit, h) || h.isFloat) return false;
+    allowClamp = false;  // one clamp, outermost
+    bool ok = affineIndex(*inner, d) && d.var >= 0;
+    allowClamp = true;
+    if (!ok || h.i > (int64_t{1} << 31) || h.i < -(int64_t{1} << 31)) return false;
+    d.hi = h.i;
+    return true;
+  }
   if (e->kind != ExprKind::Binary || (e->binOp != BinOp::Add && e->binOp != BinOp::Sub))
     return false;
   const Expr& l = e->operands[0];
@@ -382,18 +489,25 @@ int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx,
   a.write = write;
   a.varStride.assign(prog.varIds.size(), 0);
   int64_t last = 0;
+  std::vector<bool> used(prog.varIds.size(), false);
   for (size_t d = 0; d < idx.size(); ++d) {
     TileDim td;
     if (!affineIndex(idx[d], td)) return -1;
-    int64_t lo = td.c, hi = td.c;
+    if (td.clamped() && write) return -1;  // not injective
+    auto [lo, hi] = dimRange(prog, td);
+    int64_t step = bi.strides[d] * bi.elemBytes;
     if (td.var >= 0) {
-      if (a.varStride[static_cast<size_t>(td.var)] != 0) return -1;  // a variable twice
-      hi = td.c + prog.extents[static_cast<size_t>(td.var)] - 1;
-      a.varStride[static_cast<size_t>(td.var)] = bi.strides[d] * bi.elemBytes;
+      if (used[static_cast<size_t>(td.var)]) return -1;  // a variable twice
+      used[static_cast<size_t>(td.var)] = true;
       if (bi.strides[d] == 0) return -1;
+      if (td.clamped())
+        a.clamps.push_back({td.var, td.c, td.hi, step});
+      else
+        a.varStride[static_cast<size_t>(td.var)] = step;
     }
     if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return -1;
-    a.base += td.c * bi.strides[d] * bi.elemBytes;
+    if (!td.clamped()) a.base += td.c * step;
+    a.safe += lo * step;
     last += hi * bi.strides[d];
     a.dims.push_back(td);
   }
@@ -403,7 +517,7 @@ int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx,
 }
 
 // Appends the nodes of `e` (operands first); the index of its root, or -1.
-int Machine::TileSteps::compile(const Expr& e) {
+int Machine::TileSteps::compile(const Expr& e, int guard) {
   TileNode n;
   n.dtype = e->dtype;
   if (!mentionsTileWork(prog, e)) {
@@ -421,32 +535,43 @@ int Machine::TileSteps::compile(const Expr& e) {
         n.access = addAccess(e->buffer, e->operands, stmtIndex, false);
         if (n.access < 0) return -1;
         n.isFloat = isFloat(e->buffer->dtype);
+        n.guard = guard;
+        prog.accesses[static_cast<size_t>(n.access)].guarded = guard >= 0;
         break;
       case ExprKind::Cast:
         n.kind = TileKind::Cast;
-        if ((n.a = compile(e->operands[0])) < 0) return -1;
+        if ((n.a = compile(e->operands[0], guard)) < 0) return -1;
         n.isFloat = isFloat(e->dtype);
         break;
-      case ExprKind::Select:
-        if (hasLoad(e->operands[1]) || hasLoad(e->operands[2])) return -1;
+      case ExprKind::Select: {
+        // The walk evaluates one branch per element: loads in a branch read
+        // only where it is taken (guards).
         n.kind = TileKind::Select;
-        if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0 ||
-            (n.c = compile(e->operands[2])) < 0)
+        if ((n.a = compile(e->operands[0], guard)) < 0) return -1;
+        bool loads = hasLoad(e->operands[1]) || hasLoad(e->operands[2]);
+        int taken = loads ? addGuard(n.a, guard, false) : guard;
+        int other = loads ? addGuard(n.a, guard, true) : guard;
+        if ((n.b = compile(e->operands[1], taken)) < 0 || (n.c = compile(e->operands[2], other)) < 0)
           return -1;
         n.isFloat = isFloat(e->dtype);
         break;
+      }
       case ExprKind::Unary:
         n.kind = TileKind::Unary;
         n.unOp = e->unOp;
-        if ((n.a = compile(e->operands[0])) < 0) return -1;
+        if ((n.a = compile(e->operands[0], guard)) < 0) return -1;
         n.isFloat = e->unOp != UnOp::Not && isFloat(e->dtype);
         break;
       case ExprKind::Binary: {
         n.binOp = e->binOp;
         bool logical = e->binOp == BinOp::And || e->binOp == BinOp::Or;
-        if (logical && hasLoad(e->operands[1])) return -1;
         n.kind = logical ? TileKind::AndOr : TileKind::Binary;
-        if ((n.a = compile(e->operands[0])) < 0 || (n.b = compile(e->operands[1])) < 0) return -1;
+        if ((n.a = compile(e->operands[0], guard)) < 0) return -1;
+        // and / or evaluate their right operand only where the left does not decide.
+        int right = logical && hasLoad(e->operands[1])
+                        ? addGuard(n.a, guard, e->binOp == BinOp::Or)
+                        : guard;
+        if ((n.b = compile(e->operands[1], right)) < 0) return -1;
         if (logical || isComparison(e->binOp)) {
           n.isFloat = false;
         } else {
@@ -465,6 +590,18 @@ int Machine::TileSteps::compile(const Expr& e) {
     }
   }
   prog.nodes.push_back(std::move(n));
+  return static_cast<int>(prog.nodes.size()) - 1;
+}
+
+// A Guard node over cond (negated) within parent; its index.
+int Machine::TileSteps::addGuard(int cond, int parent, bool negate) {
+  TileNode g;
+  g.kind = TileKind::Guard;
+  g.dtype = DType::Int32;
+  g.a = cond;
+  g.b = parent;
+  g.negate = negate;
+  prog.nodes.push_back(std::move(g));
   return static_cast<int>(prog.nodes.size()) - 1;
 }
 
@@ -547,6 +684,7 @@ bool Machine::TileSteps::readsDefined() {
 // Records the accesses (and the old bytes of the writes while deferring).
 void Machine::TileSteps::commit() {
   for (const auto& a : prog.accesses) {
+    if (a.guarded) continue;  // recorded as evaluated (recordGuarded)
     ResolvedRegion r = box(prog, a);
     m.forEachRow(r, [&](int64_t off, int64_t len) {
       int64_t bytes = len * a.elemBytes;
@@ -608,6 +746,14 @@ void Machine::TileSteps::loadColumn(TileNode& t, size_t n, const std::vector<int
       std::memcpy(&v, mem + offs[e], 2);
       t.f[e] = (*half)[v];
     }
+  } else if (dt == DType::Int32) {
+    for (size_t e = 0; e < n; ++e) {
+      int32_t v;
+      std::memcpy(&v, mem + offs[e], 4);
+      t.i[e] = v;
+    }
+  } else if (dt == DType::UInt8) {
+    for (size_t e = 0; e < n; ++e) t.i[e] = mem[offs[e]];
   } else {
     for (size_t e = 0; e < n; ++e) t.set(e, loadElement(mem + offs[e], dt));
   }
@@ -626,8 +772,22 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
       break;
     case TileKind::Load:
       tileOffsets(prog.accesses[static_cast<size_t>(t.access)], n, varCol, offs);
+      if (t.guard >= 0) {  // the elements not evaluated read an element in bounds
+        const TileNode& g = prog.nodes[static_cast<size_t>(t.guard)];
+        int64_t safe = prog.accesses[static_cast<size_t>(t.access)].safe;
+        for (size_t e = 0; e < n; ++e)
+          if (!g.i[e]) offs[e] = safe;
+        recordGuarded(t, n, offs);
+      }
       loadColumn(t, n, offs, half);
       break;
+    case TileKind::Guard: {
+      const TileNode& c = prog.nodes[static_cast<size_t>(t.a)];
+      const TileNode* parent = t.b >= 0 ? &prog.nodes[static_cast<size_t>(t.b)] : nullptr;
+      for (size_t e = 0; e < n; ++e)
+        t.i[e] = c.get(e).truthy() != t.negate && (!parent || parent->i[e]);
+      break;
+    }
     case TileKind::Cast: {
       const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
       for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
@@ -637,8 +797,15 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
       const TileNode& c = prog.nodes[static_cast<size_t>(t.a)];
       const TileNode& x = prog.nodes[static_cast<size_t>(t.b)];
       const TileNode& y = prog.nodes[static_cast<size_t>(t.c)];
-      for (size_t e = 0; e < n; ++e)
-        t.set(e, convert(c.get(e).truthy() ? x.get(e) : y.get(e), t.dtype));
+      if (t.dtype == DType::Int32 && !c.isFloat && !x.isFloat && !y.isFloat) {
+        for (size_t e = 0; e < n; ++e)
+          t.i[e] = static_cast<int32_t>(static_cast<uint64_t>(c.i[e] ? x.i[e] : y.i[e]));
+      } else if (t.dtype == DType::Float32 && !c.isFloat && x.isFloat && y.isFloat) {
+        for (size_t e = 0; e < n; ++e) t.f[e] = static_cast<float>(c.i[e] ? x.f[e] : y.f[e]);
+      } else {
+        for (size_t e = 0; e < n; ++e)
+          t.set(e, convert(c.get(e).truthy() ? x.get(e) : y.get(e), t.dtype));
+      }
       break;
     }
     case TileKind::Unary: {
@@ -663,6 +830,27 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
   }
 }
 
+// The read accesses of a guarded load: the elements its guard selects, as
+// runs of consecutive bytes.
+void Machine::TileSteps::recordGuarded(const TileNode& t, size_t n,
+                                       const std::vector<int64_t>& offs) {
+  if (!m.access) return;
+  const TileAccess& a = prog.accesses[static_cast<size_t>(t.access)];
+  const TileNode& g = prog.nodes[static_cast<size_t>(t.guard)];
+  int64_t lo = 0, hi = -1;
+  for (size_t e = 0; e < n; ++e) {
+    if (!g.i[e]) continue;
+    if (offs[e] == hi) {
+      hi += a.elemBytes;
+      continue;
+    }
+    if (hi > lo) m.access->add(a.storage, lo, hi, false);
+    lo = offs[e];
+    hi = lo + a.elemBytes;
+  }
+  if (hi > lo) m.access->add(a.storage, lo, hi, false);
+}
+
 // The store: converted to the buffer's dtype as storeElement does.
 void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
                                      const std::vector<int64_t>& offs) {
@@ -675,6 +863,13 @@ void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
       float f = static_cast<float>(v.f[e]);
       std::memcpy(mem + offs[e], &f, 4);
     }
+  } else if ((dt == DType::Int32 || dt == DType::UInt32) && !v.isFloat) {  // wraps
+    for (size_t e = 0; e < n; ++e) {
+      auto b = static_cast<uint32_t>(v.i[e]);
+      std::memcpy(mem + offs[e], &b, 4);
+    }
+  } else if ((dt == DType::UInt8 || dt == DType::Int8) && !v.isFloat) {
+    for (size_t e = 0; e < n; ++e) mem[offs[e]] = static_cast<uint8_t>(v.i[e]);
   } else {
     for (size_t e = 0; e < n; ++e) storeElement(mem + offs[e], dt, v.get(e));
   }

@@ -25,7 +25,7 @@ struct ExprGen {
   // A leaf of working dtype `w`.
   std::string leaf(const std::string& w, bool allowLoads) {
     bool isInt = w == "int32" || w == "int8";
-    int k = pick(allowLoads ? 7 : 3);
+    int k = pick(allowLoads ? 8 : 3);
     switch (k) {
       case 0:
         return isInt ? std::to_string(pick(7) + 1)
@@ -40,8 +40,11 @@ struct ExprGen {
         return "T.cast(b[i, j], \"" + w + "\")";
       case 5:
         return "T.cast(b[i, 0], \"" + w + "\")";
-      default:
+      case 6:
         return "T.cast(a[1, j + 2], \"" + w + "\")";
+      default:  // a clamped index, as the SIMD lowering writes lane reads
+        return "T.cast(b[i, T.min(j + " + std::to_string(pick(4)) + ", " +
+               std::to_string(pick(10) + 14) + ")], \"" + w + "\")";
     }
   }
 
@@ -50,6 +53,11 @@ struct ExprGen {
     if (depth == 0 || pick(4) == 0) return leaf(w, allowLoads);
     std::string x = expr(w, depth - 1, allowLoads), y = expr(w, depth - 1, allowLoads);
     int k = pick(isInt ? 10 : 14);
+    if (pick(8) == 0) {  // and / or whose right operand loads (evaluated only where needed)
+      std::string cut = "j " + std::string(pick(2) ? "<" : ">=") + " " + std::to_string(pick(21));
+      return "T.if_then_else(" + cut + (pick(2) ? " and " : " or ") + x + " > " + y + ", " +
+             expr(w, depth - 1, allowLoads) + ", " + expr(w, depth - 1, allowLoads) + ")";
+    }
     switch (k) {
       case 0:
         return "(" + x + " + " + y + ")";
@@ -94,6 +102,7 @@ struct Outcome {
   std::string error;
   std::vector<std::string> poison;
   std::string sim;            // simulated: issues, races, cycles
+  std::string accesses;       // reference: every byte range read and written
   int64_t parallelTiles = 0;  // T.Parallel statements the fast path took (not compared)
 };
 
@@ -156,6 +165,8 @@ Outcome reference(const ir::Kernel& k, uint64_t seed, bool fast) {
   Machine m(k, mem);
   m.fastPaths = fast;
   m.trackPoison = true;  // also exercised in the reference walk
+  AccessSet accesses;
+  m.access = &accesses;
   Outcome out;
   try {
     for (int64_t b = 0; b < k.grid; ++b) {
@@ -169,6 +180,16 @@ Outcome reference(const ir::Kernel& k, uint64_t seed, bool fast) {
   for (const auto& p : m.poisonUses) out.poison.push_back(std::to_string(p.loc.line) + p.message);
   out.memory = snapshot(mem);
   out.parallelTiles = m.parallelTiles;
+  accesses.normalize();
+  for (const auto& e : accesses.entries) {
+    out.accesses += "storage " + std::to_string(e.storage) + " reads";
+    for (const auto& r : e.reads)
+      out.accesses += " " + std::to_string(r.lo) + "-" + std::to_string(r.hi);
+    out.accesses += " writes";
+    for (const auto& r : e.writes)
+      out.accesses += " " + std::to_string(r.lo) + "-" + std::to_string(r.hi);
+    out.accesses += "\n";
+  }
   return out;
 }
 
@@ -194,6 +215,7 @@ void expectSame(const Outcome& fast, const Outcome& plain, const std::string& te
   EXPECT_EQ(fast.error, plain.error) << text;
   EXPECT_EQ(fast.poison, plain.poison) << text;
   EXPECT_EQ(fast.sim, plain.sim) << text;
+  EXPECT_EQ(fast.accesses, plain.accesses) << text;
   EXPECT_TRUE(fast.memory == plain.memory) << "memory differs for\n" << text;
 }
 
@@ -201,6 +223,7 @@ TEST(FastPath, RandomParallelBodiesMatchTheElementWalk) {
   ExprGen g(12345);
   int compiled = 0;
   int guardsFast = 0, foldsFast = 0;  // guarded / folding bodies the fast path took
+  int selectsFast = 0, clampsFast = 0;  // loads under T.if_then_else; T.min indices
   for (int sample = 0; sample < 400; ++sample) {
     std::string text = randomKernel(g);
     auto p = compileText(text);
@@ -213,6 +236,8 @@ TEST(FastPath, RandomParallelBodiesMatchTheElementWalk) {
     if (fast.parallelTiles > 0) {
       guardsFast += g.lastShape == 4;
       foldsFast += g.lastShape == 5;
+      selectsFast += text.find("T.if_then_else(") != std::string::npos;
+      clampsFast += text.find("T.min(j + ") != std::string::npos;
     }
     ir::Kernel lowered = transform::lowerSerial(k);
     expectSame(simulated(lowered, seed, true), simulated(lowered, seed, false), text);
@@ -221,6 +246,8 @@ TEST(FastPath, RandomParallelBodiesMatchTheElementWalk) {
   EXPECT_GT(compiled, 260);
   EXPECT_GT(guardsFast, 20);
   EXPECT_GT(foldsFast, 20);
+  EXPECT_GT(selectsFast, 40);
+  EXPECT_GT(clampsFast, 40);
 }
 
 // Hand-written cases for the rules that make a body take the general path
