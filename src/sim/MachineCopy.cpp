@@ -62,6 +62,25 @@ static void convertElements(const uint8_t* in, DType from, uint8_t* out, DType t
     }
     return;
   }
+  bool toFloat8 = to == DType::Float8E4M3FN || to == DType::Float8E5M2;
+  if (from == to && toFloat8) {
+    // Bit copy; NaN codes canonicalise as decode + encode does (0x7f / 0x7e).
+    if (out != in) std::memcpy(out, in, static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) {
+      uint8_t c = out[k] & 0x7f;
+      if (to == DType::Float8E4M3FN ? c == 0x7f : c > 0x7c)
+        out[k] = to == DType::Float8E4M3FN ? 0x7f : 0x7e;
+    }
+    return;
+  }
+  if (from == DType::Float32 && toFloat8) {  // storeElement's rounding and encoding, directly
+    for (int64_t k = 0; k < n; ++k) {
+      float f;
+      std::memcpy(&f, in + k * 4, 4);
+      out[k] = encodeFloat8(roundToFloat(f, to), to);
+    }
+    return;
+  }
   for (int64_t k = 0; k < n; ++k) storeElement(out + k * tb, to, loadElement(in + k * fb, from));
 }
 

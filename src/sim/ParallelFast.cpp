@@ -89,9 +89,9 @@ struct TileNode {
   BinOp binOp = BinOp::Add;
   int a = -1, b = -1, c = -1;  // operand nodes
   Scalar constant;
-  int var = -1;     // Var
-  int access = -1;  // Load
-  int guard = -1;   // Load: the Guard node of the elements it reads, or -1 (all)
+  int var = -1;         // Var
+  int access = -1;      // Load
+  int guard = -1;       // Load: the Guard node of the elements it reads, or -1 (all)
   bool negate = false;  // Guard
   std::vector<double> f;
   std::vector<int64_t> i;
@@ -330,12 +330,10 @@ void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
           out[e] = wrap(static_cast<uint64_t>(xs[e]) * static_cast<uint64_t>(ys[e]));
         break;
       case BinOp::Min:
-        for (size_t e = 0; e < n; ++e)
-          out[e] = wrap(static_cast<uint64_t>(std::min(xs[e], ys[e])));
+        for (size_t e = 0; e < n; ++e) out[e] = wrap(static_cast<uint64_t>(std::min(xs[e], ys[e])));
         break;
       default:
-        for (size_t e = 0; e < n; ++e)
-          out[e] = wrap(static_cast<uint64_t>(std::max(xs[e], ys[e])));
+        for (size_t e = 0; e < n; ++e) out[e] = wrap(static_cast<uint64_t>(std::max(xs[e], ys[e])));
         break;
     }
   } else if (t.isFloat && t.dtype == DType::Float32 && x.isFloat && y.isFloat &&
@@ -551,7 +549,8 @@ int Machine::TileSteps::compile(const Expr& e, int guard) {
         bool loads = hasLoad(e->operands[1]) || hasLoad(e->operands[2]);
         int taken = loads ? addGuard(n.a, guard, false) : guard;
         int other = loads ? addGuard(n.a, guard, true) : guard;
-        if ((n.b = compile(e->operands[1], taken)) < 0 || (n.c = compile(e->operands[2], other)) < 0)
+        if ((n.b = compile(e->operands[1], taken)) < 0 ||
+            (n.c = compile(e->operands[2], other)) < 0)
           return -1;
         n.isFloat = isFloat(e->dtype);
         break;
@@ -568,9 +567,8 @@ int Machine::TileSteps::compile(const Expr& e, int guard) {
         n.kind = logical ? TileKind::AndOr : TileKind::Binary;
         if ((n.a = compile(e->operands[0], guard)) < 0) return -1;
         // and / or evaluate their right operand only where the left does not decide.
-        int right = logical && hasLoad(e->operands[1])
-                        ? addGuard(n.a, guard, e->binOp == BinOp::Or)
-                        : guard;
+        int right = logical && hasLoad(e->operands[1]) ? addGuard(n.a, guard, e->binOp == BinOp::Or)
+                                                       : guard;
         if ((n.b = compile(e->operands[1], right)) < 0) return -1;
         if (logical || isComparison(e->binOp)) {
           n.isFloat = false;

@@ -222,7 +222,7 @@ void expectSame(const Outcome& fast, const Outcome& plain, const std::string& te
 TEST(FastPath, RandomParallelBodiesMatchTheElementWalk) {
   ExprGen g(12345);
   int compiled = 0;
-  int guardsFast = 0, foldsFast = 0;  // guarded / folding bodies the fast path took
+  int guardsFast = 0, foldsFast = 0;    // guarded / folding bodies the fast path took
   int selectsFast = 0, clampsFast = 0;  // loads under T.if_then_else; T.min indices
   for (int sample = 0; sample < 400; ++sample) {
     std::string text = randomKernel(g);
@@ -353,6 +353,43 @@ TEST(FastPath, SpecialBitPatternsCopyLikeTheElementWalk) {
             std::memcpy(a.data() + 4 * i, &f32[i], 4);
           else
             std::memcpy(a.data() + 2 * i, &f16[i], 2);
+        }
+        Machine m(k, mem);
+        m.fastPaths = fast;
+        mem.resetOnChip();
+        m.bindBlock(0);
+        m.exec(k.body);
+        return snapshot(mem);
+      };
+      EXPECT_TRUE(run(true) == run(false)) << text;
+    }
+}
+
+// The 8-bit floats: every code through a same-dtype copy (NaN codes
+// canonicalise), and float32 specials, ties and out-of-range values to both.
+TEST(FastPath, Float8CopiesLikeTheElementWalk) {
+  std::vector<uint32_t> f32 = {0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x80000000u,
+                               0x00000001u, 0x3f800000u, 0x43e00000u, 0x43e80000u, 0x47800000u,
+                               0x3b000000u, 0x3b100000u, 0xc3df0000u, 0x3f880000u, 0x3f980000u};
+  for (uint32_t k = 0; k < 241; ++k) f32.push_back(0x3a000000u + k * 0x0011f3a7u);  // a spread
+  for (const char* to : {"float8_e4m3fn", "float8_e5m2"})
+    for (bool fromFloat8 : {false, true}) {
+      std::string from = fromFloat8 ? to : "float32";
+      std::string text =
+          kernelText("A: T.Tensor((256,), \"" + from + "\"), O: T.Tensor((256,), \"" + to + "\")",
+                     "a = T.alloc_ub((256,), \"" + from + "\")\nb = T.alloc_ub((256,), \"" +
+                         std::string(to) + "\")\nT.copy(A, a)\nT.copy(a, b)\nT.copy(b, O)");
+      auto p = compileText(text);
+      ASSERT_TRUE(p) << text;
+      const ir::Kernel& k = p->kernels.front();
+      auto run = [&](bool fast) {
+        Memory mem(k);
+        auto& a = mem.raw(mem.index((*k.findBuffer("A"))->storage));
+        for (size_t i = 0; i < 256; ++i) {
+          if (fromFloat8)
+            a[i] = static_cast<uint8_t>(i);
+          else
+            std::memcpy(a.data() + 4 * i, &f32[i], 4);
         }
         Machine m(k, mem);
         m.fastPaths = fast;
