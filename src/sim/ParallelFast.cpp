@@ -881,6 +881,21 @@ void Machine::TileSteps::foldColumn(const TileProgram::Store& st, size_t n) {
   const TileNode& x = prog.nodes[static_cast<size_t>(root.b)];
   uint8_t* at = m.memory_.data(a.storage) + a.base;
   DType dt = a.buffer->dtype;
+  BinOp op = root.binOp;
+  if (dt == DType::Float32 && root.dtype == DType::Float32 && x.isFloat &&
+      (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul)) {
+    // binary32 throughout: a float32 store and load give back the same float,
+    // so the running value can stay in a register (floatBinary's operations).
+    float r;
+    std::memcpy(&r, at, 4);
+    const double* xs = x.f.data();
+    for (size_t e = 0; e < n; ++e) {
+      float v = static_cast<float>(xs[e]);
+      r = op == BinOp::Add ? r + v : op == BinOp::Sub ? r - v : r * v;
+    }
+    std::memcpy(at, &r, 4);
+    return;
+  }
   for (size_t e = 0; e < n; ++e) {
     Scalar r = loadElement(at, dt);
     Scalar v = x.get(e);

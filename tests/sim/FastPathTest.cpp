@@ -275,6 +275,12 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
       // Out of bounds in the body: the same error from both paths.
       "a = T.alloc_ub((4, 24), \"float32\")\nT.copy(A, a)\n"
       "for i, j in T.Parallel(4, 24):\n    a[i, j] = a[i, max(j + 1, 0)]\nT.copy(a, O)",
+      // Folds in float32 (kept in a register) and float16, in index order, under a guard.
+      "a = T.alloc_ub((4, 24), \"float32\")\no = T.alloc_ub((4, 24), \"float32\")\n"
+      "h = T.alloc_ub((4, 24), \"float16\")\nT.copy(A, a)\nT.fill(o, 0.5)\nT.fill(h, 0)\n"
+      "for i, j in T.Parallel(4, 24):\n    o[1, 3] = o[1, 3] - a[i, j] * 0.3\n"
+      "for i, j in T.Parallel(4, 24):\n    if j < 17:\n        h[2, 5] = h[2, 5] + a[i, j] * 0.3\n"
+      "o[2, 5] = h[2, 5]\nT.copy(o, O)",
       // Gemm with float16 operands, accumulating twice.
       "a = T.alloc_l1((4, 24), \"float16\")\nb = T.alloc_l1((24, 4), \"float16\")\n"
       "c = T.alloc_l0c((4, 4), \"float32\")\no = T.alloc_ub((4, 24), \"float32\")\n"
