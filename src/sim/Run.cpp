@@ -218,7 +218,10 @@ bool fillGlobals(const Kernel& kernel, Memory& memory, Machine& machine, const R
       memory.setChunkFill(idx, pagedFills[p.name]);
       continue;
     }
-    std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
+    if (static_cast<int64_t>(f->second.data.size()) == bytes)
+      memory.raw(idx) = std::move(f->second.data);  // the file's bytes, without a copy
+    else
+      std::memcpy(memory.data(idx), f->second.data.data(), static_cast<size_t>(bytes));
   }
   return true;
 }

@@ -171,8 +171,12 @@ void StaleVersionCheck::apply(const AccessSet& acc, const Epochs& epochs, const 
     if (epoch >= 0 && !reported_.count({s.get(), entry.storage})) {
       for (const auto& r : entry.reads) {
         int64_t lo = r.lo, writer = kNever;
-        for (; lo < r.hi; ++lo)
+        const int64_t* stamps = t.stamps.data();
+        for (; lo < r.hi; ++lo) {
+          int64_t st = stamps[lo];  // staleByte's common cases, inline
+          if (st == epoch || st == kNever || st == kUnknown) continue;
           if ((writer = staleByte(t, lo, epoch)) != kNever) break;
+        }
         if (lo >= r.hi) continue;
         int64_t hi = lo + 1;
         while (hi < r.hi && staleByte(t, hi, epoch) != kNever) ++hi;
