@@ -342,6 +342,11 @@ class Machine {
   bool copyFast(const ResolvedRegion& src, const ResolvedRegion& dst);
   bool parallelFast(const ir::ParallelStmt& p);
   struct TileSteps;  // parallelFast's steps (ParallelFast.cpp)
+  // parallelFast's scratch: node columns, variable columns, byte offsets.
+  std::vector<double> tileFloats_;
+  std::vector<int64_t> tileInts_;
+  std::vector<std::vector<int64_t>> tileVarColumns_;
+  std::vector<int64_t> tileOffsets_;
   // Poison seen while evaluating the current expression, and where the last
   // poison load came from (for messages).
   bool poisonSeen_ = false;

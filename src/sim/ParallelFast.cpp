@@ -93,8 +93,9 @@ struct TileNode {
   int access = -1;      // Load
   int guard = -1;       // Load: the Guard node of the elements it reads, or -1 (all)
   bool negate = false;  // Guard
-  std::vector<double> f;
-  std::vector<int64_t> i;
+  // The node's column (chunk elements) in the Machine's scratch arena.
+  double* f = nullptr;
+  int64_t* i = nullptr;
   Scalar get(size_t e) const {
     Scalar s;
     s.isFloat = isFloat;
@@ -260,7 +261,7 @@ void fillVarColumns(const std::vector<int64_t>& extents, size_t n, std::vector<i
 // The byte offsets of access `a` for the n elements of the variables' columns.
 void tileOffsets(const TileAccess& a, size_t n, const std::vector<std::vector<int64_t>>& varCol,
                  std::vector<int64_t>& offs) {
-  size_t rank = varCol.size();
+  size_t rank = a.varStride.size();  // varCol may hold more (scratch)
   for (size_t e = 0; e < n; ++e) offs[e] = a.base;
   for (size_t d = 0; d < rank; ++d) {
     int64_t s = a.varStride[d];
@@ -303,18 +304,18 @@ void compareColumn(BinOp op, const T* x, const T* y, int64_t* out, size_t n) {
 void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
   BinOp op = t.binOp;
   if (isComparison(op) && !x.isFloat && !y.isFloat) {
-    compareColumn(op, x.i.data(), y.i.data(), t.i.data(), n);
+    compareColumn(op, x.i, y.i, t.i, n);
   } else if (isComparison(op) && x.isFloat && y.isFloat) {
-    compareColumn(op, x.f.data(), y.f.data(), t.i.data(), n);
+    compareColumn(op, x.f, y.f, t.i, n);
   } else if (isComparison(op)) {
     for (size_t e = 0; e < n; ++e) t.i[e] = detail::compareValues(op, x.get(e), y.get(e));
   } else if (!t.isFloat && !x.isFloat && !y.isFloat && t.dtype == DType::Int32 &&
              (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Min ||
               op == BinOp::Max)) {
     // intBinary for int32: the operation in 64-bit two's complement, wrapped.
-    const int64_t* xs = x.i.data();
-    const int64_t* ys = y.i.data();
-    int64_t* out = t.i.data();
+    const int64_t* xs = x.i;
+    const int64_t* ys = y.i;
+    int64_t* out = t.i;
     auto wrap = [](uint64_t r) { return static_cast<int64_t>(static_cast<int32_t>(r)); };
     switch (op) {
       case BinOp::Add:
@@ -340,9 +341,9 @@ void binaryColumn(TileNode& t, const TileNode& x, const TileNode& y, size_t n) {
              (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
               op == BinOp::Min || op == BinOp::Max)) {
     // floatBinary for binary32: operands to float, one float op.
-    const double* xs = x.f.data();
-    const double* ys = y.f.data();
-    double* out = t.f.data();
+    const double* xs = x.f;
+    const double* ys = y.f;
+    double* out = t.f;
     switch (op) {
       case BinOp::Add:
         for (size_t e = 0; e < n; ++e)
@@ -696,16 +697,30 @@ void Machine::TileSteps::commit() {
 // Every store's nodes, then the store, over chunks of up to 2048 elements.
 void Machine::TileSteps::evaluate(int64_t total) {
   const size_t chunk = static_cast<size_t>(std::min<int64_t>(total, 2048));
-  for (auto& n : prog.nodes) {
+  // Columns from the Machine's scratch (grown, never shrunk): no allocation
+  // per statement once warm, which matters for the many 64-lane statements
+  // of SIMD and SIMT regions.
+  size_t cells = prog.nodes.size() * chunk;
+  if (m.tileFloats_.size() < cells) m.tileFloats_.resize(cells);
+  if (m.tileInts_.size() < cells) m.tileInts_.resize(cells);
+  for (size_t k = 0; k < prog.nodes.size(); ++k) {
+    TileNode& n = prog.nodes[k];
+    n.f = m.tileFloats_.data() + k * chunk;
+    n.i = m.tileInts_.data() + k * chunk;
+    if (n.kind != TileKind::Const) continue;
     if (n.isFloat)
-      n.f.assign(chunk, n.constant.f);
+      std::fill(n.f, n.f + chunk, n.constant.f);
     else
-      n.i.assign(chunk, n.constant.i);
+      std::fill(n.i, n.i + chunk, n.constant.i);
   }
   size_t rank = prog.extents.size();
-  std::vector<std::vector<int64_t>> varCol(rank, std::vector<int64_t>(chunk));
+  std::vector<std::vector<int64_t>>& varCol = m.tileVarColumns_;
+  if (varCol.size() < rank) varCol.resize(rank);
+  for (size_t d = 0; d < rank; ++d)
+    if (varCol[d].size() < chunk) varCol[d].resize(chunk);
   std::vector<int64_t> idx(rank, 0);
-  std::vector<int64_t> offs(chunk);
+  std::vector<int64_t>& offs = m.tileOffsets_;
+  if (offs.size() < chunk) offs.resize(chunk);
   const std::vector<double>* half = nullptr;
   for (int64_t done = 0; done < total;) {
     size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
@@ -766,7 +781,7 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
       break;
     case TileKind::Var:
       std::copy(varCol[static_cast<size_t>(t.var)].begin(),
-                varCol[static_cast<size_t>(t.var)].begin() + static_cast<long>(n), t.i.begin());
+                varCol[static_cast<size_t>(t.var)].begin() + static_cast<long>(n), t.i);
       break;
     case TileKind::Load:
       tileOffsets(prog.accesses[static_cast<size_t>(t.access)], n, varCol, offs);
@@ -788,7 +803,13 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
     }
     case TileKind::Cast: {
       const TileNode& x = prog.nodes[static_cast<size_t>(t.a)];
-      for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
+      if (isInt(t.dtype) && t.dtype != DType::Bool && !x.isFloat) {  // convert: wrapToInt
+        for (size_t e = 0; e < n; ++e) t.i[e] = wrapToInt(x.i[e], t.dtype);
+      } else if (t.dtype == DType::Float32 && x.isFloat) {  // convert: round to binary32
+        for (size_t e = 0; e < n; ++e) t.f[e] = static_cast<float>(x.f[e]);
+      } else {
+        for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
+      }
       break;
     }
     case TileKind::Select: {
@@ -798,6 +819,9 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
       if (t.dtype == DType::Int32 && !c.isFloat && !x.isFloat && !y.isFloat) {
         for (size_t e = 0; e < n; ++e)
           t.i[e] = static_cast<int32_t>(static_cast<uint64_t>(c.i[e] ? x.i[e] : y.i[e]));
+      } else if (isInt(t.dtype) && t.dtype != DType::Bool && !c.isFloat && !x.isFloat &&
+                 !y.isFloat) {  // convert of an integer: wrapToInt
+        for (size_t e = 0; e < n; ++e) t.i[e] = wrapToInt(c.i[e] ? x.i[e] : y.i[e], t.dtype);
       } else if (t.dtype == DType::Float32 && !c.isFloat && x.isFloat && y.isFloat) {
         for (size_t e = 0; e < n; ++e) t.f[e] = static_cast<float>(c.i[e] ? x.f[e] : y.f[e]);
       } else {
@@ -888,7 +912,7 @@ void Machine::TileSteps::foldColumn(const TileProgram::Store& st, size_t n) {
     // so the running value can stay in a register (floatBinary's operations).
     float r;
     std::memcpy(&r, at, 4);
-    const double* xs = x.f.data();
+    const double* xs = x.f;
     for (size_t e = 0; e < n; ++e) {
       float v = static_cast<float>(xs[e]);
       r = op == BinOp::Add ? r + v : op == BinOp::Sub ? r - v : r * v;
