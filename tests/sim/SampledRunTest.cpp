@@ -145,5 +145,22 @@ TEST(SampledRun, RunKernelComparesThePagesTheSampledBlocksTouched) {
   EXPECT_EQ(c->firstMismatches.front().rfind("C[", 0), 0u) << c->firstMismatches.front();
 }
 
+// Big inputs are made in two halves on two threads; element k must still be
+// the counter generator's k-th value, for every dtype width (against a walk
+// one element at a time, which is how a demand-paged chunk is made).
+TEST(GeneratedInputs, HalvesOnTwoThreadsAreTheWholeSequence) {
+  for (ir::DType t : {ir::DType::Float32, ir::DType::Float16, ir::DType::Int8, ir::DType::Int64}) {
+    int64_t count = (int64_t{1} << 20) + 3;
+    int eb = ir::dtypeBytes(t);
+    std::vector<uint8_t> whole(static_cast<size_t>(count * eb));
+    sim::generateInput(whole, t, 5, "X");
+    std::vector<uint8_t> walk(whole.size());
+    for (int64_t k = 0; k < count; k += 99991)
+      sim::generateInputElements(walk.data() + k * eb, t, 5, "X", k,
+                                 std::min<int64_t>(99991, count - k));
+    EXPECT_TRUE(whole == walk) << ir::dtypeName(t);
+  }
+}
+
 }  // namespace
 }  // namespace tilesched
