@@ -473,18 +473,27 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
   // Without poison, and when the stores cannot change the source, every
   // source element is read once up front, row by row: the same values (each
   // is read exactly once either way) and the same accesses.
-  std::vector<Scalar> values;
+  bool integer = isInt(src.buffer->dtype) && isInt(dst.buffer->dtype);
+  // The values as the fold reads them (asInt for an integer fold, else asDouble).
+  std::vector<int64_t> intValues;
+  std::vector<double> floatValues;
   bool fastSource =
       fastPaths && s.storage != d.storage && (!trackPoison || regionDefined(src)) && outer > 0;
   if (fastSource) {
-    values.reserve(static_cast<size_t>(src.numElements()));
-    readRowWise(src, [&](const Scalar& v) { values.push_back(v); });
+    auto n = static_cast<size_t>(src.numElements());
+    size_t at = 0;
+    if (integer) {
+      intValues.resize(n);
+      readRowWise(src, [&](const Scalar& v) { intValues[at++] = v.asInt(); });
+    } else {
+      floatValues.resize(n);
+      readRowWise(src, [&](const Scalar& v) { floatValues[at++] = v.asDouble(); });
+    }
   }
   // Row-major strides of the source region, to walk `dim` for each output.
   std::vector<int64_t> rstride(rank, 1);
   for (size_t i = rank; i-- > 1;) rstride[i - 1] = rstride[i] * src.extents[i];
   int64_t dimStride = rstride[static_cast<size_t>(r.dim)];
-  bool integer = isInt(src.buffer->dtype) && isInt(dst.buffer->dtype);
   bool isAbs = r.reduceKind == ReduceKind::AbsSum || r.reduceKind == ReduceKind::AbsMax;
   for (int64_t o = 0; o < outer; ++o) {
     // Linear index of output o with `dim` removed -> base index in the source.
@@ -496,7 +505,10 @@ void Machine::reduce(const ReduceStmt& r, const ResolvedRegion& src, const Resol
     }
     bool poison = init.poison;  // any folded element poison: the result is
     auto element = [&](int64_t k) {
-      if (fastSource) return values[static_cast<size_t>(base + k * dimStride)];
+      if (fastSource) {
+        auto at = static_cast<size_t>(base + k * dimStride);
+        return integer ? Scalar::ofInt(intValues[at]) : Scalar::ofFloat(floatValues[at]);
+      }
       Scalar x = loadAt(s.storage, srcOffs[static_cast<size_t>(base + k * dimStride)],
                         src.buffer->dtype, s.elemBytes);
       poison = poison || x.poison;
