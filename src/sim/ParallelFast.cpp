@@ -8,6 +8,7 @@
 #include "sim/Machine.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "ir/IROperator.h"
@@ -48,6 +49,30 @@ using namespace ir;
 
 namespace {
 
+// A vector of at most N elements in place: the per-access arrays, so a
+// program reused from the scratch allocates nothing (ranks beyond N decline).
+template <class T, size_t N>
+class SmallVec {
+ public:
+  static constexpr size_t kCapacity = N;
+  size_t size() const { return size_; }
+  bool full() const { return size_ == N; }
+  void push_back(const T& v) { items_[size_++] = v; }
+  void assign(size_t n, const T& v) {
+    size_ = n;
+    std::fill(items_.begin(), items_.begin() + static_cast<long>(n), v);
+  }
+  T& operator[](size_t i) { return items_[i]; }
+  const T& operator[](size_t i) const { return items_[i]; }
+  const T* begin() const { return items_.data(); }
+  const T* end() const { return items_.data() + size_; }
+
+ private:
+  std::array<T, N> items_{};
+  size_t size_ = 0;
+};
+constexpr size_t kMaxTileRank = 8;
+
 struct TileDim {
   int var = -1;   // parallel variable index, or -1 for an invariant index
   int64_t c = 0;  // added invariant
@@ -60,17 +85,17 @@ struct TileAccess {
   Buffer buffer;
   int storage = -1;
   int elemBytes = 1;
-  std::vector<TileDim> dims;
+  SmallVec<TileDim, kMaxTileRank> dims;
   int stmt = 0;  // index of the store statement it belongs to
   bool write = false;
-  int64_t base = 0;                // byte offset of the invariant part
-  std::vector<int64_t> varStride;  // bytes per step of each parallel variable
+  int64_t base = 0;                           // byte offset of the invariant part
+  SmallVec<int64_t, kMaxTileRank> varStride;  // bytes per step of each parallel variable
   // Clamped dimensions (var, c, hi, bytes per index step), added per element.
   struct Clamp {
     int var;
     int64_t c, hi, stride;
   };
-  std::vector<Clamp> clamps;
+  SmallVec<Clamp, kMaxTileRank> clamps;
   // Read by a load under a guard (a select's branch, the right of and/or):
   // recorded per element evaluated, not as a box.
   bool guarded = false;
@@ -127,6 +152,14 @@ struct TileProgram {
     SourceLoc loc;
   };
   std::vector<Store> stores;
+  void clear() {
+    varIds.clear();
+    extents.clear();
+    walkExtents.clear();
+    nodes.clear();
+    accesses.clear();
+    stores.clear();
+  }
   int parallelVar(const Var& v) const {
     for (size_t k = 0; k < varIds.size(); ++k)
       if (varIds[k] == v->id) return static_cast<int>(k);
@@ -478,7 +511,7 @@ bool Machine::TileSteps::affineIndex(const Expr& e, TileDim& d) {
 int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx, int stmt,
                                   bool write) {
   const auto& bi = m.buffers_.at(static_cast<size_t>(b->id));
-  if (bi.storage < 0 || idx.size() != bi.shape.size()) return -1;
+  if (bi.storage < 0 || idx.size() != bi.shape.size() || idx.size() > kMaxTileRank) return -1;
   if (m.memory_.isPaged(bi.storage)) return -1;  // element by element fills its chunks
   TileAccess a;
   a.buffer = b;
@@ -488,7 +521,7 @@ int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx,
   a.write = write;
   a.varStride.assign(prog.varIds.size(), 0);
   int64_t last = 0;
-  std::vector<bool> used(prog.varIds.size(), false);
+  std::array<bool, kMaxTileRank> used{};
   for (size_t d = 0; d < idx.size(); ++d) {
     TileDim td;
     if (!affineIndex(idx[d], td)) return -1;
@@ -942,7 +975,11 @@ void Machine::TileSteps::markWritesDefined() {
 }
 
 bool Machine::parallelFast(const ParallelStmt& ps) {
-  TileProgram prog;
+  // One program per thread, cleared and reused (its vectors keep their
+  // capacity): parallelFast does not nest (compiling evaluates expressions only).
+  thread_local TileProgram prog;
+  prog.clear();
+  if (ps.vars.size() > kMaxTileRank) return false;
   for (const auto& v : ps.vars) prog.varIds.push_back(v->id);
   prog.extents = ps.extents;
   if (prog.extents.size() != prog.varIds.size() || prog.varIds.empty()) return false;
@@ -950,7 +987,8 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
   for (int64_t e : prog.extents) total *= e;
   if (total <= 0) return false;
 
-  std::vector<const StoreStmt*> stores;
+  thread_local std::vector<const StoreStmt*> stores;
+  stores.clear();
   const IfStmt* guard = nullptr;
   if (!collectStores(ps.body, stores, &guard) || stores.empty()) return false;
   prog.walkExtents = prog.extents;
