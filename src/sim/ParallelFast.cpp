@@ -437,6 +437,8 @@ struct Machine::TileSteps {
   bool markFold(TileProgram::Store& st, const StoreStmt& stmt);
   void foldColumn(const TileProgram::Store& st, size_t n);
   bool readsDefined();
+  bool poisonCopies();
+  bool copyShadows(int64_t total);
   void commit();
   void evaluate(int64_t total);
   void loadColumn(TileNode& t, size_t n, const std::vector<int64_t>& offs,
@@ -710,6 +712,90 @@ bool Machine::TileSteps::readsDefined() {
       writtenBefore = writtenBefore || (w.write && w.storage == a.storage && w.stmt < a.stmt);
     if (!writtenBefore && !m.regionDefined(box(prog, a))) return false;
   }
+  return true;
+}
+
+// Poison allowed: every store copies one load (no other node) from a storage
+// the body does not write into on-chip memory, so an element's poison is its
+// source's definedness alone (copyShadows), as the walk derives it.
+bool Machine::TileSteps::poisonCopies() {
+  for (const auto& n : prog.nodes)
+    if (n.kind == TileKind::Const && n.constant.poison) return false;
+  for (const auto& st : prog.stores) {
+    const TileNode& v = prog.nodes[static_cast<size_t>(st.value)];
+    if (st.fold || v.kind != TileKind::Load || v.guard >= 0 || st.firstNode != st.value)
+      return false;
+    const TileAccess& src = prog.accesses[static_cast<size_t>(v.access)];
+    const TileAccess& dst = prog.accesses[static_cast<size_t>(st.access)];
+    if (m.memory_.alwaysDefined(dst.storage) ||
+        m.memory_.storage(dst.storage)->scope == MemScope::Global)
+      return false;
+    for (const auto& w : prog.accesses)
+      if (w.write && w.storage == src.storage) return false;
+  }
+  return true;
+}
+
+// The shadow bytes of poisonCopies' stores, element by element, and the walk's
+// poison bookkeeping: notePoisonLoad for the first poison load of each source
+// storage in walk order (element, then statement), then for the last one.
+// Whether any element was poison.
+bool Machine::TileSteps::copyShadows(int64_t total) {
+  struct Seen {
+    int64_t element = -1;
+    size_t store = 0;
+    int64_t offset = 0;
+  };
+  std::vector<std::pair<int, Seen>> first;  // per source storage
+  Seen last;
+  int lastStorage = -1;
+  auto before = [](const Seen& a, int64_t e, size_t k) {
+    return a.element < e || (a.element == e && a.store < k);
+  };
+  const size_t chunk = static_cast<size_t>(std::min<int64_t>(total, 2048));
+  size_t rank = prog.extents.size();
+  std::vector<std::vector<int64_t>> varCol(rank, std::vector<int64_t>(chunk));
+  std::vector<int64_t> idx(rank, 0), srcOffs(chunk), dstOffs(chunk);
+  for (int64_t done = 0; done < total;) {
+    size_t n = static_cast<size_t>(std::min<int64_t>(total - done, static_cast<int64_t>(chunk)));
+    fillVarColumns(prog.extents, n, idx, varCol);
+    for (size_t k = 0; k < prog.stores.size(); ++k) {
+      const auto& st = prog.stores[k];
+      const TileAccess& src =
+          prog.accesses[static_cast<size_t>(prog.nodes[static_cast<size_t>(st.value)].access)];
+      const TileAccess& dst = prog.accesses[static_cast<size_t>(st.access)];
+      tileOffsets(src, n, varCol, srcOffs);
+      tileOffsets(dst, n, varCol, dstOffs);
+      for (size_t e = 0; e < n; ++e) {
+        const uint8_t* d = m.memory_.definedAt(src.storage, srcOffs[e], src.elemBytes);
+        bool defined = std::all_of(d, d + src.elemBytes, [](uint8_t b) { return b != 0; });
+        m.memory_.setDefined(dst.storage, dstOffs[e], dst.elemBytes, defined ? 1 : 0);
+        if (defined) continue;
+        int64_t element = done + static_cast<int64_t>(e);
+        Seen here{element, k, srcOffs[e]};
+        auto it = std::find_if(first.begin(), first.end(),
+                               [&](const auto& f) { return f.first == src.storage; });
+        if (it == first.end())
+          first.push_back({src.storage, here});
+        else if (!before(it->second, element, k))
+          it->second = here;
+        if (lastStorage < 0 || before(last, element, k)) last = here, lastStorage = src.storage;
+      }
+    }
+    done += static_cast<int64_t>(n);
+  }
+  if (lastStorage < 0) return false;
+  std::sort(first.begin(), first.end(), [&](const auto& a, const auto& b) {
+    return before(a.second, b.second.element, b.second.store);
+  });
+  auto note = [&](int storage, const Seen& at) {
+    m.loc = prog.stores[at.store].loc;
+    const TileAccess& src = prog.accesses[static_cast<size_t>(
+        prog.nodes[static_cast<size_t>(prog.stores[at.store].value)].access)];
+    m.notePoisonLoad(storage, at.offset, at.offset + src.elemBytes);
+  };
+  for (const auto& [storage, at] : first) note(storage, at);
+  note(lastStorage, last);
   return true;
 }
 
@@ -1011,19 +1097,24 @@ bool Machine::parallelFast(const ParallelStmt& ps) {
     ++parallelTiles;
     return true;
   }
-  if (!steps.compileStores(stores) || !writesSeparate(prog) ||
-      (trackPoison && !steps.readsDefined()))
-    return decline();
+  if (!steps.compileStores(stores) || !writesSeparate(prog)) return decline();
+  // Undefined inputs: only plain copies carry their poison (copyShadows).
+  bool poisonCopy = trackPoison && !steps.readsDefined();
+  if (poisonCopy && !steps.poisonCopies()) return decline();
 
   // Committed: from here on nothing fails.
   steps.commit();
   steps.evaluate(total);
-  steps.markWritesDefined();
+  bool poisoned = false;
+  if (poisonCopy)
+    poisoned = steps.copyShadows(total);
+  else
+    steps.markWritesDefined();
   for (size_t d = 0; d < rank; ++d)
     env[static_cast<size_t>(prog.varIds[d])] = Scalar::ofInt(prog.walkExtents[d] - 1);
   // The walk's last element sets loc: the guard's when it fails there.
   loc = prog.extents == prog.walkExtents ? prog.stores.back().loc : guard->loc;
-  poisonSeen_ = savedPoisonSeen;
+  poisonSeen_ = savedPoisonSeen || poisoned;  // sticky, as eval leaves it
   ++parallelTiles;
   return true;
 }

@@ -275,6 +275,23 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
       // Out of bounds in the body: the same error from both paths.
       "a = T.alloc_ub((4, 24), \"float32\")\nT.copy(A, a)\n"
       "for i, j in T.Parallel(4, 24):\n    a[i, j] = a[i, max(j + 1, 0)]\nT.copy(a, O)",
+      // Plain copies of partly undefined sources carry their poison (SIMT
+      // fragments loaded past the written end), then poison reaches global.
+      "t = T.alloc_ub((4, 24), \"float32\")\nu = T.alloc_ub((4, 24), \"float16\")\n"
+      "v = T.alloc_ub((4, 24), \"float32\")\nw = T.alloc_ub((4, 24), \"float32\")\n"
+      "T.copy(A[0:2, 0:24], t[0:2, 0:24])\nT.copy(A[0:4, 0:5], v[0:4, 0:5])\n"
+      "for i, j in T.Parallel(4, 24):\n    u[i, j] = t[i, j]\n    w[i, j] = v[i, j]\n"
+      "for i, j in T.Parallel(4, 24):\n    if j < 5:\n        t[i, j] = w[i, j] + u[i, j]\n"
+      "T.copy(t, O)",
+      // Two poison sources, the first in walk order wholly undefined (the root).
+      "t = T.alloc_ub((4, 24), \"float32\")\nu = T.alloc_ub((4, 24), \"float32\")\n"
+      "v = T.alloc_ub((4, 24), \"float32\")\nw = T.alloc_ub((4, 24), \"float32\")\n"
+      "T.copy(A[0:4, 0:5], v[0:4, 0:5])\n"
+      "for i, j in T.Parallel(4, 24):\n    u[i, j] = t[i, j]\n    w[i, j] = v[i, j]\n"
+      "T.copy(w, O)",
+      // A wholly undefined source: the first poison storage is the root.
+      "t = T.alloc_ub((4, 24), \"float32\")\nu = T.alloc_ub((4, 24), \"float32\")\n"
+      "for i, j in T.Parallel(4, 24):\n    u[i, j] = t[i, j]\nT.copy(u, O)",
       // Folds in float32 (kept in a register) and float16, in index order, under a guard.
       "a = T.alloc_ub((4, 24), \"float32\")\no = T.alloc_ub((4, 24), \"float32\")\n"
       "h = T.alloc_ub((4, 24), \"float16\")\nT.copy(A, a)\nT.fill(o, 0.5)\nT.fill(h, 0)\n"
@@ -326,7 +343,7 @@ TEST(FastPath, EdgeCasesMatchTheElementWalk) {
     expectSame(simulated(lowered, 7, true), simulated(lowered, 7, false), text);
   }
   EXPECT_EQ(errors, 1);    // the out-of-bounds body
-  EXPECT_GE(poisoned, 4);  // the uninitialised reads
+  EXPECT_GE(poisoned, 7);  // the uninitialised reads
 }
 
 // Copies bit-copy equal dtypes except NaNs, which the element path
