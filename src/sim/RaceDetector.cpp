@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <queue>
 
 namespace tilesched::sim {
 
@@ -217,58 +218,77 @@ void RaceDetector::access(const AccessOwner& who, const AccessSet& set) {
 
 namespace tilesched::sim {
 
-namespace {
-
-bool sameSource(const AccessOwner& a, const AccessOwner& b) {
-  return a.stmt == b.stmt && a.block == b.block;
-}
-
-}  // namespace
-
-void GlobalRaceChecker::addGaps(Intervals& set, int64_t lo, int64_t hi, const AccessOwner& who) {
-  // Inserts [a, b) (a gap), merged with neighbours of the same statement and block.
-  auto insert = [&](int64_t a, int64_t b) {
-    auto right = set.lower_bound(a);
-    bool mergeRight = right != set.end() && right->first == b && sameSource(right->second.who, who);
-    if (right != set.begin()) {
-      auto left = std::prev(right);
-      if (left->second.hi == a && sameSource(left->second.who, who)) {
-        left->second.hi = mergeRight ? right->second.hi : b;
-        if (mergeRight) set.erase(right);
-        return;
-      }
-    }
-    if (mergeRight) {
-      Interval merged = right->second;
-      set.erase(right);
-      set.emplace(a, std::move(merged));
-      return;
-    }
-    set.emplace(a, Interval{b, who});
+void GlobalRaceChecker::normalize(std::vector<Piece>& pieces,
+                                  const std::vector<AccessOwner>& owners) {
+  auto sameStmt = [&](const Piece& x, const Piece& y) {
+    return owners[static_cast<size_t>(x.owner)].stmt == owners[static_cast<size_t>(y.owner)].stmt;
   };
-  int64_t cursor = lo;
-  while (cursor < hi) {
-    auto it = set.upper_bound(cursor);
-    if (it != set.begin()) {
-      auto holder = std::prev(it);
-      if (holder->second.hi > cursor) {
-        cursor = holder->second.hi;
-        continue;
-      }
+  // Merges touching neighbours of one statement (the left one's owner stays).
+  auto coalesce = [&](std::vector<Piece>& sorted) {
+    size_t out = 0;
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      if (sorted[i].lo >= sorted[i].hi) continue;
+      if (out > 0 && sorted[out - 1].hi == sorted[i].lo && sameStmt(sorted[out - 1], sorted[i]))
+        sorted[out - 1].hi = sorted[i].hi;
+      else
+        sorted[out++] = sorted[i];
     }
-    int64_t end = it == set.end() ? hi : std::min(hi, it->first);
-    insert(cursor, end);
-    cursor = end;
+    sorted.resize(out);
+  };
+  bool disjointInOrder = true;
+  for (size_t i = 1; i < pieces.size() && disjointInOrder; ++i)
+    disjointInOrder = pieces[i].lo >= pieces[i - 1].hi;
+  if (disjointInOrder) {  // the usual case: one pass, nothing to resolve
+    coalesce(pieces);
+    return;
   }
+  // General case: a sweep over the boundaries; the owner of each elementary
+  // range is the earliest recorded piece covering it (smallest index).
+  std::vector<size_t> order(pieces.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return pieces[x].lo < pieces[y].lo; });
+  std::vector<int64_t> bounds;
+  bounds.reserve(2 * pieces.size());
+  for (const Piece& p : pieces) {
+    bounds.push_back(p.lo);
+    bounds.push_back(p.hi);
+  }
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> active;  // piece indices
+  std::vector<Piece> out;
+  size_t next = 0;
+  for (size_t k = 0; k + 1 < bounds.size(); ++k) {
+    int64_t x = bounds[k];
+    while (next < order.size() && pieces[order[next]].lo <= x) active.push(order[next++]);
+    while (!active.empty() && pieces[active.top()].hi <= x) active.pop();
+    if (active.empty()) continue;
+    const Piece& top = pieces[active.top()];
+    out.push_back(Piece{x, bounds[k + 1], top.owner});
+  }
+  // Elementary ranges of one piece are adjacent: merging them first keeps
+  // the owner a piece of the statement's own.
+  coalesce(out);
+  pieces = std::move(out);
 }
 
 void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set,
                                const StorageAtomics& atomics) {
+  bool ownerAdded = false;
   for (const auto& e : set.entries) {
     if (e.storage < 0 || static_cast<size_t>(e.storage) >= isGlobal_.size() ||
         !isGlobal_[static_cast<size_t>(e.storage)])
       continue;
-    auto& kinds = block_[e.storage];
+    if (e.writes.empty() && e.reads.empty()) continue;
+    if (!ownerAdded) {
+      block_.owners.push_back(who);
+      ownerAdded = true;
+    }
+    auto owner = static_cast<int32_t>(block_.owners.size() - 1);
+    if (block_.storages.size() <= static_cast<size_t>(e.storage))
+      block_.storages.resize(static_cast<size_t>(e.storage) + 1);
+    auto& kinds = block_.storages[static_cast<size_t>(e.storage)];
     ir::AtomicOp atomic = ir::AtomicOp::None;
     for (const auto& [storage, op] : atomics)
       if (storage == e.storage) atomic = op;
@@ -277,9 +297,23 @@ void GlobalRaceChecker::access(const AccessOwner& who, const AccessSet& set,
     bool isAtomic = atomic != ir::AtomicOp::None;
     size_t writeKind = isAtomic ? atomicKind : static_cast<size_t>(Write);
     size_t readKind = isAtomic ? atomicKind : static_cast<size_t>(Read);
-    for (const ByteRange& r : e.writes) addGaps(kinds[writeKind], r.lo, r.hi, who);
-    for (const ByteRange& r : e.reads) addGaps(kinds[readKind], r.lo, r.hi, who);
+    for (const ByteRange& r : e.writes) kinds[writeKind].push_back(Piece{r.lo, r.hi, owner});
+    for (const ByteRange& r : e.reads) kinds[readKind].push_back(Piece{r.lo, r.hi, owner});
   }
+}
+
+void GlobalRaceChecker::normalizeBlock() {
+  if (block_.normalized) return;
+  for (auto& kinds : block_.storages)
+    for (auto& pieces : kinds) normalize(pieces, block_.owners);
+  block_.normalized = true;
+}
+
+GlobalRaceChecker::Summary GlobalRaceChecker::takeBlock() {
+  normalizeBlock();
+  Summary s = std::move(block_);
+  block_ = Summary{};
+  return s;
 }
 
 void GlobalRaceChecker::report(const AccessOwner& earlier, size_t earlierKind,
@@ -299,26 +333,75 @@ void GlobalRaceChecker::report(const AccessOwner& earlier, size_t earlierKind,
   found_.add(race);
 }
 
-void GlobalRaceChecker::endBlock() {
-  for (const auto& [storage, kinds] : block_) {
-    auto seen = seen_.find(storage);
-    if (seen == seen_.end()) continue;
-    for (size_t later = 0; later < kKinds; ++later)
-      for (const auto& [lo, iv] : kinds[later])
-        for (size_t earlier = 0; earlier < kKinds; ++earlier) {
-          if (!conflict(earlier, later)) continue;
-          const Intervals& old = seen->second[earlier];
-          auto it = old.upper_bound(lo);
-          if (it != old.begin() && std::prev(it)->second.hi > lo) --it;
-          for (; it != old.end() && it->first < iv.hi; ++it)
-            report(it->second.who, earlier, iv.who, later, storage,
-                   {std::max(lo, it->first), std::min(iv.hi, it->second.hi)});
-        }
+namespace {
+
+// The first interval of `set` that ends after `lo`, searched forward from
+// `from` (a few steps, then a lookup): the callers ask with increasing `lo`.
+template <typename Map>
+typename Map::const_iterator firstEndingAfter(const Map& set, typename Map::const_iterator from,
+                                              int64_t lo) {
+  for (int step = 0; step < 8; ++step) {
+    if (from == set.end() || from->second.hi > lo) return from;
+    ++from;
   }
-  for (const auto& [storage, kinds] : block_)
-    for (size_t k = 0; k < kKinds; ++k)
-      for (const auto& [lo, iv] : kinds[k]) addGaps(seen_[storage][k], lo, iv.hi, iv.who);
-  block_.clear();
+  auto it = set.upper_bound(lo);
+  if (it != set.begin() && std::prev(it)->second.hi > lo) --it;
+  return it;
+}
+
+}  // namespace
+
+void GlobalRaceChecker::endBlock() {
+  normalizeBlock();
+  if (seen_.size() < block_.storages.size()) seen_.resize(block_.storages.size());
+  for (size_t storage = 0; storage < block_.storages.size(); ++storage) {
+    const auto& kinds = block_.storages[storage];
+    auto& seen = seen_[storage];
+    for (size_t later = 0; later < kKinds; ++later)
+      for (size_t earlier = 0; earlier < kKinds; ++earlier) {
+        if (!conflict(earlier, later) || seen[earlier].empty()) continue;
+        const SeenIntervals& old = seen[earlier];
+        auto cursor = old.begin();
+        for (const Piece& p : kinds[later]) {
+          cursor = firstEndingAfter(old, cursor, p.lo);
+          for (auto it = cursor; it != old.end() && it->first < p.hi; ++it)
+            report(seenOwners_[static_cast<size_t>(it->second.owner)], earlier,
+                   block_.owners[static_cast<size_t>(p.owner)], later, static_cast<int>(storage),
+                   {std::max(p.lo, it->first), std::min(p.hi, it->second.hi)});
+        }
+      }
+  }
+  // Merge: the parts of each interval no earlier block touched. Blocks never
+  // share an owner, so a gap never merges with an earlier block's interval.
+  std::vector<int32_t> seenOwnerOf(block_.owners.size(), -1);
+  auto seenOwner = [&](int32_t owner) {
+    int32_t& id = seenOwnerOf[static_cast<size_t>(owner)];
+    if (id < 0) {
+      id = static_cast<int32_t>(seenOwners_.size());
+      seenOwners_.push_back(block_.owners[static_cast<size_t>(owner)]);
+    }
+    return id;
+  };
+  for (size_t storage = 0; storage < block_.storages.size(); ++storage)
+    for (size_t k = 0; k < kKinds; ++k) {
+      SeenIntervals& set = seen_[storage][k];
+      auto cursor = set.cbegin();
+      for (const Piece& p : block_.storages[storage][k]) {
+        int64_t at = p.lo;
+        cursor = firstEndingAfter(set, cursor, at);
+        while (at < p.hi) {
+          if (cursor != set.end() && cursor->first <= at) {  // covered up to its end
+            at = cursor->second.hi;
+            ++cursor;
+            continue;
+          }
+          int64_t end = cursor == set.end() ? p.hi : std::min(p.hi, cursor->first);
+          set.emplace_hint(cursor, at, Seen{end, seenOwner(p.owner)});
+          at = end;
+        }
+      }
+    }
+  block_ = Summary{};
 }
 
 }  // namespace tilesched::sim

@@ -136,16 +136,19 @@ class RaceDetector {
 // accesses are atomic accumulates (T.set_atomic): those commute on hardware.
 // An atomic access against a plain read or write is a race.
 //
-// Per block, the accesses to global storages are summarised as three
-// interval sets per storage (plain reads, plain writes, atomic accesses),
-// each interval remembering the first instruction that touched it; adjacent
-// intervals of one statement are merged, so a loop storing tile after tile
-// leaves one interval. When a block ends, its intervals are checked against
-// the union of the earlier blocks' intervals (which keeps, per byte, the
-// first block that touched it), then merged into that union. Every byte two
-// blocks conflict on is reported at least once (as one race per
-// statement pair and storage, with an occurrence count); time is
-// O(intervals · log intervals) when there is no race.
+// Per block, the accesses to global storages are summarised per storage as
+// interval lists of five kinds (plain reads, plain writes, one per atomic
+// op), each interval remembering the first instruction that touched it.
+// While the block runs an access only appends its ranges (a loop storing
+// 8192 tile rows appends 8192 pieces, no search); when the block ends the
+// pieces are sorted into disjoint first-touch intervals, adjacent intervals
+// of one statement merged, so a loop storing tile after tile leaves one
+// interval. They are then checked against the union of the earlier blocks'
+// intervals (which keeps, per byte, the first block that touched it) with
+// one forward cursor per kind, and merged into that union. Every byte two
+// blocks conflict on is reported at least once (as one race per statement
+// pair and storage, with an occurrence count); time is
+// O(intervals · log intervals).
 class GlobalRaceChecker {
  public:
   // isGlobal[storage index]: accesses to other storages are ignored.
@@ -165,39 +168,52 @@ class GlobalRaceChecker {
   // Read, Write, then one kind per atomic op (Atomic + AtomicOp - 1).
   enum Kind { Read = 0, Write = 1, Atomic = 2 };
   static constexpr size_t kKinds = 5;
-  struct Interval {
-    int64_t hi = 0;
-    AccessOwner who;
+  struct Piece {
+    int64_t lo = 0, hi = 0;
+    int32_t owner = 0;  // index into the owning summary's `owners`
   };
-  using Intervals = std::map<int64_t, Interval>;                 // by lo, disjoint
-  using Summary = std::map<int, std::array<Intervals, kKinds>>;  // per storage, per kind
+  // One block's accesses. After takeBlock(), every list is sorted, disjoint
+  // and first-touch (normalized).
+  struct Summary {
+    std::vector<AccessOwner> owners;
+    std::vector<std::array<std::vector<Piece>, kKinds>> storages;  // by storage index
+    bool normalized = false;
+    bool empty() const { return owners.empty(); }
+  };
 
-  // For a block simulated elsewhere (another thread): its summary, taken out
-  // of that thread's checker (which starts a new block) ...
-  Summary takeBlock() {
-    Summary s = std::move(block_);
-    block_.clear();
-    return s;
-  }
+  // For a block simulated elsewhere (another thread): its normalized
+  // summary, taken out of that thread's checker (which starts a new block) ...
+  Summary takeBlock();
   // ... then checked and merged here in block order: the same as endBlock().
   void addBlock(Summary s) {
     block_ = std::move(s);
     endBlock();
   }
 
+  // Sorts `pieces` (in the order they were recorded) into disjoint intervals,
+  // each byte owned by the first piece that covered it, and merges adjacent
+  // intervals of one statement (`owners[piece.owner].stmt`).
+  static void normalize(std::vector<Piece>& pieces, const std::vector<AccessOwner>& owners);
+
  private:
   static bool conflict(size_t a, size_t b) {
     if (a == Read && b == Read) return false;
     return a < Atomic || b < Atomic || a != b;
   }
-  // Adds the parts of [lo, hi) not yet covered, owned by `who`.
-  static void addGaps(Intervals& set, int64_t lo, int64_t hi, const AccessOwner& who);
   void report(const AccessOwner& earlier, size_t earlierKind, const AccessOwner& later,
               size_t laterKind, int storage, ByteRange overlap);
+  void normalizeBlock();
+
+  struct Seen {
+    int64_t hi = 0;
+    int32_t owner = 0;  // index into seenOwners_
+  };
+  using SeenIntervals = std::map<int64_t, Seen>;  // by lo, disjoint
 
   std::vector<bool> isGlobal_;
-  Summary block_;  // the block running now
-  Summary seen_;   // union of the finished blocks
+  Summary block_;                                        // the block running now
+  std::vector<std::array<SeenIntervals, kKinds>> seen_;  // union of the finished blocks
+  std::vector<AccessOwner> seenOwners_;
   RaceList found_;
 };
 

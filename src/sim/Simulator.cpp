@@ -1325,10 +1325,11 @@ std::optional<SimResult> simulateOnTwoThreads(const Kernel& kernel, const Target
   // The odd blocks' global writes, from the second memory into `memory`
   // (before their summaries move into the checker).
   for (size_t b = 1; b < grid; b += 2)
-    for (const auto& [storage, kinds] : outcomes[b].globals)
-      for (const auto& [lo, iv] : kinds[GlobalRaceChecker::Write])
-        std::memcpy(memory.data(storage) + lo, second.data(storage) + lo,
-                    static_cast<size_t>(iv.hi - lo));
+    for (size_t storage = 0; storage < outcomes[b].globals.storages.size(); ++storage)
+      for (const auto& piece : outcomes[b].globals.storages[storage][GlobalRaceChecker::Write])
+        std::memcpy(memory.data(static_cast<int>(storage)) + piece.lo,
+                    second.data(static_cast<int>(storage)) + piece.lo,
+                    static_cast<size_t>(piece.hi - piece.lo));
   GlobalRaceChecker checker(isGlobal);
   for (Outcome& o : outcomes) checker.addBlock(std::move(o.globals));
   if (!checker.races().empty()) return fallBack();
