@@ -11,7 +11,8 @@
 # For every DIR/*.py (sorted): `tilesched compile FILE`; when that succeeds,
 # `tilesched run FILE` (default --schedule auto) under a per-file timeout. One
 # row per file:  FILE | compile: ok or the first error line | run: PASS, FAIL
-# (exit status and the first error line), TIMEOUT or "-" (not run). A summary
+# (exit status and the first error line), TIMEOUT or "-" (not run), with the
+# run's wall-clock seconds ("PASS 1.2 s"; issue 23: every file under 5 s). A summary
 # count ends the output. The binary is $TILESCHED, else build/tilesched.
 # The folder's files are never copied or changed.
 set -uo pipefail
@@ -45,12 +46,14 @@ while IFS= read -r -d '' file; do
   total=$((total + 1))
   if "$bin" compile "$file" >"$tmp/compile.log" 2>&1; then
     compiled=$((compiled + 1))
+    started=$(date +%s.%N)
     if [ "$compare" = 1 ]; then
       timeout "$limit" "$bin" run "$file" --compare >"$tmp/run.log" 2>&1
     else
       timeout "$limit" "$bin" run "$file" >"$tmp/run.log" 2>&1
     fi
     status=$?
+    seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')
     cycles=""
     if [ "$compare" = 1 ]; then
       # One "auto A / none N / double D" per kernel table; "auto slower" marks.
@@ -72,13 +75,13 @@ while IFS= read -r -d '' file; do
     fi
     if [ "$status" -eq 0 ]; then
       passed=$((passed + 1))
-      run="PASS${cycles:+ | $cycles}"
+      run="PASS $seconds${cycles:+ | $cycles}"
     elif [ "$status" -eq 124 ]; then
       timeouts=$((timeouts + 1))
       run="TIMEOUT after ${limit}s"
     else
       failed=$((failed + 1))
-      run="FAIL exit $status: $(first_error "$tmp/run.log" "$file")${cycles:+ | $cycles}"
+      run="FAIL $seconds exit $status: $(first_error "$tmp/run.log" "$file")${cycles:+ | $cycles}"
     fi
     printf '%s | ok | %s\n' "$name" "$run"
   else
