@@ -135,6 +135,7 @@ struct SimdLanes {
 };
 
 struct SimdCall;  // SimdOps.cpp
+struct SimdReg;   // SimdOps.cpp
 
 class Elaborator {
  public:
@@ -381,10 +382,14 @@ class Elaborator {
   Value simdInterleave(SimdCall& c);
   Value simdDup(SimdCall& c);
   Value simdDupVector(SimdCall& c);
+  Value simdConvert(SimdCall& c);
   bool isSimdRegister(const Value& v) const;
   SimdLanes simdLanes(const Value* mask, ir::DType t, SourceLoc loc);
   void emitLanes(const SimdLanes& active, const std::function<ir::Stmt(const ir::Expr&)>& body,
                  SourceLoc loc);
+  Value simdSlots(ir::DType t, int64_t ratio,
+                  const std::function<ir::Expr(const ir::Expr&, const ir::Expr&)>& lane,
+                  const std::string& what, SourceLoc loc);
   Value simdResult(ir::DType t, const SimdLanes& active,
                    const std::function<ir::Expr(const ir::Expr&)>& lane, const std::string& what,
                    SourceLoc loc);
@@ -420,6 +425,10 @@ class Elaborator {
   std::set<const ir::StorageNode*> simdRegisters_, simdMutable_;
   std::set<const ir::StorageNode*> simdArrays_;  // T.simd.alloc_local: rows are registers
   std::map<const ir::BufferNode*, ir::Buffer> simdFlat_;
+  // Per register (or register array) and slot width k: its lanes as (.., lanes / k, k).
+  std::map<std::pair<const ir::BufferNode*, int64_t>, ir::Buffer> simdSlotViews_;
+  ir::Expr simdSlotAt(const SimdReg& r, int64_t k, const ir::Expr& slot, int64_t part,
+                      SourceLoc loc);
   std::string simdNameHint_;  // the target name of the assignment being elaborated
   int64_t unrollCopies_ = 1;  // product of the trip counts of the enclosing unrolled loops
   ir::Var lastPrevVar_;       // the scalar of the last `x = T.atomic_*(..., return_prev=True)`

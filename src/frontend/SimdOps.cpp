@@ -21,11 +21,17 @@
 // Assumes: called only inside a T.SimdVF region (checked); addresses are
 // elements of on-chip (UB) buffers; a multi-dimensional buffer is addressed
 // row-major through a flat alias of its storage, as the hardware's pointer is.
+// Conversions (vcvt) place a narrowed value in the part-th slot of its source
+// lane and read a widened one from there; PK stores and UNPK loads move
+// between slots and consecutive elements. Slot accesses go through a
+// (lanes / k, k) view of the register, so every index stays affine.
+//
 // Guarantees: intrinsics outside the supported set are "not supported yet"
-// errors naming the intrinsic; widening, narrowing and interleaving
-// distributions (UNPK, PK, DINTLV, ...) and merging mode likewise.
+// errors naming the intrinsic; the other distributions (DINTLV, INTLV, ...),
+// rounding modes other than the ones modelled and merging mode likewise.
 #include <deque>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -169,6 +175,50 @@ Value Elaborator::simdResult(DType t, const SimdLanes& active,
       },
       loc);
   return Value::buf(r);
+}
+
+// A fresh register of dtype `t` seen as (lanes / ratio) slots of `ratio`
+// lanes, every lane written by `lane(slot, k)` in one T.Parallel over both: a
+// narrowing vcvt or an UNPK load places one value per slot, and a per-slot
+// view keeps each index affine (the simulator computes such a statement as
+// whole columns).
+Value Elaborator::simdSlots(DType t, int64_t ratio,
+                            const std::function<Expr(const Expr&, const Expr&)>& lane,
+                            const std::string& what, SourceLoc loc) {
+  int64_t lanes = lanesOf(t);
+  Buffer r = makeBuffer(what, MemScope::Local, t, {intImm(lanes)}, loc);
+  simdRegisters_.insert(r->storage.get());
+  Buffer slots = makeBuffer(what + "_slots", MemScope::Local, t,
+                            {intImm(lanes / ratio), intImm(ratio)}, loc, r->storage);
+  auto p = std::make_shared<ParallelStmt>(loc);
+  Var slot = makeVar("slot", DType::Int32, VarKind::Loop);
+  Var k = makeVar("k", DType::Int32, VarKind::Loop);
+  p->vars = {slot, k};
+  p->extents = {lanes / ratio, ratio};
+  p->body = std::make_shared<StoreStmt>(slots, std::vector<Expr>{varRef(slot), varRef(k)},
+                                        cast(t, lane(varRef(slot), varRef(k))), loc);
+  currentCtx_->out->push_back(p);
+  return Value::buf(r);
+}
+
+// Lane k * slot + part of register `r`, read through a view of its lanes
+// as slots of k (an affine index per dimension, as for simdSlots).
+Expr Elaborator::simdSlotAt(const SimdReg& r, int64_t k, const Expr& slot, int64_t part,
+                            SourceLoc loc) {
+  Buffer& view = simdSlotViews_[{r.buf.get(), k}];
+  if (!view) {
+    std::vector<Expr> shape = r.buf->shape;
+    int64_t lanes = lanesOf(r.dtype());
+    shape.back() = intImm(lanes / k);
+    shape.push_back(intImm(k));
+    view =
+        makeBuffer(r.buf->name + "_slots", MemScope::Local, r.dtype(), shape, loc, r.buf->storage);
+  }
+  std::vector<Expr> idx;
+  if (r.row) idx.push_back(r.row);
+  idx.push_back(slot);
+  idx.push_back(intImm(part));
+  return load(view, idx);
 }
 
 // The buffer and flat element offset an address `buf[i, j]` names: lanes run
@@ -326,6 +376,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
       {"vdintlv", &Elaborator::simdInterleave},
       {"vdup", &Elaborator::simdDup},
       {"vdupv", &Elaborator::simdDupVector},
+      {"vcvt", &Elaborator::simdConvert},
   };
   auto handler = kHandlers.find(op);
   if (handler == kHandlers.end())
@@ -334,7 +385,7 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                      "update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
                      "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
                      "vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, "
-                     "vdupv, alloc_var, alloc_local and mem_bar (docs/language.md)",
+                     "vdupv, vcvt, alloc_var, alloc_local and mem_bar (docs/language.md)",
                      what));
   SimdCall c{op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8, sameDtype};
   return (this->*handler->second)(c);
@@ -472,14 +523,29 @@ Value Elaborator::simdLoad(SimdCall& c) {
   std::string bits = std::to_string(dtypeBytes(t) * 8);
   bool norm = dist == "NORM" || dist == "NORM_B" + bits;
   bool brc = dist == "BRC_B" + bits;
-  if (!norm && !brc)
+  // UNPK_B<w>: <w>-bit elements, one per 2w-bit slot (UNPK4_B8: per 32-bit
+  // slot), in the slot's low part; the rest of each slot zero.
+  int64_t unpack = dist == "UNPK_B" + bits                                    ? 2
+                   : (bits == "8" && (dist == "UNPK4_B8" || dist == "UNPK4")) ? 4
+                                                                              : 0;
+  if (unpack && dtypeBytes(t) > 4) unpack = 0;
+  if (!norm && !brc && !unpack)
     fail(where(1, "dist"),
          fmt::format("{}(..., dist=\"{}\") is not supported yet on {} data; tilesched models "
-                     "NORM and BRC_B{}",
-                     what, dist, dtypeName(t), bits));
-  if (!brc) simdCheckSpan(b, off, lanesOf(t), what, "reads", call.loc);
+                     "NORM, BRC_B{}, UNPK_B{}{}",
+                     what, dist, dtypeName(t), bits, bits, bits == "8" ? " and UNPK4_B8" : ""));
+  int64_t lanes = lanesOf(t);
+  if (!brc) simdCheckSpan(b, off, unpack ? lanes / unpack : lanes, what, "reads", call.loc);
   Buffer src = b;
   Expr base = off;
+  if (unpack)
+    return simdSlots(
+        t, unpack,
+        [&](const Expr& slot, const Expr& k) {
+          return select(binary(BinOp::EQ, k, intImm(0)), load(src, {add(base, slot)}),
+                        cast(t, intImm(0)));
+        },
+        "vld", call.loc);
   return simdResult(
       t, simdLanes(nullptr, t, call.loc),
       [&](const Expr& l) { return load(src, {brc ? base : add(base, l)}); }, "vld", call.loc);
@@ -497,12 +563,42 @@ Value Elaborator::simdStore(SimdCall& c) {
                                       dtypeName(src.dtype()), b->name, dtypeName(b->dtype)));
   std::string dist = text(3, "dist", "NORM_B32");
   bool onePoint = dist.rfind("ONEPT_", 0) == 0;
-  if (dist.rfind("NORM", 0) != 0 && !onePoint)
+  // PK_B<g> / PK4_B32: from each g-bit group of the register its low g/2-bit
+  // (g/4-bit) element, stored consecutively: the narrowed lanes of a vcvt.
+  static const std::map<std::string, std::pair<int64_t, DType>> kPacks = {
+      {"PK_B16", {2, DType::Int16}},
+      {"PK_B32", {2, DType::Int32}},
+      {"PK_B64", {2, DType::Int64}},
+      {"PK4_B32", {4, DType::Int32}}};
+  auto pack = kPacks.find(dist);
+  if (dist.rfind("NORM", 0) != 0 && !onePoint && pack == kPacks.end())
     fail(where(3, "dist"), fmt::format("{}(..., dist=\"{}\") is not supported yet; tilesched "
-                                       "models NORM_B* and ONEPT_B*",
+                                       "models NORM_B*, ONEPT_B*, PK_B16, PK_B32, PK_B64 and "
+                                       "PK4_B32",
                                        what, dist));
   if (keyword(call, "extent"))
     fail(keyword(call, "extent")->loc, fmt::format("{}(..., extent=) is not supported yet", what));
+  if (pack != kPacks.end()) {
+    auto [ratio, group] = pack->second;
+    int elementBits = dtypeBytes(group) * 8 / static_cast<int>(ratio);
+    if (dtypeBytes(src.dtype()) * 8 != elementBits)
+      fail(where(3, "dist"),
+           fmt::format("{}(..., dist=\"{}\") stores {}-bit elements; the register holds {} lanes",
+                       what, dist, elementBits, dtypeName(src.dtype())));
+    SimdLanes groups = simdLanes(arg(2, "mask"), group, call.loc);
+    if (auto n = groups.count ? asConstInt(groups.count) : std::nullopt)
+      simdCheckSpan(b, off, *n, what, "writes", call.loc);
+    Buffer dst = b;
+    Expr base = off;
+    emitLanes(
+        groups,
+        [&](const Expr& l) {
+          return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)},
+                                             simdSlotAt(src, ratio, l, 0, call.loc), call.loc);
+        },
+        call.loc);
+    return Value::none();
+  }
   SimdLanes active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
   if (onePoint) {
     // Lane 0 only, when the mask has it.
@@ -787,6 +883,117 @@ Value Elaborator::simdDupVector(SimdCall& c) {
   Expr from = intImm(pos == "POS_LOWEST" ? 0 : lanesOf(a.dtype()) - 1);
   return simdResult(
       a.dtype(), active, [&](const Expr&) { return a.at(from); }, "vdupv", call.loc);
+}
+
+// vcvt(src, dtype, mask=None, round="ROUND_R", sat=True, part=0): each lane
+// converted to `dtype`, placed as the hardware places it. Narrowing by k
+// (f32 -> f16: 2, f32 -> fp8: 4) writes source lane i into lane k*i + part of
+// the result (the part-th slot of lane i's bytes), the other lanes zero; a
+// PK*_B* store or a k-way part read takes them back out. Widening by k reads
+// source lane k*i + part into lane i (the UNPK loads put data there).
+Value Elaborator::simdConvert(SimdCall& c) {
+  [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
+                          sameDtype] = c;
+  checkKeywords(call, what, {"target_dtype", "mask", "round", "sat", "part", "mode"});
+  SimdReg a = reg(0, "src");
+  const Value* d = arg(1, "target_dtype");
+  if (!d) fail(call.loc, fmt::format("{} takes (src, target_dtype)", what));
+  DType from = a.dtype(), to = toDType(*d, where(1, "target_dtype"));
+  if (from == to)
+    fail(where(1, "target_dtype"), fmt::format("{} converts {} lanes to {}: nothing to convert",
+                                               what, dtypeName(from), dtypeName(to)));
+  if (from == DType::Bool || to == DType::Bool)
+    fail(call.loc, fmt::format("{} does not convert predicates", what));
+  zeroing(6);
+  std::string rounding = text(3, "round", "ROUND_R");
+  static const std::set<std::string> kRoundings = {"ROUND_R", "ROUND_A", "ROUND_F", "ROUND_C",
+                                                   "ROUND_Z", "ROUND_O", "ROUND_H"};
+  if (!kRoundings.count(rounding))
+    fail(where(3, "round"), fmt::format("{} round= is one of ROUND_R, ROUND_A, ROUND_F, ROUND_C, "
+                                        "ROUND_Z, ROUND_O, ROUND_H, got \"{}\"",
+                                        what, rounding));
+  bool saturate = true;
+  if (const Value* v = arg(4, "sat"); v && v->kind != K::None) {
+    if (v->kind != K::Bool && v->kind != K::Int)
+      fail(where(4, "sat"), fmt::format("{} sat= is True or False", what));
+    saturate = v->kind == K::Bool ? v->b : v->i != 0;
+  }
+  int fromBytes = dtypeBytes(from), toBytes = dtypeBytes(to);
+  int64_t ratio = std::max(fromBytes, toBytes) / std::min(fromBytes, toBytes);
+  int64_t part = 0;
+  if (const Value* v = arg(5, "part"); v && v->kind != K::None) {
+    static const std::map<std::string, int64_t> kParts = {{"PART_EVEN", 0}, {"PART_ODD", 1},
+                                                          {"PART_P0", 0},   {"PART_P1", 1},
+                                                          {"PART_P2", 2},   {"PART_P3", 3}};
+    if (v->kind == K::Str && kParts.count(v->s))
+      part = kParts.at(v->s);
+    else if (v->kind == K::Int)
+      part = v->i;
+    else
+      fail(where(5, "part"), fmt::format("{} part= is PART_EVEN/PART_ODD, PART_P0..PART_P3 or a "
+                                         "number, got {}",
+                                         what, describe(*v)));
+    if (part < 0 || part >= ratio)
+      fail(where(5, "part"),
+           fmt::format("{} from {} to {} has {} part{}; part {} does not exist", what,
+                       dtypeName(from), dtypeName(to), ratio, ratio == 1 ? "" : "s", part));
+  }
+  if (ratio > 1 && arg(2, "mask") && arg(2, "mask")->kind != K::None)
+    fail(where(2, "mask"), fmt::format("{} with a mask between widths ({} to {}) is not supported "
+                                       "yet; tilesched models it on all lanes",
+                                       what, dtypeName(from), dtypeName(to)));
+  // What tilesched computes exactly: round to nearest even into floats
+  // (T.cast), truncation into integers, saturation as below.
+  auto unsupported = [&](const std::string& why) {
+    fail(call.loc, fmt::format("{} from {} to {} {} is not supported yet", what, dtypeName(from),
+                               dtypeName(to), why));
+  };
+  bool exact = (isFloat(from) && isFloat(to) && fromBytes < toBytes) ||
+               (isInt(from) && isInt(to) && fromBytes < toBytes && isSigned(from) == isSigned(to));
+  if (isFloat(from) && isInt(to) && rounding != "ROUND_Z")
+    unsupported(
+        fmt::format("with round=\"{}\" (tilesched converts floats to integers with "
+                    "ROUND_Z, truncation)",
+                    rounding));
+  if (isFloat(to) && !exact && rounding != "ROUND_R")
+    unsupported(
+        fmt::format("with round=\"{}\" (tilesched rounds to nearest even, ROUND_R)", rounding));
+  if ((isFloat8(to) || (isFloat(from) && isInt(to))) && !saturate)
+    unsupported("with sat=False (tilesched's conversions to float8 and to integers saturate)");
+  auto convert = [&, from, to](const Expr& x) -> Expr {
+    if (isFloat8(to) || (isFloat(from) && isInt(to)) || !saturate || exact) return cast(to, x);
+    if (isFloat(to)) {  // f32 -> f16/bf16: a finite overflow becomes the largest value
+      if (toBytes >= fromBytes) return cast(to, x);
+      double m = to == DType::Float16 ? 65504.0 : 3.3895313892515355e38;
+      Expr clamped =
+          binary(BinOp::Min, binary(BinOp::Max, x, floatImm(-m, from)), floatImm(m, from));
+      return cast(to, clamped);
+    }
+    if (isInt(from) && isInt(to)) {  // narrowing or a change of sign: clamp to the range
+      int64_t lo = intLimit(to, false), hi = intLimit(to, true);
+      int64_t fromLo = intLimit(from, false), fromHi = intLimit(from, true);
+      Expr y = x;
+      if (lo > fromLo) y = binary(BinOp::Max, y, intImm(lo, from));
+      if (hi < fromHi) y = binary(BinOp::Min, y, intImm(hi, from));
+      return cast(to, y);
+    }
+    return cast(to, x);  // int -> float: rounds to nearest even
+  };
+  SimdLanes active = simdLanes(ratio > 1 ? nullptr : arg(2, "mask"), to, call.loc);
+  if (fromBytes > toBytes)  // narrowing: lane i into lane ratio * i + part
+    return simdSlots(
+        to, ratio,
+        [&](const Expr& slot, const Expr& k) {
+          return select(binary(BinOp::EQ, k, intImm(part)), convert(a.at(slot)),
+                        cast(to, intImm(0)));
+        },
+        "vcvt", call.loc);
+  if (fromBytes < toBytes)  // widening: lane ratio * i + part into lane i
+    return simdResult(
+        to, active, [&](const Expr& l) { return convert(simdSlotAt(a, ratio, l, part, call.loc)); },
+        "vcvt", call.loc);
+  return simdResult(
+      to, active, [&](const Expr& l) { return convert(a.at(l)); }, "vcvt", call.loc);
 }
 
 // `acc = <register>` where `acc` is a T.simd.alloc_var: its lanes are written
