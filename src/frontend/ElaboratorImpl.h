@@ -358,6 +358,11 @@ class Elaborator {
   void checkUnitFlag(const py::Keyword& k, Env& env);
   // float8 values are stored, copied and cast, never computed with: an error
   // naming `what` (the operation) when one of `operands` is float8 (Float8.cpp).
+  // `x op y` on float8 values of one format: through float32, rounded back
+  // (Float8.cpp); nullptr when the operands are not such values.
+  ir::Expr float8Arithmetic(ir::BinOp op, const ir::Expr& x, const ir::Expr& y);
+  // `-x`; on a float8 value through float32 as above.
+  ir::Expr negation(const ir::Expr& x);
   void rejectFloat8Compute(std::initializer_list<ir::Expr> operands, SourceLoc loc,
                            const std::string& what);
   void requireNotElementwise(const std::string& what, SourceLoc loc, const BlockCtx& ctx);

@@ -242,6 +242,13 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
     fail(loc, fmt::format("'{}' needs integer operands; use '/' for floats", op));
   if ((op == "//" || op == "%") && isConstInt(y, 0))
     fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
+  if (op != "//" && op != "%")
+    if (Expr scalarized = float8Arithmetic(it->second, x, y)) return Value::irExpr(scalarized);
+  if ((isFloat8(x->dtype) || isFloat8(y->dtype)) && x->dtype != y->dtype)
+    fail(loc, fmt::format("'{}' on {} and {} values is not supported: float8 values compute only "
+                          "with values of their own format (through float32); convert first "
+                          "with T.cast(x, \"float32\")",
+                          op, dtypeName(x->dtype), dtypeName(y->dtype)));
   rejectFloat8Compute({x, y}, loc, fmt::format("'{}'", op));
   return Value::irExpr(binary(it->second, x, y));
 }
@@ -436,8 +443,7 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       Value a = eval(*e.lhs, env);
       if (a.isConstant()) return constUnary(e.id, a, e.loc);
       Expr x = toExpr(a, e.lhs->loc);
-      if (e.id == "-") rejectFloat8Compute({x}, e.loc, "negation");
-      if (e.id == "-") return Value::irExpr(unary(UnOp::Neg, x));
+      if (e.id == "-") return Value::irExpr(negation(x));
       if (e.id == "+") return Value::irExpr(x);
       if (e.id == "not") return Value::irExpr(unary(UnOp::Not, x));
       fail(e.loc, fmt::format("operator '{}' is not supported on run-time values", e.id));

@@ -1,5 +1,6 @@
-# float8 buffers are stored, copied and cast; computing with float8 values is
-# an error naming the operation.
+# float8 buffers are stored, copied and cast, and + - * / and negation compute
+# through float32 (rounded back); every other computation with float8 values
+# is an error naming the operation.
 import tilelang.language as T
 
 
@@ -16,12 +17,14 @@ def fp8_compute(N=64):
             T.copy(a, b)
             with T.SimdVF():
                 for i in T.Parallel(N):
-                    b[i] = a[i] * 2.0  # expected-error col 28 {{'*' on float8_e4m3fn values is not supported: float8 is a storage type (copies, casts, stores); convert first with T.cast(x, "float32")}}
+                    b[i] = a[i] * s[0]  # expected-error col 28 {{'*' on float8_e4m3fn and float8_e5m2 values is not supported: float8 values compute only with values of their own format (through float32); convert first with T.cast(x, "float32")}}
+                    b[i] = a[i] * b[i]  # expected-error col 28 {{'*' on float8_e4m3fn and float32 values is not supported: float8 values compute only with values of their own format (through float32); convert first with T.cast(x, "float32")}}
+                    b[i] = a[i] // a[i]  # expected-error col 28 {{'//' needs integer operands; use '/' for floats}}
             with T.SimdVF():
                 for i in T.Parallel(N):
                     b[i] = T.cast(a[i], "float32") * 2.0
                     a[i] = b[i] / 3.0
-                    b[i] = -a[i]  # expected-error col 28 {{negation on float8_e4m3fn values is not supported: float8 is a storage type (copies, casts, stores); convert first with T.cast(x, "float32")}}
+                    b[i] = -a[i] * 2.0
                     b[i] = T.exp(a[i])  # expected-error col 28 {{T.exp on float8_e4m3fn values is not supported: float8 is a storage type (copies, casts, stores); convert first with T.cast(x, "float32")}}
                     b[i] = T.max(a[i], b[i])  # expected-error col 28 {{T.max on float8_e4m3fn values is not supported: float8 is a storage type (copies, casts, stores); convert first with T.cast(x, "float32")}}
             T.reduce_max(a, s, dim=0)  # expected-error col 13 {{T.reduce_max on float8_e4m3fn buffer 'a' is not supported: float8 is a storage type (copies, casts, stores); T.copy it to a float32 buffer first}}
