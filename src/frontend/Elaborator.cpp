@@ -515,7 +515,7 @@ std::optional<std::vector<std::pair<std::string, Value>>> Elaborator::constantAr
     } catch (const EvalError&) {
       return std::nullopt;
     }
-    if (!v.isConstant()) return std::nullopt;
+    if (!v.isConstant() && !isConstantDataclassObject(v)) return std::nullopt;
     out.push_back({p.name, v});
   }
   if (ai < call.elts.size()) return std::nullopt;
@@ -1183,9 +1183,11 @@ void Elaborator::execDefinitions(const py::StmtList& body, Env& env, bool isFact
         bindFunction(s, alias);
         break;
       }
-      case py::StmtKind::ClassDef:
-        env.bind(s.name, Value::opaque(s.name));
+      case py::StmtKind::ClassDef: {
+        std::shared_ptr<Env> alias(std::shared_ptr<Env>{}, &env);  // as for functions
+        env.bind(s.name, isDataclass(s) ? dataclassClass(s, alias) : Value::opaque(s.name));
         break;
+      }
       case py::StmtKind::Assign:
       case py::StmtKind::AnnAssign:
       case py::StmtKind::AugAssign: {

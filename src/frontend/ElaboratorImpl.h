@@ -160,6 +160,14 @@ class Elaborator {
   Value dialectTensor(const std::string& name, const py::Expr& call, Env& env);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
+  Value runFunctionBody(const Value& fn, Env& local);
+  // @dataclass classes in factory code (Dataclasses.cpp).
+  static bool isDataclass(const py::Stmt& classDef);
+  // A dataclass object whose fields are all constants (a factory argument).
+  static bool isConstantDataclassObject(const Value& v);
+  Value dataclassClass(const py::Stmt& classDef, std::shared_ptr<Env> env);
+  Value constructDataclass(const Value& cls, const py::Expr& call, Env& env);
+  std::optional<Value> dataclassAttribute(const Value& obj, const std::string& id, SourceLoc loc);
   // Host helpers with constant arguments (`tilelang.next_power_of_2`, `tilelang.cdiv`,
   // `math.ceil`, `math.log2`, ...): their Python result; nullopt for anything else.
   std::optional<Value> hostHelper(const std::string& name, const py::Expr& call, Env& env);

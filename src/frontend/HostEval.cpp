@@ -592,6 +592,8 @@ Value Elaborator::evalCall(const py::Expr& call, Env& env) {
     case K::Function:
       return callFunction(fn, call, env);
     case K::Opaque:
+      if (fn.def && fn.def->kind == py::StmtKind::ClassDef && isDataclass(*fn.def))
+        return constructDataclass(fn, call, env);
       if (auto v = hostHelper(fn.s, call, env)) return *v;
       if (fn.s == "pytest.param") {
         // `pytest.param(a, b, id=..., marks=...)`: one parameter set (its values).
@@ -651,6 +653,7 @@ Value Elaborator::attributeOf(const Value& base, const std::string& id, SourceLo
                             base.buffer->name));
     fail(loc, fmt::format("buffer has no attribute '{}'; available: shape, dtype, data", id));
   }
+  if (auto field = dataclassAttribute(base, id, loc)) return *field;
   if (base.kind == K::Opaque && base.s == "argparse.Namespace") {
     for (const auto& [key, v] : base.items)
       if (key.s == id) {
@@ -826,6 +829,12 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
   }
   if (ai < args.size())
     fail(call.loc, fmt::format("{}() takes {} positional arguments", fn.def->name, params.size()));
+  return runFunctionBody(fn, *local);
+}
+
+// Runs the body of helper function `fn` in `local` (its parameters bound):
+// assignments, constant ifs, loops bounded at compile time, a return.
+Value Elaborator::runFunctionBody(const Value& fn, Env& local) {
   // Helpers: assignments, constant ifs, `for` over constant sequences and
   // `while` (at most kMaxHelperIterations iterations in all), and a return.
   enum class Flow { Normal, Break, Continue, Return };
@@ -840,25 +849,24 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
     for (const auto& s : body) {
       switch (s->kind) {
         case py::StmtKind::Return:
-          result = s->value ? eval(*s->value, *local) : Value::none();
+          result = s->value ? eval(*s->value, local) : Value::none();
           return Flow::Return;
         case py::StmtKind::Assign:
-          for (const auto& t : s->targets)
-            assignTargets(*t, eval(*s->value, *local), *local, s->loc);
+          for (const auto& t : s->targets) assignTargets(*t, eval(*s->value, local), local, s->loc);
           break;
         case py::StmtKind::AugAssign:
           assignTargets(
               *s->targets[0],
-              binaryOp(s->op, eval(*s->targets[0], *local), eval(*s->value, *local), s->loc),
-              *local, s->loc);
+              binaryOp(s->op, eval(*s->targets[0], local), eval(*s->value, local), s->loc), local,
+              s->loc);
           break;
         case py::StmtKind::If: {
-          Flow f = run(truthy(eval(*s->iter, *local), s->loc) ? s->body : s->orelse);
+          Flow f = run(truthy(eval(*s->iter, local), s->loc) ? s->body : s->orelse);
           if (f != Flow::Normal) return f;
           break;
         }
         case py::StmtKind::For: {
-          Value seq = eval(*s->iter, *local);
+          Value seq = eval(*s->iter, local);
           if (!seq.isSequence())
             fail(s->iter->loc, fmt::format("function '{}' loops over {}; only a range() or a "
                                            "constant tuple or list can be looped over at compile "
@@ -867,7 +875,7 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
           bool broke = false;
           for (const auto& x : seq.elts) {
             tick(s->loc);
-            assignTargets(*s->targets[0], x, *local, s->loc);
+            assignTargets(*s->targets[0], x, local, s->loc);
             Flow f = run(s->body);
             if (f == Flow::Return) return f;
             if (f == Flow::Break) {
@@ -883,7 +891,7 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
         }
         case py::StmtKind::While: {
           bool broke = false;
-          while (truthy(eval(*s->iter, *local), s->iter->loc)) {
+          while (truthy(eval(*s->iter, local), s->iter->loc)) {
             tick(s->loc);
             Flow f = run(s->body);
             if (f == Flow::Return) return f;
@@ -907,13 +915,13 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
         case py::StmtKind::Import:
           break;
         case py::StmtKind::Assert:
-          if (!truthy(eval(*s->value, *local), s->loc))
+          if (!truthy(eval(*s->value, local), s->loc))
             fail(s->loc,
                  "assertion failed" +
-                     (s->annotation ? ": " + pyStr(eval(*s->annotation, *local)) : std::string()));
+                     (s->annotation ? ": " + pyStr(eval(*s->annotation, local)) : std::string()));
           break;
         case py::StmtKind::Raise:
-          fail(s->loc, raiseMessage(*s, *local));
+          fail(s->loc, raiseMessage(*s, local));
         default:
           fail(s->loc,
                fmt::format("function '{}' cannot be evaluated at compile time", fn.def->name));

@@ -450,13 +450,16 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   auto op = std::make_shared<CopyStmt>(src, dst, *pipe, call.loc);
   op->atomic = atomicStoreOp(call, src, dst);
   for (const auto& kw : call.keywords) {
-    if (kw.name == "transpose" && !(s == MemScope::Global && d == MemScope::L1))
-      fail(kw.loc, "transpose= is only supported for global→shared.l1 copies");
     if (kw.name == "transpose") {
-      // A real transpose of a 2-D box: dst[i, j] = src[j, i].
+      // A real transpose of a 2-D box: dst[i, j] = src[j, i]; False is a plain copy.
       Value v = eval(*kw.value, env);
       if (!v.isConstant()) fail(kw.value->loc, "transpose= must be a compile-time True or False");
       if (!truthy(v, kw.value->loc)) continue;
+      bool toL0 = s == MemScope::L1 && (d == MemScope::L0A || d == MemScope::L0B);
+      if (!(s == MemScope::Global && d == MemScope::L1) && !toL0)
+        fail(kw.loc,
+             "transpose=True is only supported for global→shared.l1 and "
+             "shared.l1→shared.l0a/l0b copies");
       std::vector<int64_t> raw = extentsOf(src);
       if (raw.size() >= 2) std::swap(raw[raw.size() - 2], raw[raw.size() - 1]);
       std::vector<int64_t> se = significant(raw), de = significant(extentsOf(dst));

@@ -44,7 +44,8 @@ def main(A: T.Tensor((64, 256), "float32"), B: T.Tensor((64, 256), "float32"), n
         T.copy(A[0:4, 0:256, 0], a)  # expected-error col 16 {{buffer 'A' has rank 2 but is indexed with 3 indices}}
         T.copy(A[0:4, :], a, pad_value=0.0, l2_cache_ctrl=1, unit_flag_ctrl=True)
         T.copy(A[0:64, 0:64], l1, transpose=True)
-        T.copy(A[0:4, :], a, transpose=True)  # expected-error col 30 {{transpose= is only supported for global→shared.l1 copies}}
+        T.copy(A[0:4, :], a, transpose=True)  # expected-error col 30 {{transpose=True is only supported for global→shared.l1 and shared.l1→shared.l0a/l0b copies}}
+        T.copy(A[0:4, :], a, transpose=False)
         T.copy(A[0:4, :], a, mode="fast")  # expected-error col 30 {{unknown keyword argument 'mode' to T.copy; accepted: l2_cache_ctrl, unit_flag_ctrl, pad_value, data_select, transpose}}
         T.copy(A[0:4, :])  # expected-error col 9 {{T.copy takes a source and a destination (1 given)}}
         T.copy(A[0:4, :], a, row)  # expected-error col 9 {{T.copy takes a source and a destination (3 given)}}
