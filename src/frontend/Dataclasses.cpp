@@ -120,8 +120,7 @@ std::optional<Value> Elaborator::dataclassAttribute(const Value& obj, const std:
   for (const auto& [key, v] : obj.items)
     if (key.s == id) return v;
   const py::Stmt* method = methodOf(*obj.def, id);
-  if (!method)
-    fail(loc, fmt::format("'{}' object has no attribute '{}'", obj.def->name, id));
+  if (!method) fail(loc, fmt::format("'{}' object has no attribute '{}'", obj.def->name, id));
   bool property = false;
   for (const auto& d : method->decorators) property |= d && isDecorator(*d, "property");
   if (!property || method->params.empty())

@@ -481,7 +481,7 @@ void Elaborator::elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
     case SK::If:
       return elabIf(s, env, ctx);
     case SK::While:
-      fail(s.loc, "'while' loops are not supported yet");
+      return elabWhile(s, env, ctx);
     case SK::Unparsed:
       fail(s.reasonLoc.valid() ? s.reasonLoc : s.loc, s.reason);
     case SK::Assert: {

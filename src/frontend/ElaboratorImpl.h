@@ -298,6 +298,7 @@ class Elaborator {
   void elabStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabWhile(const py::Stmt& s, Env& env, BlockCtx& ctx);  // WhileLoops.cpp
   void unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabParallelFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);

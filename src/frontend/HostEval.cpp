@@ -1229,6 +1229,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "set_atomic_none",
                                                     "finalize_reducer",
                                                     "assume_conflict",
+                                                    "assume_no_conflict",
                                                     "annotate_layout",
                                                     "set_hf32_mode",
                                                     "print",

@@ -167,6 +167,21 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
             "buffers by the bytes they touch, and distinct allocations never overlap");
     return true;
   }
+  if (name == "assume_no_conflict") {
+    // A hint that the accesses to a region never conflict (across loop
+    // iterations at `level`, across cores with `cross=True`), which lets
+    // upstream's scheduler drop dependences it cannot disprove. tilesched's
+    // dependences come from the exact regions, so the hint is only checked.
+    checkKeywords(call, "T.assume_no_conflict", {"level", "cross"});
+    auto a = positional(call, env);
+    if (a.size() != 1 || (a[0].kind != K::Buffer && a[0].kind != K::Access))
+      fail(call.loc,
+           "T.assume_no_conflict takes one buffer or slice: T.assume_no_conflict(a[...])");
+    warning(call.loc,
+            "T.assume_no_conflict has no effect: tilesched derives dependences from the exact "
+            "regions each access touches, so there is nothing the hint could remove");
+    return true;
+  }
   if (name == "annotate_layout") {
     // A buffer's physical layout (a fragment's thread mapping, UB's NZ
     // fractals). tilesched indexes every buffer logically, so the layout
