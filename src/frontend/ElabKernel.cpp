@@ -316,7 +316,9 @@ void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
   for (const auto& s : body) {
     if (diags_.numErrors() >= DiagnosticEngine::kMaxErrors) return;
     try {
+      size_t before = ctx.out ? ctx.out->size() : 0;
       elabStmt(*s, env, ctx);
+      if (ctx.threads) wrapPerThread(ctx, before, s->loc);
     } catch (const EvalError& e) {
       reportFailedStatement(e, *s, env);
     }
@@ -779,6 +781,7 @@ void Elaborator::elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       fail(target.loc, fmt::format("cannot assign to buffer '{}'; write its elements with '{}[...] "
                                    "= value' or use T.copy",
                                    target.id, target.id));
+    if (bindPerThread(target.id, v, env, ctx, s.value->loc)) return;
     if (lastPrevVar_ && v.kind == K::Expr && v.expr->kind == ExprKind::VarRef &&
         v.expr->var == lastPrevVar_ && s.kind != py::StmtKind::AugAssign) {
       // `old = T.atomic_add(C[i], v, return_prev=True)`: the name is the scalar
@@ -1380,11 +1383,12 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
     }
     return call.elts.size() > pos ? call.elts[pos].get() : nullptr;
   };
+  std::vector<int64_t> threadDims;
   if (simt) {
     const py::Expr* t = argument("threads", 0);
     if (!t) fail(call.loc, "T.SimtVF needs threads=K");
-    // threads=(x, y) is a 2-D thread block of x*y threads; no thread index
-    // is modelled, so only the count matters.
+    // threads=(x, y) is a 2-D thread block of x*y threads; T.get_thread_binding
+    // indexes them (SimtThreads.cpp).
     Value threads = eval(*t, env);
     std::vector<Value> dims = threads.isSequence() ? threads.elts : std::vector<Value>{threads};
     if (dims.empty() || dims.size() > 3)
@@ -1393,6 +1397,7 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
     for (const auto& d : dims) {
       int64_t n = toConstInt(d, t->loc, "threads");
       if (n < 1) fail(t->loc, "threads must be positive");
+      threadDims.push_back(n);
       if (__builtin_mul_overflow(region->threads, n, &region->threads))
         fail(t->loc, "too many threads");
     }
@@ -1412,6 +1417,10 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
   inner.out = &out;
   inner.inVF = true;
   inner.inSimt = simt;
+  SimtThreads threads;
+  threads.dims = threadDims;
+  threads.top = &out;
+  inner.threads = simt ? &threads : nullptr;
   elabScopedBlock(body, env, inner, "T." + name + " region", loc, /*loop=*/false);
   region->body = std::make_shared<SeqStmt>(std::move(out), loc);
   ctx.out->push_back(region);

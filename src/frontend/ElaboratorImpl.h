@@ -26,6 +26,16 @@ struct BlockCtx {
   bool inParallel = false;  // element-wise body of T.Parallel
   bool inVF = false;        // T.SimtVF / T.SimdVF region
   bool inSimt = false;      // T.SimtVF region (its threads access memory element by element)
+  // The T.SimtVF region whose body this is (its thread indices, SimtThreads.cpp).
+  struct SimtThreads* threads = nullptr;
+};
+
+// The threads of a T.SimtVF region and the index variables
+// T.get_thread_binding(dim) made for them (dims x, y, z).
+struct SimtThreads {
+  std::vector<int64_t> dims;
+  std::vector<ir::Var> vars;             // one per dim once any binding is asked for
+  std::vector<ir::Stmt>* top = nullptr;  // the region body's own statement list
 };
 
 // A kernel body that scopes the names bound in it, as TVMScript's parser does
@@ -299,6 +309,11 @@ class Elaborator {
   void elabAssign(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabWhile(const py::Stmt& s, Env& env, BlockCtx& ctx);  // WhileLoops.cpp
+  // SimtThreads.cpp: T.get_thread_binding and the per-thread statements of a region.
+  Value threadBinding(const py::Expr& call, Env& env);
+  void wrapPerThread(BlockCtx& ctx, size_t firstNew, SourceLoc loc);
+  bool bindPerThread(const std::string& name, const Value& v, Env& env, const BlockCtx& ctx,
+                     SourceLoc loc);
   void unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabParallelFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);

@@ -231,8 +231,9 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
   // Run-time arithmetic: constants take the other operand's dtype (TVM's rule).
   auto [x, y] = unifyOperands(a, loc, b, loc);
   static const std::map<std::string, BinOp> kOps = {
-      {"+", BinOp::Add}, {"-", BinOp::Sub},       {"*", BinOp::Mul},
-      {"/", BinOp::Div}, {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}};
+      {"+", BinOp::Add},       {"-", BinOp::Sub},      {"*", BinOp::Mul},    {"/", BinOp::Div},
+      {"//", BinOp::FloorDiv}, {"%", BinOp::FloorMod}, {"&", BinOp::BitAnd}, {"|", BinOp::BitOr},
+      {"^", BinOp::BitXor},    {"<<", BinOp::Shl},     {">>", BinOp::Shr}};
   auto it = kOps.find(op);
   if (it == kOps.end())
     fail(loc, fmt::format("operator '{}' is not supported on run-time values", op));
@@ -240,9 +241,16 @@ Value Elaborator::binaryOp(const std::string& op, const Value& a, const Value& b
     fail(loc, "'/' on integers is true division; use '//' for integer division");
   if ((op == "//" || op == "%") && (isFloat(x->dtype) || isFloat(y->dtype)))
     fail(loc, fmt::format("'{}' needs integer operands; use '/' for floats", op));
+  bool bitwise = op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+  // On two truth values (`(i < n) & (j < m)`) & | ^ are and, or, differs.
+  if ((op == "&" || op == "|" || op == "^") && x->dtype == DType::Bool && y->dtype == DType::Bool)
+    return Value::irExpr(binary(op == "&" ? BinOp::And : op == "|" ? BinOp::Or : BinOp::NE, x, y));
+  if (bitwise && (!isInt(x->dtype) || !isInt(y->dtype)))
+    fail(loc, fmt::format("'{}' needs integer operands, got {} and {}", op, dtypeName(x->dtype),
+                          dtypeName(y->dtype)));
   if ((op == "//" || op == "%") && isConstInt(y, 0))
     fail(loc, op == "//" ? "integer division by zero" : "integer modulo by zero");
-  if (op != "//" && op != "%")
+  if (op != "//" && op != "%" && !bitwise)
     if (Expr scalarized = float8Arithmetic(it->second, x, y)) return Value::irExpr(scalarized);
   if ((isFloat8(x->dtype) || isFloat8(y->dtype)) && x->dtype != y->dtype)
     fail(loc, fmt::format("'{}' on {} and {} values is not supported: float8 values compute only "
@@ -1138,6 +1146,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     return Value::irExpr(binary(name == "min" ? BinOp::Min : BinOp::Max, x, y));
   }
   if (name == "clamp") return dialectClamp(call, env);
+  if (name == "get_thread_binding") return threadBinding(call, env);
   if (name == "bind") {
     // T.bind(e): evaluate e once, here, and name the result; a plain name
     // bound to a value already takes it at this point (docs/language.md).

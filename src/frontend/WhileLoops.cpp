@@ -106,8 +106,7 @@ std::string flipped(const std::string& op) {
 }  // namespace
 
 void Elaborator::elabWhile(const py::Stmt& s, Env& env, BlockCtx& ctx) {
-  if (!s.orelse.empty())
-    fail(s.orelse[0]->loc, "'while ... else' is not supported in a kernel");
+  if (!s.orelse.empty()) fail(s.orelse[0]->loc, "'while ... else' is not supported in a kernel");
   requireNotElementwise("a loop", s.loc, ctx);
   auto unsupported = [&](SourceLoc loc, const std::string& why) {
     fail(loc, fmt::format("this 'while' loop is not supported yet: {}; tilesched runs a while loop "
@@ -181,8 +180,7 @@ void Elaborator::elabWhile(const py::Stmt& s, Env& env, BlockCtx& ctx) {
       unsupported(where->loc, fmt::format("the body changes '{}', which the bound reads", name));
   }
   Value c = eval(*stepValue, env);
-  if (c.kind != K::Int)
-    unsupported(stepValue->loc, "its step is not a compile-time integer");
+  if (c.kind != K::Int) unsupported(stepValue->loc, "its step is not a compile-time integer");
   int64_t delta = stepNegated ? -c.i : c.i;
   bool up = op == "<" || op == "<=";
   if (delta == 0 || (delta > 0) != up)

@@ -113,6 +113,13 @@ enum class BinOp {
   GE,
   And,
   Or,
+  // Integer bitwise operations (Python's & | ^ << >>; >> is arithmetic on
+  // signed types): operands and result of one integer dtype.
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr,
 };
 
 enum class UnOp { Neg, Not, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid };

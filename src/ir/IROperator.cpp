@@ -83,6 +83,19 @@ std::optional<int64_t> foldInt(BinOp op, int64_t a, int64_t b) {
       return (a != 0) && (b != 0);
     case BinOp::Or:
       return (a != 0) || (b != 0);
+    case BinOp::BitAnd:
+      return a & b;
+    case BinOp::BitOr:
+      return a | b;
+    case BinOp::BitXor:
+      return a ^ b;
+    case BinOp::Shl:
+      if (b < 0 || b >= 63 || (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b))))
+        return std::nullopt;
+      return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+    case BinOp::Shr:
+      if (b < 0) return std::nullopt;
+      return b >= 64 ? (a < 0 ? -1 : 0) : a >> b;
     case BinOp::Div:
       return std::nullopt;
   }
@@ -289,6 +302,16 @@ std::string_view binOpSpelling(BinOp op) {
       return "and";
     case BinOp::Or:
       return "or";
+    case BinOp::BitAnd:
+      return "&";
+    case BinOp::BitOr:
+      return "|";
+    case BinOp::BitXor:
+      return "^";
+    case BinOp::Shl:
+      return "<<";
+    case BinOp::Shr:
+      return ">>";
   }
   return "?";
 }

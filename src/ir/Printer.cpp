@@ -40,6 +40,15 @@ int precedence(const Expr& e) {
       case BinOp::GT:
       case BinOp::GE:
         return 4;
+      case BinOp::BitOr:
+        return 5;
+      case BinOp::BitXor:
+        return 6;
+      case BinOp::BitAnd:
+        return 7;
+      case BinOp::Shl:
+      case BinOp::Shr:
+        return 8;
       case BinOp::Add:
       case BinOp::Sub:
         return 10;

@@ -108,6 +108,16 @@ std::string operationName(const Expr& e) {
         case BinOp::And:
         case BinOp::Or:
           return "logic";
+        case BinOp::BitAnd:
+          return "and";
+        case BinOp::BitOr:
+          return "or";
+        case BinOp::BitXor:
+          return "xor";
+        case BinOp::Shl:
+          return "shl";
+        case BinOp::Shr:
+          return "shr";
         default:
           return "compare";
       }

@@ -275,6 +275,21 @@ int64_t intBinary(BinOp op, int64_t x, int64_t y, DType t) {
     case BinOp::Max:
       r = std::max(x, y);
       break;
+    case BinOp::BitAnd:
+      r = x & y;
+      break;
+    case BinOp::BitOr:
+      r = x | y;
+      break;
+    case BinOp::BitXor:
+      r = x ^ y;
+      break;
+    case BinOp::Shl:  // a negative count is the caller's error; wraps like the other ops
+      r = y < 0 || y >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+      break;
+    case BinOp::Shr:  // arithmetic on the value (sign-extended or zero-extended by its dtype)
+      r = y < 0 ? 0 : y >= 64 ? (x < 0 ? -1 : 0) : x >> y;
+      break;
     default:
       break;
   }
@@ -342,6 +357,8 @@ Scalar Machine::evalValue(const Expr& e) {
     fail(fmt::format("integer division by zero in '{}'", printExpr(e)));
   if (y == 0 && op == BinOp::FloorMod)
     fail(fmt::format("integer modulo by zero in '{}'", printExpr(e)));
+  if (y < 0 && (op == BinOp::Shl || op == BinOp::Shr))
+    fail(fmt::format("negative shift count {} in '{}'", y, printExpr(e)));
   return Scalar::ofInt(detail::intBinary(op, x, y, e->dtype));
 }
 

@@ -616,6 +616,11 @@ int Machine::TileSteps::compile(const Expr& e, int guard) {
             const TileNode& d = prog.nodes[static_cast<size_t>(n.b)];
             if (d.kind != TileKind::Const || d.constant.asInt() == 0) return -1;
           }
+          // A shift count the walk could find negative (an error there): element by element.
+          if (e->binOp == BinOp::Shl || e->binOp == BinOp::Shr) {
+            const TileNode& d = prog.nodes[static_cast<size_t>(n.b)];
+            if (d.kind != TileKind::Const || d.constant.asInt() < 0) return -1;
+          }
         }
         break;
       }

@@ -16,7 +16,8 @@ def main(A: T.Tensor((1024,), "float32"), I: T.Tensor((1024,), "int32"), n: T.in
             a[i] = A[i] % 2.0  # expected-error col 20 {{'%' needs integer operands; use '/' for floats}}
             b[i] = I[i] // 0  # expected-error col 20 {{integer division by zero}}
             b[i] = I[i] % 0  # expected-error col 20 {{integer modulo by zero}}
-            b[i] = I[i] << 1  # expected-error col 20 {{operator '<<' is not supported on run-time values}}
+            b[i] = I[i] << 1
+            a[i] = A[i] << 1  # expected-error col 20 {{'<<' needs integer operands, got float32 and float32}}
             a[i] = A[i] ** 2  # expected-error col 20 {{operator '**' is not supported on run-time values}}
             b[i] = ~I[i]  # expected-error col 20 {{operator '~' is not supported on run-time values}}
             a[i] = A[i] if I[i] in (1, 2) else 0.0  # expected-error col 28 {{'in' is not supported on run-time values}}

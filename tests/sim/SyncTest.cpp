@@ -506,3 +506,38 @@ TEST(Poison, RacesAreStillReported) {
 
 }  // namespace
 }  // namespace tilesched::sim::test
+
+namespace tilesched::sim::test {
+namespace {
+
+// Integer bitwise operators against their closed forms, and a negative shift
+// count (known only at run time) is a run-time error at its statement.
+TEST(Bitwise, ClosedFormsAndNegativeShift) {
+  auto run = runSerial(kernelText("I: T.Tensor((8,), \"int32\"), O: T.Tensor((8,), \"int32\")",
+                                  "n = T.alloc_shared((8,), \"int32\")\n"
+                                  "T.copy(I, n)\n"
+                                  "for i in T.Parallel(8):\n"
+                                  "    n[i] = ((i & 6) | (i << 3)) ^ (-i >> 1)\n"
+                                  "T.copy(n, O)"));
+  ASSERT_TRUE(run.ok());
+  auto o = finalValues(run, "O", ir::DType::Int32);
+  ASSERT_EQ(o.size(), 8u);
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(o[static_cast<size_t>(i)], static_cast<double>(((i & 6) | (i << 3)) ^ (-i >> 1)))
+        << i;
+  auto bad = runSerial(kernelText("I: T.Tensor((8,), \"int32\"), O: T.Tensor((8,), \"int32\")",
+                                  "n = T.alloc_shared((8,), \"int32\")\n"
+                                  "T.copy(I, n)\n"
+                                  "s = T.alloc_var(\"int32\")\n"
+                                  "s = -2\n"
+                                  "for i in T.Parallel(8):\n"
+                                  "    n[i] = i << s\n"
+                                  "T.copy(n, O)"));
+  const SimIssue* e = runtimeIssue(bad);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->loc.line, 11u);  // the store that shifts
+  EXPECT_NE(e->message.find("negative shift count -2"), std::string::npos) << e->message;
+}
+
+}  // namespace
+}  // namespace tilesched::sim::test

@@ -37,18 +37,17 @@ TEST(WhileLoop, TripCountsMatchPython) {
           int64_t step = (op[0] == '<') ? size : -size;
           std::string stepText =
               step > 0 ? fmt::format("v += {}", step) : fmt::format("v = v - {}", -step);
-          std::string text = kernelText(
-              "O: T.Tensor((2,), \"int32\")",
-              fmt::format("n = T.alloc_var(\"int32\")\n"
-                          "n = 0\n"
-                          "v = T.alloc_var(\"int32\")\n"
-                          "v = {}\n"
-                          "while v {} {}:\n"
-                          "    n = n + 1\n"
-                          "    {}\n"
-                          "O[0] = n\n"
-                          "O[1] = v",
-                          start, op, bound, stepText));
+          std::string text =
+              kernelText("O: T.Tensor((2,), \"int32\")", fmt::format("n = T.alloc_var(\"int32\")\n"
+                                                                     "n = 0\n"
+                                                                     "v = T.alloc_var(\"int32\")\n"
+                                                                     "v = {}\n"
+                                                                     "while v {} {}:\n"
+                                                                     "    n = n + 1\n"
+                                                                     "    {}\n"
+                                                                     "O[0] = n\n"
+                                                                     "O[1] = v",
+                                                                     start, op, bound, stepText));
           auto run = runSerial(text);
           ASSERT_TRUE(run.ok()) << text;
           auto o = finalValues(run, "O", ir::DType::Int32);
