@@ -57,11 +57,13 @@ class ThreadUse : public IRVisitor {
 Value Elaborator::threadBinding(const py::Expr& call, Env& env) {
   checkKeywords(call, "T.get_thread_binding", {"dim"});
   if (!currentCtx_ || !currentCtx_->threads)
-    fail(call.loc, "T.get_thread_binding is the thread index of a T.SimtVF region: use it inside "
-                   "'with T.SimtVF(threads=...):'");
+    fail(call.loc,
+         "T.get_thread_binding is the thread index of a T.SimtVF region: use it inside "
+         "'with T.SimtVF(threads=...):'");
   if (currentCtx_->inParallel)
-    fail(call.loc, "T.get_thread_binding inside a T.Parallel body is not supported yet: there "
-                   "the loop's own index is the element");
+    fail(call.loc,
+         "T.get_thread_binding inside a T.Parallel body is not supported yet: there "
+         "the loop's own index is the element");
   auto a = positional(call, env);
   int64_t dim = 0;
   if (const py::Keyword* k = keyword(call, "dim")) {
