@@ -1423,6 +1423,7 @@ void Elaborator::elabVFRegion(const py::Expr& call, const std::string& name,
   inner.threads = simt ? &threads : nullptr;
   elabScopedBlock(body, env, inner, "T." + name + " region", loc, /*loop=*/false);
   region->body = std::make_shared<SeqStmt>(std::move(out), loc);
+  if (simt) checkThreadUses(threads, region->body, loc);
   ctx.out->push_back(region);
 }
 

@@ -312,6 +312,7 @@ class Elaborator {
   // SimtThreads.cpp: T.get_thread_binding and the per-thread statements of a region.
   Value threadBinding(const py::Expr& call, Env& env);
   void wrapPerThread(BlockCtx& ctx, size_t firstNew, SourceLoc loc);
+  void checkThreadUses(const SimtThreads& t, const ir::Stmt& body, SourceLoc loc);
   bool bindPerThread(const std::string& name, const Value& v, Env& env, const BlockCtx& ctx,
                      SourceLoc loc);
   void unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx);

@@ -52,7 +52,43 @@ class ThreadUse : public IRVisitor {
   const std::vector<Var>& vars_;
 };
 
+// A thread index used outside the T.Parallel that runs its statement per thread.
+class StrayThreadUse : public IRVisitor {
+ public:
+  explicit StrayThreadUse(const std::vector<Var>& vars) : vars_(vars) {}
+  const StmtNode* stray = nullptr;
+
+  void visitStmt(const Stmt& s) override {
+    if (stray || !s) return;
+    if (const auto* p = as<ParallelStmt>(s)) {
+      for (const Var& v : p->vars)
+        for (const Var& t : vars_)
+          if (v == t) return;  // a per-thread statement: its uses are bound
+    }
+    current_ = s.get();
+    IRVisitor::visitStmt(s);
+  }
+  void visitExpr(const Expr& e) override {
+    for (const Var& v : vars_)
+      if (!stray && e && mentionsVar(e, v)) stray = current_;
+  }
+
+ private:
+  const std::vector<Var>& vars_;
+  const StmtNode* current_ = nullptr;
+};
+
 }  // namespace
+
+void Elaborator::checkThreadUses(const SimtThreads& t, const Stmt& body, SourceLoc loc) {
+  if (t.vars.empty()) return;
+  StrayThreadUse check(t.vars);
+  check.visitStmt(body);
+  if (check.stray)
+    fail(check.stray->loc.valid() ? check.stray->loc : loc,
+         "T.get_thread_binding's index is used inside a nested block of the region, which is not "
+         "supported yet; use it in statements of the T.SimtVF region's own body");
+}
 
 Value Elaborator::threadBinding(const py::Expr& call, Env& env) {
   checkKeywords(call, "T.get_thread_binding", {"dim"});
@@ -107,13 +143,18 @@ void Elaborator::wrapPerThread(BlockCtx& ctx, size_t firstNew, SourceLoc loc) {
   if (!t || t->vars.empty() || ctx.out != t->top) return;
   for (size_t i = firstNew; i < ctx.out->size(); ++i) {
     Stmt& s = (*ctx.out)[i];
+    if (const auto* p = as<ParallelStmt>(s); p && !p->vars.empty() && p->vars.back() == t->vars[0])
+      continue;  // already per-thread (a nested block's statement, wrapped where it was made)
     ThreadUse use(t->vars);
     use.visitStmt(s);
     if (!use.uses) continue;
-    if (use.loop)
-      fail(use.loop->loc.valid() ? use.loop->loc : loc,
+    if (use.loop) {
+      SourceLoc at = use.loop->loc.valid() ? use.loop->loc : loc;
+      ctx.out->resize(i);  // the statement is not kept: no second error about it
+      fail(at,
            "a loop in code that uses T.get_thread_binding is not supported yet; write the "
            "per-thread work without the loop, or as a T.Parallel over the elements");
+    }
     auto p = std::make_shared<ParallelStmt>(s->loc);
     for (size_t d = t->dims.size(); d-- > 0;) {
       p->vars.push_back(t->vars[d]);

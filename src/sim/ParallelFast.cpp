@@ -1016,6 +1016,14 @@ void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
     }
   } else if ((dt == DType::UInt8 || dt == DType::Int8) && !v.isFloat) {
     for (size_t e = 0; e < n; ++e) mem[offs[e]] = static_cast<uint8_t>(v.i[e]);
+  } else if (v.isFloat && isFloat8(dt)) {  // storeElement's rounding and encoding, inline
+    for (size_t e = 0; e < n; ++e) mem[offs[e]] = encodeFloat8(roundToFloat(v.f[e], dt), dt);
+  } else if (v.isFloat && (dt == DType::Float16 || dt == DType::BFloat16)) {
+    for (size_t e = 0; e < n; ++e) {
+      double r = roundToFloat(v.f[e], dt);
+      uint16_t b = dt == DType::Float16 ? encodeHalf(r) : encodeBFloat16(r);
+      std::memcpy(mem + offs[e], &b, 2);
+    }
   } else {
     for (size_t e = 0; e < n; ++e) storeElement(mem + offs[e], dt, v.get(e));
   }
