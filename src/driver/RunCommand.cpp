@@ -20,6 +20,7 @@
 #include "driver/Compare.h"
 #include "driver/Driver.h"
 #include "frontend/Elaborator.h"
+#include "ir/IROperator.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "pipeline/Pipelines.h"
@@ -129,6 +130,24 @@ std::string checkOptions(const RunCommandOptions& o, sim::RunOptions& ro) {
 
 // ------------------------------------------------------------ rendering
 
+// Whether the global element statement `s` touches is found through a value
+// read at run time (`out[idx[i]] = ...`, a T.alloc_var loaded from a tensor):
+// then which elements two blocks touch depends on the inputs.
+bool addressReadsMemory(const ir::StmtNode* s) {
+  if (!s) return false;
+  if (const auto* st = dynamic_cast<const ir::StoreStmt*>(s)) {
+    for (const auto& i : st->indices)
+      if (ir::containsLoad(i)) return true;
+    return false;
+  }
+  if (const auto* c = dynamic_cast<const ir::CopyStmt*>(s)) {
+    for (const ir::Region* r : {&c->src, &c->dst})
+      for (const auto& range : r->ranges)
+        if (ir::containsLoad(range.min)) return true;
+  }
+  return false;
+}
+
 // Run-time problems of every kernel as diagnostics anchored in the kernel file.
 void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine& runDiags) {
   for (const auto& oc : outcomes) {
@@ -166,6 +185,13 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
           d.notes.push_back(
               {race.first.stmt->loc, fmt::format("the other access ({}, block {})",
                                                  pipeName(race.first.pipe), race.first.block)});
+        if (addressReadsMemory(race.first.stmt) || addressReadsMemory(race.second.stmt))
+          d.notes.push_back(
+              {race.second.stmt ? race.second.stmt->loc : SourceLoc{},
+               "the element is found through a value read at run time, so which elements the "
+               "blocks touch depends on the inputs: inputs not given with --input are random "
+               "(--seed), and may repeat where the kernel expects distinct values (a permutation, "
+               "as torch.randperm makes); pass the kernel's own with --input NAME=FILE.npy"});
         continue;
       }
       auto& d = runDiags.error(

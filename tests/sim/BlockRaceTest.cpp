@@ -81,6 +81,54 @@ TEST(BlockRaces, MessageNamesBothBlocksInstructionsAndElement) {
   EXPECT_NE(all.find("note: the other access (MTE3, block 0)"), std::string::npos) << all;
 }
 
+// A scatter through an index read from an input: with run's random inputs
+// the indices repeat and two blocks race; the report says the inputs may be
+// the cause and how to pass the kernel's own. With a permutation as --input
+// the same file passes. A race at a constant element gets no such note.
+TEST(BlockRaces, DataDependentRaceSaysTheInputsMayBeTheCause) {
+  std::string text = kernelText(
+      "Idx: T.Tensor((8,), \"int32\"), V: T.Tensor((8,), \"float32\"), O: T.Tensor((8,), "
+      "\"float32\")",
+      "d = T.alloc_var(\"int32\")\n"
+      "d = Idx[bx]\n"
+      "if 0 <= d < 8:\n"
+      "    O[d] = V[bx]",
+      8);
+  const std::string note =
+      "note: the element is found through a value read at run time, so which elements the blocks "
+      "touch depends on the inputs: inputs not given with --input are random (--seed), and may "
+      "repeat where the kernel expects distinct values (a permutation, as torch.randperm makes); "
+      "pass the kernel's own with --input NAME=FILE.npy";
+  auto r = runCli(text, "scatter_race", {"--schedule", "serial"});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  std::string all = r.out + r.err;
+  EXPECT_NE(all.find("error: race between blocks"), std::string::npos) << all;
+  EXPECT_NE(all.find(":9:20: " + note), std::string::npos) << all;
+
+  auto permNpy = std::filesystem::path(::testing::TempDir()) / "perm_idx.npy";
+  {
+    // A .npy of int32 [3, 0, 7, 1, 6, 2, 5, 4] written by hand (format 1.0).
+    std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (8,), }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::ofstream f(permNpy, std::ios::binary);
+    f.write("\x93NUMPY\x01\x00", 8);
+    uint16_t len = static_cast<uint16_t>(header.size());
+    f.put(static_cast<char>(len & 0xff));
+    f.put(static_cast<char>(len >> 8));
+    f << header;
+    for (int32_t v : {3, 0, 7, 1, 6, 2, 5, 4}) f.write(reinterpret_cast<const char*>(&v), 4);
+  }
+  auto ok =
+      runCli(text, "scatter_perm", {"--schedule", "serial", "--input", "Idx=" + permNpy.string()});
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+
+  auto constant = runCli(bothBlocksWriteAllOfC(), "block_race_const", {"--schedule", "serial"});
+  EXPECT_EQ(constant.code, 3);
+  EXPECT_EQ((constant.out + constant.err).find("found through a value read at run time"),
+            std::string::npos);
+}
+
 TEST(BlockRaces, DisjointTilesDoNotRace) {
   auto run = runSerial(kernelText(kParams,
                                   "a = T.alloc_shared((16,), \"float32\")\n"
