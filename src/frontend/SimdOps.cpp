@@ -377,6 +377,14 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
       {"vdup", &Elaborator::simdDup},
       {"vdupv", &Elaborator::simdDupVector},
       {"vcvt", &Elaborator::simdConvert},
+      {"vand", &Elaborator::simdBinary},
+      {"vor", &Elaborator::simdBinary},
+      {"vxor", &Elaborator::simdBinary},
+      {"vshl", &Elaborator::simdBinary},
+      {"vshr", &Elaborator::simdBinary},
+      {"vshls", &Elaborator::simdScalar},
+      {"vshrs", &Elaborator::simdScalar},
+      {"vnot", &Elaborator::simdUnary},
   };
   auto handler = kHandlers.find(op);
   if (handler == kHandlers.end())
@@ -385,7 +393,8 @@ Value Elaborator::callSimd(const std::string& op, const py::Expr& call, Env& env
                      "update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, "
                      "vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, "
                      "vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, "
-                     "vdupv, vcvt, alloc_var, alloc_local and mem_bar (docs/language.md)",
+                     "vdupv, vcvt, vand/vor/vxor/vnot, vshl/vshr/vshls/vshrs, alloc_var, "
+                     "alloc_local and mem_bar (docs/language.md)",
                      what));
   SimdCall c{op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8, sameDtype};
   return (this->*handler->second)(c);
@@ -624,14 +633,17 @@ Value Elaborator::simdStore(SimdCall& c) {
 Value Elaborator::simdBinary(SimdCall& c) {
   [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
                           sameDtype] = c;
-  static const std::map<std::string, BinOp> kBinary = {{"vadd", BinOp::Add}, {"vsub", BinOp::Sub},
-                                                       {"vmul", BinOp::Mul}, {"vdiv", BinOp::Div},
-                                                       {"vmax", BinOp::Max}, {"vmin", BinOp::Min}};
+  static const std::map<std::string, BinOp> kBinary = {
+      {"vadd", BinOp::Add},    {"vsub", BinOp::Sub}, {"vmul", BinOp::Mul},    {"vdiv", BinOp::Div},
+      {"vmax", BinOp::Max},    {"vmin", BinOp::Min}, {"vand", BinOp::BitAnd}, {"vor", BinOp::BitOr},
+      {"vxor", BinOp::BitXor}, {"vshl", BinOp::Shl}, {"vshr", BinOp::Shr}};
   BinOp bop = kBinary.at(op);
+  bool bitwise = bop == BinOp::BitAnd || bop == BinOp::BitOr || bop == BinOp::BitXor ||
+                 bop == BinOp::Shl || bop == BinOp::Shr;
   checkKeywords(call, what, {"mask", "mode", "precision"});
   SimdReg a = reg(0, "src0"), b = reg(1, "src1");
   sameDtype(a, b);
-  if (bop == BinOp::Div && !isFloat(a.dtype()))
+  if ((bop == BinOp::Div && !isFloat(a.dtype())) || (bitwise && !isInt(a.dtype())))
     fail(call.loc, fmt::format("{} on {} lanes is not supported yet", what, dtypeName(a.dtype())));
   zeroing(3);
   noFloat8(a);
@@ -645,8 +657,12 @@ Value Elaborator::simdScalar(SimdCall& c) {
   [[maybe_unused]] auto& [op, what, call, env, args, arg, where, text, reg, zeroing, noFloat8,
                           sameDtype] = c;
   static const std::map<std::string, BinOp> kScalar = {
-      {"vadds", BinOp::Add}, {"vmuls", BinOp::Mul}, {"vmaxs", BinOp::Max}, {"vmins", BinOp::Min}};
+      {"vadds", BinOp::Add}, {"vmuls", BinOp::Mul}, {"vmaxs", BinOp::Max},
+      {"vmins", BinOp::Min}, {"vshls", BinOp::Shl}, {"vshrs", BinOp::Shr}};
   BinOp bop = kScalar.at(op);
+  if ((bop == BinOp::Shl || bop == BinOp::Shr) && !isInt(reg(0, "src").dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported yet", what,
+                               dtypeName(reg(0, "src").dtype())));
   checkKeywords(call, what, {"mask", "mode"});
   SimdReg a = reg(0, "src");
   if (args.size() < 2) fail(call.loc, fmt::format("{} takes (vector, scalar, mask=None)", what));
@@ -669,12 +685,16 @@ Value Elaborator::simdUnary(SimdCall& c) {
   std::function<Expr(const Expr&)> f;
   if (op == "vrelu")
     f = [&](const Expr& x) { return binary(BinOp::Max, x, cast(x->dtype, intImm(0))); };
+  else if (op == "vnot")  // every bit flipped: x ^ all-ones of the lane's width
+    f = [&](const Expr& x) { return binary(BinOp::BitXor, x, intImm(-1, x->dtype)); };
   else
     f = [uop = kUnary.at(op)](const Expr& x) { return unary(uop, x); };
   checkKeywords(call, what, {"mask", "mode", "precision"});
   SimdReg a = reg(0, "src");
   noFloat8(a);
-  if (op != "vabs" && op != "vneg" && !isFloat(a.dtype()))
+  if (op == "vnot" && !isInt(a.dtype()))
+    fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
+  if (op != "vabs" && op != "vneg" && op != "vnot" && !isFloat(a.dtype()))
     fail(call.loc, fmt::format("{} on {} lanes is not supported", what, dtypeName(a.dtype())));
   zeroing(2);
   SimdLanes active = simdLanes(arg(1, "mask"), a.dtype(), call.loc);

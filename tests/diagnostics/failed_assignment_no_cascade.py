@@ -10,7 +10,7 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         T.copy(A, a)
         with T.SimdVF():
             m = T.simd.pset(32)
-            x = T.simd.vfoo(a[0], m)  # expected-error col 17 {{T.simd.vfoo is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, alloc_var, alloc_local and mem_bar (docs/language.md)}}
+            x = T.simd.vfoo(a[0], m)  # expected-error col 17 {{T.simd.vfoo is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, vand/vor/vxor/vnot, vshl/vshr/vshls/vshrs, alloc_var, alloc_local and mem_bar (docs/language.md)}}
             y, z = T.simd.vadd(x, x, m), x
             T.simd.vsts(a[0], y, m)
             T.simd.vsts(a[0], z, m)

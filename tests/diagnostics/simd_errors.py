@@ -15,7 +15,7 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
             full = T.simd.pset(32)
             a = T.simd.vld(x[0])
             c = T.simd.vld(h[0])
-            T.simd.vcpadd(a)  # expected-error col 13 {{T.simd.vcpadd is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, alloc_var, alloc_local and mem_bar (docs/language.md)}}
+            T.simd.vcpadd(a)  # expected-error col 13 {{T.simd.vcpadd is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, vand/vor/vxor/vnot, vshl/vshr/vshls/vshrs, alloc_var, alloc_local and mem_bar (docs/language.md)}}
             v0 = T.simd.vcvt(a, "float32")  # expected-error col 33 {{T.simd.vcvt converts float32 lanes to float32: nothing to convert}}
             v1 = T.simd.vcvt(a, "float16", part=2)  # expected-error col 49 {{T.simd.vcvt from float32 to float16 has 2 parts; part 2 does not exist}}
             v2 = T.simd.vcvt(a, "float16", round="ROUND_Z")  # expected-error col 18 {{T.simd.vcvt from float32 to float16 with round="ROUND_Z" (tilesched rounds to nearest even, ROUND_R) is not supported yet}}
@@ -24,6 +24,9 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float16")):
             v5 = T.simd.vcvt(a, "float16", full)  # expected-error col 44 {{T.simd.vcvt with a mask between widths (float32 to float16) is not supported yet; tilesched models it on all lanes}}
             v6 = T.simd.vcvt(a, "float16", round="ROUND_X")  # expected-error col 50 {{T.simd.vcvt round= is one of ROUND_R, ROUND_A, ROUND_F, ROUND_C, ROUND_Z, ROUND_O, ROUND_H, got "ROUND_X"}}
             T.simd.vsts(h[0], c, dist="PK4_B32")  # expected-error col 39 {{T.simd.vsts(..., dist="PK4_B32") stores 8-bit elements; the register holds float16 lanes}}
+            b0 = T.simd.vxor(a, a)  # expected-error col 18 {{T.simd.vxor on float32 lanes is not supported yet}}
+            b1 = T.simd.vshls(a, 2)  # expected-error col 18 {{T.simd.vshls on float32 lanes is not supported yet}}
+            b2 = T.simd.vnot(a)  # expected-error col 18 {{T.simd.vnot on float32 lanes is not supported}}
             u = T.simd.vld(x[0], dist="UNPK_B16")  # expected-error col 39 {{T.simd.vld(..., dist="UNPK_B16") is not supported yet on float32 data; tilesched models NORM, BRC_B32, UNPK_B32}}
             m = T.simd.vadd(a, a, full, mode="MODE_MERGING")  # expected-error col 46 {{T.simd.vadd(..., mode="MODE_MERGING") is not supported yet; tilesched models MODE_ZEROING (inactive lanes are zero)}}
             T.simd.vsts(h[0], a, full)  # expected-error col 31 {{T.simd.vsts stores float32 lanes into 'h', which holds float16}}

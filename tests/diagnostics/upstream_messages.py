@@ -29,7 +29,7 @@ def vector_code(N=64):
             with T.SimdVF():
                 mask = T.vmi.create_mask(N, size=N)  # expected-error col 24 {{T.vmi.create_mask is not supported yet}}
                 full = S.pset(32, "PAT_ALL")
-                S.vcpadd(full)  # expected-error col 17 {{T.simd.vcpadd is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, alloc_var, alloc_local and mem_bar (docs/language.md)}}
+                S.vcpadd(full)  # expected-error col 17 {{T.simd.vcpadd is not supported yet; tilesched models T.simd.pset, update_mask, vcmp, vcmps, vld, vsts, vadd/vsub/vmul/vdiv/vmax/vmin, vadds/vmuls/vmaxs/vmins, vexp/vln/vsqrt/vabs/vneg/vrelu, vabsdif, vexpdif, vlrelu, vsel, vci, vcmax/vcmin/vcadd, vintlv/vdintlv, vdup, vdupv, vcvt, vand/vor/vxor/vnot, vshl/vshr/vshls/vshrs, alloc_var, alloc_local and mem_bar (docs/language.md)}}
             T.copy(a_ub, C)
 
     return main
