@@ -587,6 +587,9 @@ Value Elaborator::simdStore(SimdCall& c) {
                                        what, dist));
   if (keyword(call, "extent"))
     fail(keyword(call, "extent")->loc, fmt::format("{}(..., extent=) is not supported yet", what));
+  // Element l of the store: lane l, or (packing) lane 0 of the l-th group.
+  std::function<Expr(const Expr&)> element = [&](const Expr& l) { return src.at(l); };
+  SimdLanes active;
   if (pack != kPacks.end()) {
     auto [ratio, group] = pack->second;
     int elementBits = dtypeBytes(group) * 8 / static_cast<int>(ratio);
@@ -594,21 +597,11 @@ Value Elaborator::simdStore(SimdCall& c) {
       fail(where(3, "dist"),
            fmt::format("{}(..., dist=\"{}\") stores {}-bit elements; the register holds {} lanes",
                        what, dist, elementBits, dtypeName(src.dtype())));
-    SimdLanes groups = simdLanes(arg(2, "mask"), group, call.loc);
-    if (auto n = groups.count ? asConstInt(groups.count) : std::nullopt)
-      simdCheckSpan(b, off, *n, what, "writes", call.loc);
-    Buffer dst = b;
-    Expr base = off;
-    emitLanes(
-        groups,
-        [&](const Expr& l) {
-          return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)},
-                                             simdSlotAt(src, ratio, l, 0, call.loc), call.loc);
-        },
-        call.loc);
-    return Value::none();
+    active = simdLanes(arg(2, "mask"), group, call.loc);  // the mask counts groups
+    element = [&, ratio = ratio](const Expr& l) { return simdSlotAt(src, ratio, l, 0, call.loc); };
+  } else {
+    active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
   }
-  SimdLanes active = simdLanes(arg(2, "mask"), src.dtype(), call.loc);
   if (onePoint) {
     // Lane 0 only, when the mask has it.
     Expr on = active.at(intImm(0));
@@ -623,7 +616,7 @@ Value Elaborator::simdStore(SimdCall& c) {
   emitLanes(
       active,
       [&](const Expr& l) {
-        return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, src.at(l),
+        return std::make_shared<StoreStmt>(dst, std::vector<Expr>{add(base, l)}, element(l),
                                            call.loc);
       },
       call.loc);
