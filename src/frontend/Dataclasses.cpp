@@ -127,14 +127,7 @@ std::optional<Value> Elaborator::dataclassAttribute(const Value& obj, const std:
     fail(loc, fmt::format("'{}.{}' is a method; tilesched evaluates fields and @property "
                           "methods of a dataclass, not method calls, yet",
                           obj.def->name, id));
-  if (++callDepth_ > kMaxCallDepth) {
-    --callDepth_;
-    fail(loc, "call nesting too deep (recursive property?)");
-  }
-  struct Guard {
-    int& d;
-    ~Guard() { --d; }
-  } guard{callDepth_};
+  CallLevel level = enterCall(loc, "call nesting too deep (recursive property?)");
   Value fn = Value::opaque(id);
   fn.def = method;
   fn.closure = obj.closure;

@@ -548,14 +548,7 @@ void Elaborator::elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx) {
 }
 
 Value Elaborator::inlineMacro(const Value& fn, const py::Expr& call, Env& env, BlockCtx& ctx) {
-  if (++callDepth_ > kMaxCallDepth) {
-    --callDepth_;
-    fail(call.loc, "macro nesting too deep (recursive macro?)");
-  }
-  struct Guard {
-    int& d;
-    ~Guard() { --d; }
-  } guard{callDepth_};
+  CallLevel level = enterCall(call.loc, "macro nesting too deep (recursive macro?)");
   Env local;
   local.parent = fn.closure ? fn.closure : moduleEnv_;
   // The macro's closure may be the kernel's own env (a macro defined in the

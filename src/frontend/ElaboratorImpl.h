@@ -483,6 +483,16 @@ class Elaborator {
   BlockCtx* currentCtx_ = nullptr;  // the block of the statement being elaborated
   int nextId_ = 0;
   int callDepth_ = 0;
+  // One more level of helper, macro or property calls while it lives; a
+  // level past kMaxCallDepth (a recursion) is the error `message` at `loc`.
+  struct CallLevel {
+    explicit CallLevel(int& d) : depth(d) {}
+    CallLevel(const CallLevel&) = delete;
+    CallLevel& operator=(const CallLevel&) = delete;
+    ~CallLevel() { --depth; }
+    int& depth;
+  };
+  [[nodiscard]] CallLevel enterCall(SourceLoc loc, const char* message);
   std::map<std::string, int> bufferNames_;
   std::set<const ir::StorageNode*> reducers_;  // storages made by T.alloc_reducer
   ir::Stmt pendingInit_;

@@ -803,6 +803,14 @@ Value Elaborator::callBuiltin(const std::string& name, const py::Expr& call, Env
 
 // Runs a helper function for its return value (factory helpers such as
 // `def get_tiles(n): return n // 64`).
+Elaborator::CallLevel Elaborator::enterCall(SourceLoc loc, const char* message) {
+  if (++callDepth_ > kMaxCallDepth) {
+    --callDepth_;
+    fail(loc, message);
+  }
+  return CallLevel(callDepth_);
+}
+
 Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) {
   if (isPrimFunc(*fn.def)) fail(call.loc, "calling a @T.prim_func is not supported");
   if (isMacro(*fn.def)) {
@@ -810,14 +818,7 @@ Value Elaborator::callFunction(const Value& fn, const py::Expr& call, Env& env) 
       fail(call.loc, fmt::format("macro '{}' can only be called inside a kernel", fn.def->name));
     return inlineMacro(fn, call, env, *currentCtx_);
   }
-  if (++callDepth_ > kMaxCallDepth) {
-    --callDepth_;
-    fail(call.loc, "call nesting too deep (recursive function?)");
-  }
-  struct Guard {
-    int& d;
-    ~Guard() { --d; }
-  } guard{callDepth_};
+  CallLevel level = enterCall(call.loc, "call nesting too deep (recursive function?)");
   auto local = std::make_shared<Env>();
   local->parent = fn.closure;
   auto args = positional(call, env);
