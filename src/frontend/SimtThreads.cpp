@@ -28,15 +28,19 @@ using K = Value::Kind;
 
 namespace {
 
+bool mentionsAny(const Expr& e, const std::vector<Var>& vars) {
+  for (const Var& v : vars)
+    if (e && mentionsVar(e, v)) return true;
+  return false;
+}
+
 class ThreadUse : public IRVisitor {
  public:
   explicit ThreadUse(const std::vector<Var>& vars) : vars_(vars) {}
   bool uses = false;
   const StmtNode* loop = nullptr;  // a loop or T.Parallel inside
 
-  void visitExpr(const Expr& e) override {
-    for (const Var& v : vars_) uses |= e && mentionsVar(e, v);
-  }
+  void visitExpr(const Expr& e) override { uses |= mentionsAny(e, vars_); }
 
  protected:
   void visitFor(const ForStmt& s) override {
@@ -69,8 +73,7 @@ class StrayThreadUse : public IRVisitor {
     IRVisitor::visitStmt(s);
   }
   void visitExpr(const Expr& e) override {
-    for (const Var& v : vars_)
-      if (!stray && e && mentionsVar(e, v)) stray = current_;
+    if (!stray && mentionsAny(e, vars_)) stray = current_;
   }
 
  private:
@@ -127,9 +130,7 @@ Value Elaborator::threadBinding(const py::Expr& call, Env& env) {
 bool Elaborator::bindPerThread(const std::string& name, const Value& v, Env& env,
                                const BlockCtx& ctx, SourceLoc loc) {
   if (!ctx.threads || ctx.threads->vars.empty() || v.kind != K::Expr) return false;
-  bool uses = false;
-  for (const Var& t : ctx.threads->vars) uses |= mentionsVar(v.expr, t);
-  if (!uses) return false;
+  if (!mentionsAny(v.expr, ctx.threads->vars)) return false;
   if (containsLoad(v.expr))
     fail(loc, fmt::format("'{}' names a per-thread value read from memory, which is not "
                           "supported yet; use the expression where it is needed",
