@@ -1286,12 +1286,16 @@ void Elaborator::unrollInParallel(const py::Stmt& s, const std::string& what, En
     env.names.erase(target.id);
 }
 
-void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx) {
-  if (s.withItems.size() != 1) fail(s.loc, "only one item per 'with' is supported in a kernel");
-  const py::WithItem& item = s.withItems[0];
+void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx, size_t itemIndex) {
+  const py::WithItem& item = s.withItems[itemIndex];
   const py::Expr& call = *item.context;
   Value fn = call.kind == py::ExprKind::Call ? eval(*call.lhs, env) : eval(call, env);
   std::string name = fn.kind == K::DialectFn ? fn.s : "";
+  // Only T.Stage wraps what the later items of its `with` make (a VF region).
+  if (name == "Stage") return elabStage(s, itemIndex, env, ctx);
+  if (itemIndex + 1 != s.withItems.size())
+    fail(s.withItems[itemIndex + 1].context->loc,
+         "only one item per 'with' is supported in a kernel (besides a leading T.Stage(k))");
   if (name == "Kernel") fail(s.loc, "nested 'with T.Kernel' blocks are not supported");
   if (name == "Persistent") {
     requireNotElementwise("a loop", s.loc, ctx);

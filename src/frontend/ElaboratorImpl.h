@@ -28,6 +28,9 @@ struct BlockCtx {
   bool inSimt = false;      // T.SimtVF region (its threads access memory element by element)
   // The T.SimtVF region whose body this is (its thread indices, SimtThreads.cpp).
   struct SimtThreads* threads = nullptr;
+  // Inside `with T.Stage(k):` (ManualStages.cpp): k, and where it is written.
+  int64_t stage = -1;
+  SourceLoc stageLoc;
 };
 
 // The threads of a T.SimtVF region and the index variables
@@ -317,7 +320,9 @@ class Elaborator {
                      SourceLoc loc);
   void unrollSequence(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void elabParallelFor(const py::Stmt& s, Env& env, BlockCtx& ctx);
-  void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  // The with statement from its `item`-th item on (`with A, B:` is `with A: with B:`).
+  void elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx, size_t item = 0);
+  void elabStage(const py::Stmt& s, size_t item, Env& env, BlockCtx& ctx);  // ManualStages.cpp
   void elabVFRegion(const py::Expr& call, const std::string& name, const py::StmtList& body,
                     SourceLoc loc, Env& env, BlockCtx& ctx);
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
@@ -583,7 +588,6 @@ inline std::string dottedName(const py::Expr& e) {
   return "";
 }
 
-inline const char* kUnsupportedDialect[] = {"Stage", "Task", "assume_no_conflict", "dual_copy",
-                                            "vmi"};
+inline const char* kUnsupportedDialect[] = {"Task", "assume_no_conflict", "dual_copy", "vmi"};
 
 }  // namespace tilesched::frontend

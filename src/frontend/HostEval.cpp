@@ -1211,7 +1211,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                "Parallel", "Persistent", "unroll"};
   if (kLoops.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
-  static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF"};
+  static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF", "Stage"};
   if (kWith.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be used in a 'with' statement", name));
   static const std::set<std::string> kStatements = {"copy",

@@ -174,6 +174,10 @@ using Stmt = std::shared_ptr<const StmtNode>;
 struct StmtNode {
   StmtKind kind;
   SourceLoc loc;
+  // `with T.Stage(k):` in the source (SPEC §6.4): the stage of the enclosing
+  // loop's modulo schedule this unit must start in; -1: the scheduler's
+  // choice. Set on tasks and loops, never on an `if` (its statements carry it).
+  int32_t manualStage = -1;
   explicit StmtNode(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
   virtual ~StmtNode() = default;
 };
@@ -436,6 +440,10 @@ struct Kernel {
   int launch = 0;
   int numLaunches = 1;
   std::vector<Assumption> assumptions;  // in source order
+  // Set by the passes that lower the body to the program that runs
+  // (insert-synchronization, lower-serial): its statements are placed, so the
+  // T.Stage marks they still carry are history and are not printed.
+  bool lowered = false;
 
   const Buffer* findBuffer(const std::string& name) const;
   // Factory (or prim_func) name, plus "launch i/n" when the prim_func has

@@ -208,12 +208,44 @@ class Printer {
     return "";
   }
 
+  // A statement of a `with T.Stage(k):` block prints inside one; consecutive
+  // statements of one stage share it.
   void stmt(const Stmt& s) {
     if (!s) return;
+    if (printStages_ && s->manualStage >= 0 && s->manualStage != openStage_) {
+      line(fmt::format("with T.Stage({}):", s->manualStage));
+      int32_t outer = openStage_;
+      openStage_ = s->manualStage;
+      ++indent_;
+      stmtInStage(s);
+      --indent_;
+      openStage_ = outer;
+      return;
+    }
+    stmtInStage(s);
+  }
+
+  void stmtInStage(const Stmt& s) {
     switch (s->kind) {
-      case StmtKind::Seq:
-        for (const auto& c : as<SeqStmt>(s)->stmts) stmt(c);
+      case StmtKind::Seq: {
+        const auto& list = as<SeqStmt>(s)->stmts;
+        for (size_t i = 0; i < list.size(); ++i) {
+          int32_t stage = list[i] && printStages_ ? list[i]->manualStage : -1;
+          if (stage < 0 || stage == openStage_) {
+            stmt(list[i]);
+            continue;
+          }
+          line(fmt::format("with T.Stage({}):", stage));
+          int32_t outer = openStage_;
+          openStage_ = stage;
+          ++indent_;
+          for (; i < list.size() && list[i] && list[i]->manualStage == stage; ++i) stmt(list[i]);
+          --i;
+          --indent_;
+          openStage_ = outer;
+        }
         return;
+      }
       case StmtKind::For: {
         const auto& f = *as<ForStmt>(s);
         line(loopHeader(f));
@@ -441,6 +473,7 @@ class Printer {
   std::string kernel(const Kernel& k, const std::string& fileName, bool launchOnly = false) {
     out_.str("");
     declaredRunning_.clear();
+    printStages_ = !k.lowered;
     for (const auto& b : k.buffers) reserve(b->name);
     if (launchOnly) {
       ++indent_;
@@ -500,6 +533,8 @@ class Printer {
   std::ostringstream out_;
   std::set<int> declaredRunning_;  // running scalars already printed as T.alloc_var
   int indent_ = 0;
+  int32_t openStage_ = -1;  // the T.Stage block being printed, -1: none
+  bool printStages_ = true;
 
  private:
   std::map<int, std::string> varNames_;

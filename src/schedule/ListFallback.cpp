@@ -230,6 +230,9 @@ std::vector<int64_t> neededVersions(const SchedulingProblem& p, const std::vecto
   for (const auto& d : p.deps) {
     if (d.versionVar < 0) continue;
     int64_t need = ceilDiv(d.latency + start[d.from] - start[d.to], ii);
+    // The staged lowering's program order (Problem.h, programOrderStages).
+    if (p.isLoop && p.enableOffset && p.programOrderStages && d.from >= d.to)
+      need = std::max(need, 1 + ir::floorDiv(start[d.from], ii) - ir::floorDiv(start[d.to], ii));
     out[d.versionVar] = std::max(out[d.versionVar], need);
   }
   return out;

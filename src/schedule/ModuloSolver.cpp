@@ -413,7 +413,11 @@ class Encoding {
     }
     for (auto [a, b] : p_.phaseOrder) solver_.add(s_[a] - k[a] * ii <= s_[b] - k[b] * ii);
     for (auto [u, w] : p_.stageOrder) solver_.add(k[u] <= k[w]);
-    for (size_t i = 0; i < p_.fixedStages.size(); ++i) solver_.add(k[i] == num(p_.fixedStages[i]));
+    if (p_.enableOffset && p_.programOrderStages)
+      for (const auto& d : p_.deps)
+        if (d.from >= d.to) solver_.add(distance(d) + k[d.to] - k[d.from] >= num(1));
+    for (size_t i = 0; i < p_.fixedStages.size(); ++i)
+      if (p_.fixedStages[i] >= 0) solver_.add(k[i] == num(p_.fixedStages[i]));
   }
 
   // Every unit in stage <= k: s_i < (k + 1)·II.

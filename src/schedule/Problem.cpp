@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/Dependencies.h"
+#include "ir/IROperator.h"
 
 namespace tilesched::schedule {
 
@@ -102,14 +103,32 @@ int64_t crossLevelLatency(const UnitList& list, const Dependency& d, const Versi
 
 }  // namespace
 
+bool keepsFixedStages(const SchedulingProblem& p, const std::vector<int64_t>& start, int64_t ii) {
+  for (size_t i = 0; i < p.fixedStages.size() && i < start.size(); ++i)
+    if (p.fixedStages[i] >= 0 && (ii <= 0 || ir::floorDiv(start[i], ii) != p.fixedStages[i]))
+      return false;
+  return true;
+}
+
+int64_t iiKeepingEveryStage(const SchedulingProblem& p) {
+  int64_t total = 1, stages = 1;
+  for (int i = 0; i < p.numUnits(); ++i) total += p.span(i) + p.latency[i];
+  for (int64_t k : p.fixedStages) stages = std::max(stages, k + 1);
+  return total * stages;
+}
+
 SchedulingProblem buildProblem(const UnitList& list, const VersionContext& ctx) {
   SchedulingProblem p;
   p.isLoop = !list.isRoot();
   if (const ir::ForStmt* loop = list.loop()) {
     p.enableOffset = loop->enableOffset;
     p.numStages = loop->numStages;
+    p.programOrderStages = loop->enableOffset;
   }
+  bool staged = false;
+  for (const Unit& u : list.units) staged |= u.stmt && u.stmt->manualStage >= 0;
   for (const Unit& u : list.units) {
+    if (staged && p.isLoop) p.fixedStages.push_back(u.stmt ? u.stmt->manualStage : -1);
     p.latency.push_back(std::max<int64_t>(0, u.latency));
     p.ii.push_back(std::max<int64_t>(1, u.ii));
     p.pipeMask.push_back(u.pipeMask);

@@ -89,15 +89,23 @@ struct SchedulingProblem {
   // problems leave them empty. With k_i = floor(s_i / II), r_i = s_i mod II:
   //  - phaseOrder (a, b): loops r_a <= r_b, straight-line lists s_a <= s_b;
   //  - stageOrder (u, w): k_u <= k_w;
-  //  - fixedStages: k_i == fixedStages[i] for every unit (empty: free).
+  //  - fixedStages: k_i == fixedStages[i] where fixedStages[i] >= 0 (empty or
+  //    -1: free). The caller's lists fix every unit; the compiler's own fix
+  //    the units of `with T.Stage(k)` blocks.
   std::vector<std::pair<int, int>> phaseOrder, stageOrder;
   std::vector<int64_t> fixedStages;
+  // The compiler's enable_offset loops (not a caller's problem): the staged
+  // lowering issues a flat iteration's units in program order (SPEC §6.4), so
+  // a dependence from a unit to one before it (or itself) must reach a later
+  // flat iteration: distance + k_to - k_from >= 1 (docs/scheduler.md, "Stages").
+  bool programOrderStages = false;
 
   int numUnits() const { return static_cast<int>(latency.size()); }
   // A loop constrained on its stages or phases: the solver needs k_i, so II
   // is a constant per probe.
   bool constrainsStages() const {
-    return isLoop && (!phaseOrder.empty() || !stageOrder.empty() || !fixedStages.empty());
+    return isLoop && (!phaseOrder.empty() || !stageOrder.empty() || !fixedStages.empty() ||
+                      (enableOffset && programOrderStages));
   }
   // Units a and b occupy a common pipe.
   bool sharePipe(int a, int b) const { return (pipeMask[a] & pipeMask[b]) != 0; }
@@ -126,5 +134,12 @@ std::optional<int64_t> fixedVersionCount(const ir::Kernel& kernel, const ir::Sto
 bool countsEpochs(const ir::Kernel& kernel, const analysis::StorageOwnership& ownership);
 
 SchedulingProblem buildProblem(const analysis::UnitList& list, const VersionContext& context);
+
+// True when every fixed stage holds in the modulo schedule (start, ii).
+bool keepsFixedStages(const SchedulingProblem& p, const std::vector<int64_t>& start, int64_t ii);
+// An II at which every unit fits in one window after the other, stage by
+// stage: fixed stages that any II meets are met at this one, so it bounds
+// the solver's search when the list schedule does not keep them.
+int64_t iiKeepingEveryStage(const SchedulingProblem& p);
 
 }  // namespace tilesched::schedule

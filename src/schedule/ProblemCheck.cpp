@@ -162,7 +162,7 @@ class SolutionChecker {
                          w, stage(w)));
     }
     for (size_t i = 0; i < p_.fixedStages.size(); ++i)
-      if (stage(static_cast<int>(i)) != p_.fixedStages[i])
+      if (p_.fixedStages[i] >= 0 && stage(static_cast<int>(i)) != p_.fixedStages[i])
         fail(fmt::format("manual_stages[{}]: task {} is in stage {}, not {}", i, i,
                          stage(static_cast<int>(i)), p_.fixedStages[i]));
   }

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "analysis/Dependencies.h"
+#include "ir/IROperator.h"
 #include "schedule/CapacityCheck.h"
 #include "schedule/Check.h"
 #include "schedule/FillVersions.h"
@@ -71,11 +72,22 @@ class KernelScheduler {
       recomputeDependencyLatencies(*list);
       SchedulingProblem problem = buildProblem(*list, versionContext());
       addMemoryGroups(problem);
+      // Stages no II can meet are dropped before the search spends its budget.
+      std::optional<std::string> impossible = impossibleStages(*list, problem);
+      std::vector<int64_t> askedStages = problem.fixedStages;
+      if (impossible) problem.fixedStages.clear();
       ProblemSolution fallback = listSchedule(problem);
+      // The list schedule ignores T.Stage: it stays the legal answer to fall
+      // back on, but it no longer bounds the search for one that keeps them.
+      bool stagesIgnored = !keepsFixedStages(problem, fallback.start, fallback.ii);
+      ProblemSolution searchBound = fallback;
+      if (stagesIgnored) searchBound.ii = std::max(fallback.ii, iiKeepingEveryStage(problem));
       SolverLimits limits;
       limits.timeoutMs = static_cast<unsigned>(
           std::clamp<int64_t>(passWorkLeft / kWorkPerMs, 0, static_cast<int64_t>(perList)));
-      ProblemSolution solution = solveProblem(problem, fallback, context, limits);
+      ProblemSolution solution = solveProblem(problem, searchBound, context, limits);
+      if (stagesIgnored && solution.fallback)
+        solution = stagesFallback(problem, fallback, solution);
       passWorkLeft -= solution.stats.work;
       if (solution.solverSkipped && !solution.provenOptimal) warnSkipped(*list, problem, solution);
       // Versions the machine uses in the loop's first iterations, which the
@@ -110,6 +122,9 @@ class KernelScheduler {
       }
       TS_INTERNAL(errors.empty(),
                   "the list-schedule fallback fails the checker:\n" + formatScheduleErrors(errors));
+      if (impossible || !keepsFixedStages(problem, solution.start, solution.ii))
+        warnStagesNotKept(*list, askedStages, solution,
+                          impossible.value_or("no modulo schedule found keeps them"));
       for (size_t k = 0; k < problem.versions.size(); ++k) {
         int index = storageIndex(problem.versions[k].storage);
         if (index >= 0) chosen_[index] = std::max(chosen_[index], solution.versions[k]);
@@ -186,6 +201,59 @@ class KernelScheduler {
     diags_.warningOnce(fmt::format("solver-skipped:{}", static_cast<const void*>(list.loop())),
                        loop ? loop->loc : kernel_.loc,
                        fmt::format("{} {}: it keeps the list schedule ({})", what, why, result));
+  }
+
+  // No schedule keeps the T.Stage stages: the list schedule, with what the
+  // search did (its bound was raised for the stages, not for this answer).
+  ProblemSolution stagesFallback(const SchedulingProblem& problem, const ProblemSolution& list,
+                                 const ProblemSolution& searched) const {
+    ProblemSolution out = list;
+    out.fallback = true;
+    out.provenOptimal = false;
+    out.iiLowerBound = iiLowerBoundOf(problem);
+    out.solveMs = searched.solveMs;
+    out.stats = searched.stats;
+    out.note = "no schedule keeps the stages T.Stage fixes: list schedule";
+    return out;
+  }
+
+  // A same-iteration dependence into an earlier fixed stage: s_to >= s_from
+  // + latency >= k_from·II > (k_to + 1)·II - 1 >= s_to, so no II keeps them.
+  static std::optional<std::string> impossibleStages(const UnitList& list,
+                                                     const SchedulingProblem& problem) {
+    if (problem.fixedStages.empty()) return std::nullopt;
+    for (const auto& d : problem.deps) {
+      int64_t from = problem.fixedStages[static_cast<size_t>(d.from)],
+              to = problem.fixedStages[static_cast<size_t>(d.to)];
+      if (d.versionVar < 0 && d.distance == 0 && from >= 0 && to >= 0 && from > to)
+        return fmt::format(
+            "line {} in stage {} needs line {} of the same iteration, which is in stage {}: no "
+            "unit can start in an earlier stage than one it depends on",
+            list.units[static_cast<size_t>(d.to)].loc.line, to,
+            list.units[static_cast<size_t>(d.from)].loc.line, from);
+    }
+    return std::nullopt;
+  }
+
+  // `with T.Stage(k)` asked for stages the schedule does not keep: the loop
+  // runs on the schedule found without them, with a note at each unit moved.
+  void warnStagesNotKept(const UnitList& list, const std::vector<int64_t>& asked,
+                         const ProblemSolution& solution, const std::string& why) {
+    const ir::ForStmt* loop = list.loop();
+    if (!loop) return;
+    auto& d = diags_.warning(
+        loop->loc, fmt::format("the stages T.Stage fixes in loop '{}' are not kept ({}): it is "
+                               "scheduled as if they were not written (II {})",
+                               loop->var->name, why, solution.ii));
+    for (const Unit& u : list.units) {
+      int64_t fixed = asked[static_cast<size_t>(u.index)];
+      int64_t start = solution.start[static_cast<size_t>(u.index)];
+      int64_t got = solution.ii > 0 ? ir::floorDiv(start, solution.ii) : 0;
+      if (fixed >= 0 && got != fixed)
+        d.notes.push_back(
+            {u.loc,
+             fmt::format("T.Stage({}) is written here; this unit starts in stage {}", fixed, got)});
+    }
   }
 
   static int64_t iiLowerBoundOf(const SchedulingProblem& p) {

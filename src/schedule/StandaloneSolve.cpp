@@ -90,10 +90,7 @@ StandaloneResult solveStandalone(const SchedulingProblem& problem, unsigned time
     // Neither is legal, so neither bounds the search: search up to an II at
     // which every task fits in one window after the other, stage by stage
     // (an answer still has to pass the checker).
-    int64_t total = 1, stages = 1;
-    for (int i = 0; i < problem.numUnits(); ++i) total += problem.span(i) + problem.latency[i];
-    for (int64_t k : problem.fixedStages) stages = std::max(stages, k + 1);
-    fallback.ii = std::max(fallback.ii, total * stages);
+    fallback.ii = std::max(fallback.ii, iiKeepingEveryStage(problem));
   }
   z3::context context;
   SolverLimits limits;

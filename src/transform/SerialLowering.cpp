@@ -100,6 +100,7 @@ Kernel lowerSerial(const Kernel& kernel) {
   Kernel out = kernel;
   Serialize pass;
   out.body = pass.mutateStmt(kernel.body);
+  out.lowered = true;
   return out;
 }
 

@@ -33,6 +33,7 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
     Var v = plan_.freshVar("cond", DType::Bool);
     Expr cond = br->cond;
     if (cond->dtype != DType::Bool) cond = binary(BinOp::NE, cond, intImm(0, cond->dtype));
+    guardDefs_[v.get()] = guard ? binary(BinOp::And, guard, cond) : cond;
     if (guard) {
       out.push_back(Slot{std::make_shared<AssignStmt>(v, boolImm(false), br->loc), nullptr, -1});
       out.push_back(
@@ -48,6 +49,7 @@ void Lowerer::flatten(const Stmt& s, const Expr& guard, const UnitList& list,
       Var w = plan_.freshVar("cond", DType::Bool);
       Expr notV = unary(UnOp::Not, varRef(v));
       Expr value = guard ? binary(BinOp::And, guard, notV) : notV;
+      guardDefs_[w.get()] = value;
       out.push_back(Slot{std::make_shared<AssignStmt>(w, value, br->loc), nullptr, -1});
       flatten(br->elseBody, varRef(w), list, out);
     }
@@ -193,6 +195,7 @@ Kernel insertSynchronization(const Kernel& kernel, const analysis::KernelAnalysi
   stmts.push_back(body);
   stmts.insert(stmts.end(), lowerer.kernelDrains.begin(), lowerer.kernelDrains.end());
   out.body = std::make_shared<SeqStmt>(std::move(stmts), kernel.loc);
+  out.lowered = true;
   stats.setFlag = stats.waitFlag = stats.pipeBarrier = 0;
   sync_detail::countSyncs(out.body, stats);
   return out;

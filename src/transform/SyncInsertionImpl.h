@@ -325,6 +325,12 @@ class Lowerer {
   void fallBack(ListState& ls, Edge& e, const std::string& why);
 
   void flatten(const Stmt& s, const Expr& guard, const UnitList& list, std::vector<Slot>& out);
+  // What each guard variable flatten made means, over the loop's own values
+  // (`guard && cond`, `guard && !v`): a unit at stage t > 0 tests its guard
+  // at iteration i - t, so it needs the condition itself, not the variable
+  // computed at iteration i (SyncStages.cpp).
+  std::map<const VarNode*, Expr> guardDefs_;
+  Expr expandGuard(const Expr& guard) const;
   Pipe accessPipe(const UnitList& list, int unit, const std::vector<int>& path,
                   const Storage& storage, bool scalarOperand) const;
 };

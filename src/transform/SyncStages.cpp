@@ -1,10 +1,12 @@
 // Stages (SPEC §6.4) in the synchronisation pass (SyncInsertionImpl.h):
 // with enable_offset and a schedule with stages, a unit at stage t runs
-// iteration i - t of S more iterations, guarded to the original range.
-// chooseStages keeps the loop flat (with a warning) when its body has
-// conditions, a dependency would point backwards in the staged body, a
-// counter-mode storage is accessed at several stages, or a let read at
-// another stage cannot be inlined; stageGuarded shifts and guards a slot.
+// iteration i - t of S more iterations, guarded to the original range; a
+// unit under an `if` tests the condition of iteration i - t.
+// chooseStages keeps the loop flat (with a warning) when a condition of its
+// body reads memory, a dependency would point backwards in the staged body, a
+// counter-mode storage is accessed at several stages or under a condition, or
+// a let read at another stage cannot be inlined; stageGuarded shifts and
+// guards a slot.
 #include "transform/SyncInsertionImpl.h"
 
 #include <fmt/format.h>
@@ -13,6 +15,35 @@ namespace tilesched::transform::sync_detail {
 
 using namespace ir;
 using analysis::UnitList;
+
+namespace {
+
+class ExpandGuards : public IRMutator {
+ public:
+  explicit ExpandGuards(const std::map<const VarNode*, Expr>& defs) : defs_(defs) {}
+  Expr mutateExpr(const Expr& e) override {
+    if (e && e->kind == ExprKind::VarRef)
+      if (auto it = defs_.find(e->var.get()); it != defs_.end()) return mutateExpr(it->second);
+    return IRMutator::mutateExpr(e);
+  }
+
+ private:
+  const std::map<const VarNode*, Expr>& defs_;
+};
+
+// A guard-variable assignment flatten made (`v = cond`, `if g: v = cond`).
+bool isGuardAssignment(const Stmt& s, const std::map<const VarNode*, Expr>& defs) {
+  if (const auto* br = as<IfStmt>(s)) return !br->elseBody && isGuardAssignment(br->thenBody, defs);
+  const auto* a = as<AssignStmt>(s);
+  return a && defs.count(a->var.get());
+}
+
+}  // namespace
+
+Expr Lowerer::expandGuard(const Expr& guard) const {
+  ExpandGuards expand(guardDefs_);
+  return expand.mutateExpr(guard);
+}
 
 void Lowerer::chooseStages(ListState& ls) {
   const UnitList& list = ls.list;
@@ -30,7 +61,8 @@ void Lowerer::chooseStages(ListState& ls) {
       bool ok = true;
       std::string why;
       for (const auto& sl : slots)
-        if (sl.guard || sl.unit < 0) ok = false, why = "its body has conditional code";
+        if (sl.unit < 0 && !isGuardAssignment(sl.stmt, guardDefs_))
+          ok = false, why = "a condition of its body reads memory";
       for (const auto& dep : list.deps) {
         if (!ok) break;
         int64_t tu = ls->stage[static_cast<size_t>(dep.from)],
@@ -48,18 +80,25 @@ void Lowerer::chooseStages(ListState& ls) {
                                         list.units[static_cast<size_t>(dep.from)].loc.line,
                                         list.units[static_cast<size_t>(dep.to)].loc.line);
       }
-      // A counter read at several stages would be read at different iterations.
+      // A counter read at several stages would be read at different
+      // iterations; one under a condition marks its epoch active in the
+      // iteration the condition held, not in the one its unit runs.
       for (const auto& sl : plan_.storages) {
         if (!ok || !sl.counter) continue;
         std::set<int64_t> stages;
+        bool guarded = false;
         for (const auto& u : list.units)
           for (const auto& acc : u.accesses)
-            if (acc.storage == sl.storage) stages.insert(ls->stage[static_cast<size_t>(u.index)]);
-        if (stages.size() > 1)
+            if (acc.storage == sl.storage) {
+              stages.insert(ls->stage[static_cast<size_t>(u.index)]);
+              guarded |= !u.guard.empty();
+            }
+        if (stages.size() > 1 || (guarded && ls->maxStage > 0))
           ok = false, why = fmt::format(
                           "'{}' uses counter mode (it has {} owners) and is accessed "
-                          "at several stages",
-                          sl.buffer->name, sl.owners.size());
+                          "{}",
+                          sl.buffer->name, sl.owners.size(),
+                          stages.size() > 1 ? "at several stages" : "under a condition");
       }
       // A let read at another stage than its definition must be inlinable.
       if (ok) {
@@ -67,7 +106,12 @@ void Lowerer::chooseStages(ListState& ls) {
         StagedLets lets(list, stages);
         for (const auto& u : list.units) {
           if (as<AssignStmt>(u.stmt)) continue;
-          if (const VarNode* v = lets.blocking(u.stmt, stages[static_cast<size_t>(u.index)])) {
+          int64_t t = stages[static_cast<size_t>(u.index)];
+          const Slot& slot = slots[static_cast<size_t>(slotOf[static_cast<size_t>(u.index)])];
+          Stmt test = slot.guard && t > 0 ? std::make_shared<IfStmt>(expandGuard(slot.guard),
+                                                                     u.stmt, nullptr, u.loc)
+                                          : u.stmt;
+          if (const VarNode* v = lets.blocking(test, t)) {
             ok = false;
             why = fmt::format(
                 "'{}' is defined at another stage than its use at line {}, and its "
@@ -96,8 +140,12 @@ std::vector<Stmt> Lowerer::stageGuarded(const ListState& ls, const Slot& slot,
   const auto& stageOf = ls.stageOf;
   bool staged = ls.staged;
   if (staged && slot.unit >= 0 && stageOf[static_cast<size_t>(slot.unit)] > 0) {
-    // Stage t: iteration i - t, when it exists.
+    // Stage t: iteration i - t, when it exists, under iteration i - t's
+    // condition (emit does not wrap it in the guard variable of iteration i).
     int64_t t = stageOf[static_cast<size_t>(slot.unit)];
+    if (slot.guard)
+      work = {std::make_shared<IfStmt>(
+          expandGuard(slot.guard), seq(std::move(work), slot.stmt->loc), nullptr, slot.stmt->loc)};
     Shift shift(loop->var, t);
     StagedLets lets(list, stageOf);
     for (auto& w : work) w = shift.mutateStmt(lets.inlineAt(w, t));

@@ -205,7 +205,10 @@ LoweringPlan chooseVersionModes(const Kernel& kernel, const analysis::KernelAnal
                                   sl.buffer->name, loop->var->name, loop->loc.line));
       }
       mode = VersionMode::Counter;
-    } else if (mode == VersionMode::Iteration && (guarded || !affine)) {
+    } else if (requested == VersionMode::Iteration && (guarded || !affine)) {
+      // Only advice for an author who asked: the automatic choice takes
+      // iteration mode for a guarded epoch only when counter mode cannot be
+      // (accesses at several stages).
       diags.warning(
           requestLoc,
           fmt::format("'{}' uses iteration mode but its epoch is {}; consider counter mode",

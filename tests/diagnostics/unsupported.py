@@ -10,11 +10,8 @@ def main(A: T.Tensor((1024,), "float32"), B: T.Tensor((1024,), "float32")):
         i = T.alloc_var("int32")
         while i != 4:  # expected-error col 15 {{this 'while' loop is not supported yet: its comparison is '!='; tilesched runs a while loop that compares a T.alloc_var counter with a bound the body does not change (v < E, v <= E, v > E, v >= E) and steps the counter once per iteration by a constant (v = v + 1, v += c), outside any branch or inner loop}}
             i = i + 1
-        with T.Stage(0):  # expected-error col 14 {{'with T.Stage' is not supported yet}}
-            T.copy(A[0:256], a)
         with T.Task(latency=4, ii=2):  # expected-warning col 14 {{T.Task is read as a plain block: its statements are scheduled one by one (the grouping and its latency/ii are not modelled yet)}}
             T.copy(A[0:256], a)
-        T.Stage(0)  # expected-error col 9 {{T.Stage is not supported yet}}
         T.Task()  # expected-error col 9 {{T.Task is not supported yet}}
         T.assume_no_conflict(a, b)  # expected-error col 9 {{T.assume_no_conflict takes one buffer or slice: T.assume_no_conflict(a[...])}}
         T.assume_no_conflict(a, cross=True)  # expected-warning col 9 {{T.assume_no_conflict has no effect: tilesched derives dependences from the exact regions each access touches, so there is nothing the hint could remove}}

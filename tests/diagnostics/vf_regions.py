@@ -42,7 +42,7 @@ def main(A: T.Tensor((1024,), "float32")):
         for i in T.Parallel(4):
             with T.SimdVF():  # expected-error col 13 {{a VF region is not allowed inside a T.Parallel loop}}
                 pass
-        with T.SimdVF(), T.SimdVF():  # expected-error col 9 {{only one item per 'with' is supported in a kernel}}
+        with T.SimdVF(), T.SimdVF():  # expected-error col 26 {{only one item per 'with' is supported in a kernel (besides a leading T.Stage(k))}}
             pass
         # In a SIMT region a copy with global memory is the threads' own
         # element copy (no DMA): no padding, transposes or atomics there.

@@ -1010,6 +1010,34 @@ TEST(Lowering, RandomStagedKernelsRunCorrectly) {
   if (getenv("TILESCHED_RANDOM_SEEDS")) std::cout << staged << " of " << last * 3 << " staged\n";
 }
 
+// The same kernels with their `if s % 2` bodies kept: a unit under a
+// condition at stage t tests the condition of iteration s - t.
+TEST(Lowering, RandomStagedKernelsWithConditionsRunCorrectly) {
+  uint32_t last = getenv("TILESCHED_RANDOM_SEEDS")
+                      ? static_cast<uint32_t>(atoi(getenv("TILESCHED_RANDOM_SEEDS")))
+                      : 40;
+  int stagedWithConditions = 0;
+  for (uint32_t seed = 1; seed <= last; ++seed) {
+    int64_t trips = 0;
+    std::string text = randomKernel(seed, trips);
+    bool conditional = text.find("if s % 2") != std::string::npos;
+    std::string from = "num_stages=3)";
+    text.replace(text.find(from), from.size(),
+                 "num_stages=3, annotations={\"enable_offset\": True})");
+    for (int64_t versions : {1, 2, 3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
+                   "\n" + text);
+      auto l = lowerText("random_staged.py", text, randomStages(seed, versions));
+      expectCorrect(l);
+      stagedWithConditions +=
+          conditional && l.messages().find("without stages") == std::string::npos;
+    }
+  }
+  EXPECT_GT(stagedWithConditions, 0);
+  if (getenv("TILESCHED_RANDOM_SEEDS"))
+    std::cout << stagedWithConditions << " of " << last * 3 << " staged with conditions\n";
+}
+
 }  // namespace
 }  // namespace tilesched
 
