@@ -57,8 +57,8 @@ void Elaborator::elabStage(const py::Stmt& s, size_t item, Env& env, BlockCtx& c
   SourceLoc at = argLoc(call, 0);
   int64_t stage = toConstInt(eval(*call.elts[0], env), at, "the T.Stage index");
   if (stage < 0 || stage > kMaxManualStage)
-    fail(at, fmt::format("a T.Stage index must be between 0 and {}, got {}", kMaxManualStage,
-                         stage));
+    fail(at,
+         fmt::format("a T.Stage index must be between 0 and {}, got {}", kMaxManualStage, stage));
   if (ctx.inVF)
     fail(call.loc,
          "T.Stage inside a VF region: a region is one task; write 'with T.Stage(k), "
@@ -68,9 +68,8 @@ void Elaborator::elabStage(const py::Stmt& s, size_t item, Env& env, BlockCtx& c
     fail(call.loc, fmt::format("T.Stage blocks cannot be nested: this one is inside T.Stage({}) "
                                "at line {}",
                                ctx.stage, ctx.stageLoc.line));
-  bool inLoop = std::any_of(scopes_.begin(), scopes_.end(), [](const NameScope& n) {
-    return n.loop;
-  });
+  bool inLoop =
+      std::any_of(scopes_.begin(), scopes_.end(), [](const NameScope& n) { return n.loop; });
   if (!inLoop)
     fail(call.loc,
          "T.Stage fixes a stage of the enclosing loop's schedule: put it inside a loop body");

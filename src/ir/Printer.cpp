@@ -212,37 +212,42 @@ class Printer {
   // statements of one stage share it.
   void stmt(const Stmt& s) {
     if (!s) return;
-    if (printStages_ && s->manualStage >= 0 && s->manualStage != openStage_) {
-      line(fmt::format("with T.Stage({}):", s->manualStage));
-      int32_t outer = openStage_;
-      openStage_ = s->manualStage;
-      ++indent_;
+    if (int32_t stage = stageToOpen(s); stage >= 0)
+      inStage(stage, [&] { stmtInStage(s); });
+    else
       stmtInStage(s);
-      --indent_;
-      openStage_ = outer;
-      return;
-    }
-    stmtInStage(s);
+  }
+
+  // The T.Stage block `s` needs opened around it, or -1.
+  int32_t stageToOpen(const Stmt& s) const {
+    return printStages_ && s && s->manualStage >= 0 && s->manualStage != openStage_ ? s->manualStage
+                                                                                    : -1;
+  }
+
+  template <class F>
+  void inStage(int32_t stage, F&& body) {
+    line(fmt::format("with T.Stage({}):", stage));
+    int32_t outer = openStage_;
+    openStage_ = stage;
+    ++indent_;
+    body();
+    --indent_;
+    openStage_ = outer;
   }
 
   void stmtInStage(const Stmt& s) {
     switch (s->kind) {
       case StmtKind::Seq: {
         const auto& list = as<SeqStmt>(s)->stmts;
-        for (size_t i = 0; i < list.size(); ++i) {
-          int32_t stage = list[i] && printStages_ ? list[i]->manualStage : -1;
-          if (stage < 0 || stage == openStage_) {
-            stmt(list[i]);
+        for (size_t i = 0; i < list.size();) {
+          int32_t stage = stageToOpen(list[i]);
+          if (stage < 0) {
+            stmt(list[i++]);
             continue;
           }
-          line(fmt::format("with T.Stage({}):", stage));
-          int32_t outer = openStage_;
-          openStage_ = stage;
-          ++indent_;
-          for (; i < list.size() && list[i] && list[i]->manualStage == stage; ++i) stmt(list[i]);
-          --i;
-          --indent_;
-          openStage_ = outer;
+          inStage(stage, [&] {
+            for (; i < list.size() && list[i] && list[i]->manualStage == stage; ++i) stmt(list[i]);
+          });
         }
         return;
       }

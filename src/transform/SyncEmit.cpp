@@ -194,8 +194,7 @@ Stmt Lowerer::emit(const ListState& ls, const std::vector<Edge>& kept, const Stm
     if (auto it = markActive.find(s); it != markActive.end())
       work.insert(work.end(), it->second.begin(), it->second.end());
     Stmt w = seq(std::move(work), slot.stmt->loc);
-    bool laterStage = ls.staged && slot.unit >= 0 && ls.stageOf[static_cast<size_t>(slot.unit)] > 0;
-    if (slot.guard && !unguardedLet(list, slot) && !laterStage)
+    if (slot.guard && !unguardedLet(list, slot) && ls.stageOfSlot(slot) == 0)
       w = std::make_shared<IfStmt>(slot.guard, w, nullptr, slot.stmt->loc);
     out.push_back(w);
   }

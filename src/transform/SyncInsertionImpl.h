@@ -228,6 +228,11 @@ struct ListState {
   bool singleTrip = false;  // a constant trip count of at most 1
   bool warned = false;      // the barrier_all fallback warned once
   Var ringCounter;          // the loop's ring counter, if a ring needs one
+
+  // The stage the slot's unit runs at: 0 for guard assignments and unstaged lists.
+  int64_t stageOfSlot(const Slot& slot) const {
+    return staged && slot.unit >= 0 ? stageOf[static_cast<size_t>(slot.unit)] : 0;
+  }
 };
 
 // The statements that advance a loop's counter-mode epochs (SyncEmit.cpp):

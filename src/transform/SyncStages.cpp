@@ -11,25 +11,14 @@
 
 #include <fmt/format.h>
 
+#include "analysis/ExprUtil.h"
+
 namespace tilesched::transform::sync_detail {
 
 using namespace ir;
 using analysis::UnitList;
 
 namespace {
-
-class ExpandGuards : public IRMutator {
- public:
-  explicit ExpandGuards(const std::map<const VarNode*, Expr>& defs) : defs_(defs) {}
-  Expr mutateExpr(const Expr& e) override {
-    if (e && e->kind == ExprKind::VarRef)
-      if (auto it = defs_.find(e->var.get()); it != defs_.end()) return mutateExpr(it->second);
-    return IRMutator::mutateExpr(e);
-  }
-
- private:
-  const std::map<const VarNode*, Expr>& defs_;
-};
 
 // A guard-variable assignment flatten made (`v = cond`, `if g: v = cond`).
 bool isGuardAssignment(const Stmt& s, const std::map<const VarNode*, Expr>& defs) {
@@ -41,8 +30,10 @@ bool isGuardAssignment(const Stmt& s, const std::map<const VarNode*, Expr>& defs
 }  // namespace
 
 Expr Lowerer::expandGuard(const Expr& guard) const {
-  ExpandGuards expand(guardDefs_);
-  return expand.mutateExpr(guard);
+  return analysis::substituteVars(guard, [&](const Var& v) -> Expr {
+    auto it = guardDefs_.find(v.get());
+    return it == guardDefs_.end() ? nullptr : expandGuard(it->second);
+  });
 }
 
 void Lowerer::chooseStages(ListState& ls) {
@@ -139,10 +130,9 @@ std::vector<Stmt> Lowerer::stageGuarded(const ListState& ls, const Slot& slot,
   const ForStmt* loop = ls.loop;
   const auto& stageOf = ls.stageOf;
   bool staged = ls.staged;
-  if (staged && slot.unit >= 0 && stageOf[static_cast<size_t>(slot.unit)] > 0) {
+  if (int64_t t = ls.stageOfSlot(slot); t > 0) {
     // Stage t: iteration i - t, when it exists, under iteration i - t's
     // condition (emit does not wrap it in the guard variable of iteration i).
-    int64_t t = stageOf[static_cast<size_t>(slot.unit)];
     if (slot.guard)
       work = {std::make_shared<IfStmt>(
           expandGuard(slot.guard), seq(std::move(work), slot.stmt->loc), nullptr, slot.stmt->loc)};

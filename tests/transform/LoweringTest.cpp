@@ -967,6 +967,14 @@ ScheduleMaker randomStages(uint32_t seed, int64_t versions) {
   };
 }
 
+// A random kernel's pipelined loop with enable_offset on.
+std::string withEnableOffset(std::string text) {
+  std::string from = "num_stages=3)";
+  text.replace(text.find(from), from.size(),
+               "num_stages=3, annotations={\"enable_offset\": True})");
+  return text;
+}
+
 TEST(Lowering, RandomStagedKernelsRunCorrectly) {
   uint32_t last = getenv("TILESCHED_RANDOM_SEEDS")
                       ? static_cast<uint32_t>(atoi(getenv("TILESCHED_RANDOM_SEEDS")))
@@ -995,9 +1003,7 @@ TEST(Lowering, RandomStagedKernelsRunCorrectly) {
       }
       clean += line + "\n";
     }
-    std::string from = "num_stages=3)";
-    clean.replace(clean.find(from), from.size(),
-                  "num_stages=3, annotations={\"enable_offset\": True})");
+    clean = withEnableOffset(clean);
     for (int64_t versions : {1, 2, 3}) {
       SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
                    "\n" + clean);
@@ -1021,9 +1027,7 @@ TEST(Lowering, RandomStagedKernelsWithConditionsRunCorrectly) {
     int64_t trips = 0;
     std::string text = randomKernel(seed, trips);
     bool conditional = text.find("if s % 2") != std::string::npos;
-    std::string from = "num_stages=3)";
-    text.replace(text.find(from), from.size(),
-                 "num_stages=3, annotations={\"enable_offset\": True})");
+    text = withEnableOffset(text);
     for (int64_t versions : {1, 2, 3}) {
       SCOPED_TRACE("seed " + std::to_string(seed) + ", versions " + std::to_string(versions) +
                    "\n" + text);
