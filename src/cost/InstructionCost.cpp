@@ -32,7 +32,8 @@ bool readsOnlyRegisters(const Expr& e) {
 // scalar unit folds into issuing the instructions that use it
 // (InstructionCost::registerOnly).
 bool registerArithmetic(const Stmt& s) {
-  if (const auto* a = as<AssignStmt>(s)) return readsOnlyRegisters(a->value);
+  if (const auto* a = as<AssignStmt>(s))
+    return a->var->assumption || readsOnlyRegisters(a->value);  // a T.assume: no instruction
   if (const auto* st = as<StoreStmt>(s))
     return st->buffer->storage->scope == MemScope::LocalVar && st->atomic == AtomicOp::None &&
            !st->prev && readsOnlyRegisters(st->value);
@@ -361,9 +362,14 @@ int64_t regionBytes(const Region& region) {
 
 int64_t contiguousRunElements(const Region& region) {
   auto shape = constShape(region.buffer);
+  const auto& strides = region.buffer->strides;  // T.StridedTensor; empty: dense
   int64_t run = 1;
   for (size_t d = region.ranges.size(); d-- > 0;) {
     int64_t extent = region.ranges[d].extent;
+    // A dimension continues the run only where its stride is the run so far:
+    // a padded row (stride0 > N) ends it, an innermost stride > 1 makes
+    // every element its own run. A stride known only at run time ends it too.
+    if (d < strides.size() && extent > 1 && asConstInt(strides[d]).value_or(0) != run) break;
     run *= extent;
     bool covered = shape && d < shape->size() && (*shape)[d] == extent;
     if (!covered) break;

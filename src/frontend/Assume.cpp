@@ -6,13 +6,17 @@
 // Guarantees: a condition over scalar parameters, T.dynamic sizes, the block
 // index and constants is appended to Kernel::assumptions (printed as
 // `T.assume(...)` at the top of the kernel body; the simulator checks it for
-// every block). A constant false condition is a compile error; a condition
-// reading a value computed in the kernel (a loop index, a kernel scalar, a
-// buffer element) is a "not supported yet" error naming that value.
+// every block). A condition reading a value computed in the kernel (a loop
+// index, a kernel scalar, a buffer element) stays where it stands: the
+// assignment of a hidden boolean (VarNode::assumption) that both runs check
+// each time it is reached and that costs nothing. A constant false condition
+// is a compile error.
 //
 //   def k(A: T.Tensor((n,), "float32"), m: T.int32):      kernel k:
 //       T.assume(m % 4 == 0)                         ->      assumptions = [m % 4 == 0]
-//       with T.Kernel(2) as bx: ...                          body unchanged
+//       with T.Kernel(2) as bx:                              ...
+//           s = T.int32(I[bx])                               s = I[bx]
+//           T.assume(0 <= s < m)                             assume_7 = 0 <= s and s < m
 #include <fmt/format.h>
 
 #include "frontend/ElaboratorImpl.h"
@@ -53,7 +57,7 @@ bool Elaborator::isAssumeStatement(const py::Stmt& s) {
          s.value->lhs->id == "assume";
 }
 
-void Elaborator::elabAssume(const py::Expr& call, Env& env) {
+void Elaborator::elabAssume(const py::Expr& call, Env& env, BlockCtx* ctx) {
   checkKeywords(call, "T.assume", {});
   if (call.elts.size() != 1)
     fail(call.loc, fmt::format("T.assume takes one condition ({} given)", call.elts.size()));
@@ -71,10 +75,14 @@ void Elaborator::elabAssume(const py::Expr& call, Env& env) {
   }
   if (isFloat(cond->dtype))
     fail(where, "T.assume needs a condition (a comparison), got a float value");
-  if (auto what = kernelComputedValue(cond))
-    fail(where, fmt::format("T.assume about {} is not supported yet; an assumption may use scalar "
-                            "parameters, T.dynamic sizes, the block index and constants",
-                            *what));
+  if (kernelComputedValue(cond)) {
+    // Checked where it stands, each time it is reached (Machine::checkAssumption).
+    TS_INTERNAL(ctx != nullptr, "T.assume about kernel values outside a kernel body");
+    Var holds = makeVar(fmt::format("assume_{}", nextId_), DType::Bool, VarKind::Local);
+    const_cast<VarNode&>(*holds).assumption = true;
+    ctx->out->push_back(std::make_shared<AssignStmt>(holds, cast(DType::Bool, cond), call.loc));
+    return;
+  }
   TS_INTERNAL(kernel_ != nullptr, "T.assume outside a kernel");
   kernel_->assumptions.push_back({cond, call.loc});
 }

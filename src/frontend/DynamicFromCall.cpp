@@ -113,7 +113,19 @@ struct DeclaredDim {
 struct DeclaredParam {
   std::string name;
   std::optional<std::vector<DeclaredDim>> shape;  // a T.Tensor parameter
+  std::vector<DeclaredDim> strides;               // a T.StridedTensor's
 };
+
+std::vector<DeclaredDim> declaredDims(const Value& v) {
+  std::vector<Value> dims = v.isSequence() ? v.elts : std::vector<Value>{v};
+  std::vector<DeclaredDim> out;
+  for (const auto& d : dims) {
+    DeclaredDim dd;
+    if (isDeferredDynamicValue(d)) dd.dynamicName = d.elts[0].s;
+    out.push_back(dd);
+  }
+  return out;
+}
 
 // The prim_func's parameters and, for each T.Tensor one, which dimensions
 // are T.dynamic sizes (annotations evaluated by `evalAnnotation`; one that
@@ -128,16 +140,11 @@ std::vector<DeclaredParam> declaredParams(
     if (p.annotation) {
       try {
         Value ann = evalAnnotation(*p.annotation);
-        if (ann.kind == K::Opaque && ann.s == "T.Tensor" && ann.elts.size() == 2) {
-          const Value& sv = ann.elts[0];
-          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
-          std::vector<DeclaredDim> shape;
-          for (const auto& d : dims) {
-            DeclaredDim dd;
-            if (isDeferredDynamicValue(d)) dd.dynamicName = d.elts[0].s;
-            shape.push_back(dd);
-          }
-          dp.shape = std::move(shape);
+        if (ann.kind == K::Opaque && ann.s == "T.Tensor" && ann.elts.size() == 2)
+          dp.shape = declaredDims(ann.elts[0]);
+        if (ann.kind == K::Opaque && ann.s == "T.StridedTensor" && ann.elts.size() == 3) {
+          dp.shape = declaredDims(ann.elts[0]);
+          dp.strides = declaredDims(ann.elts[2]);
         }
       } catch (const EvalError&) {
       }
@@ -153,6 +160,7 @@ struct Found {
   std::string argText;  // `'a'` or `argument 2`
   size_t dim;
   SourceLoc argLoc, madeAt;
+  bool stride = false;  // the dimension's stride, not its extent
 };
 
 // Adds the sizes `arg` gives the T.dynamic dimensions of `dp` to `found`;
@@ -163,23 +171,33 @@ bool considerArgument(std::vector<Found>& found, const DeclaredParam& dp, const 
   if (arg.isNone || !arg.tensor || !dp.shape) return true;
   const TorchTensor& t = *arg.tensor;
   if (t.shape.size() != dp.shape->size()) return true;  // not this parameter's rank
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    const auto& name = (*dp.shape)[d].dynamicName;
-    if (!name || t.shape[d] < 1) continue;
+  // A tensor the file makes with torch.* is dense: the stride of dimension d
+  // is the product of the extents after it.
+  std::vector<int64_t> denseStrides(t.shape.size(), 1);
+  for (size_t d = t.shape.size(); d-- > 1;) denseStrides[d - 1] = denseStrides[d] * t.shape[d];
+  for (size_t i = 0; i < 2 * t.shape.size(); ++i) {
+    bool stride = i >= t.shape.size();
+    size_t d = stride ? i - t.shape.size() : i;
+    if (stride && dp.strides.size() != t.shape.size()) break;
+    const auto& name = stride ? dp.strides[d].dynamicName : (*dp.shape)[d].dynamicName;
+    int64_t value = stride ? denseStrides[d] : t.shape[d];
+    if (!name || value < 1) continue;
     auto same =
         std::find_if(found.begin(), found.end(), [&](const Found& f) { return f.name == *name; });
     if (same == found.end()) {
-      found.push_back({*name, t.shape[d], argText, d, arg.loc, t.madeAt});
+      found.push_back({*name, value, argText, d, arg.loc, t.madeAt, stride});
       continue;
     }
-    if (same->value == t.shape[d]) continue;
+    if (same->value == value) continue;
     Diagnostic& err = diags.error(
         arg.loc,
         fmt::format("{} and {} give the T.dynamic size '{}' different values ({} and {}) in this "
                     "call of kernel '{}'; make their shapes agree or pass -D {}=VALUE",
-                    same->argText, argText, *name, same->value, t.shape[d], kernelName, *name));
-    err.notes.push_back({same->argLoc, fmt::format("{}={} from dimension {} of {} here", *name,
-                                                   same->value, same->dim, same->argText)});
+                    same->argText, argText, *name, same->value, value, kernelName, *name));
+    err.notes.push_back(
+        {same->argLoc, fmt::format("{}={} from {} {} of {} here", *name, same->value,
+                                   same->stride ? "the stride of dimension" : "dimension",
+                                   same->dim, same->argText)});
     return false;
   }
   return true;
@@ -209,8 +227,12 @@ std::map<std::string, int64_t> reportSizes(
   note.severity = Severity::Note;
   for (const auto& f : found)
     note.notes.push_back(
-        {f.madeAt, fmt::format("{}={} is dimension {} of this tensor, passed as {}", f.name,
-                               f.value, f.dim, f.argText)});
+        {f.madeAt, f.stride
+                       ? fmt::format("{}={} is the stride of dimension {} of this (dense) tensor, "
+                                     "passed as {}",
+                                     f.name, f.value, f.dim, f.argText)
+                       : fmt::format("{}={} is dimension {} of this tensor, passed as {}", f.name,
+                                     f.value, f.dim, f.argText)});
   for (const auto& n : callNotes) note.notes.push_back(n);
   return sizes;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "frontend/ConstantBounds.h"
 #include "frontend/ElaboratorImpl.h"
@@ -149,24 +150,16 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
         if (ann.kind == K::DType) {
           kp.var = makeVar(p.name, toDType(ann, p.loc), VarKind::Param);
           env->bind(p.name, Value::irExpr(varRef(kp.var)));
-        } else if (ann.kind == K::Opaque && ann.s == "T.Tensor") {
-          if (ann.elts.size() != 2)
+        } else if (ann.kind == K::Opaque && (ann.s == "T.Tensor" || ann.s == "T.StridedTensor")) {
+          if (ann.s == "T.Tensor" && ann.elts.size() != 2)
             fail(p.annotation->loc,
                  "T.Tensor needs a shape and a dtype: T.Tensor((M, N), \"float16\")");
-          std::vector<Expr> shape;
-          const Value& sv = ann.elts[0];
-          std::vector<Value> dims = sv.isSequence() ? sv.elts : std::vector<Value>{sv};
-          if (dims.empty()) fail(p.annotation->loc, "a tensor shape needs at least one dimension");
-          for (const auto& d : dims) {
-            Expr e = toExpr(d, p.annotation->loc);
-            if (isFloat(e->dtype)) fail(p.annotation->loc, "tensor dimensions must be integers");
-            if (auto c = asConstInt(e); c && *c <= 0)
-              fail(p.annotation->loc,
-                   fmt::format("tensor dimensions must be positive, got {}", *c));
-            shape.push_back(e);
-          }
+          auto shape = tensorDims(ann.elts[0], p.annotation->loc, "tensor dimensions");
           kp.buffer = makeBuffer(p.name, MemScope::Global, toDType(ann.elts[1], p.annotation->loc),
                                  shape, p.loc);
+          if (ann.s == "T.StridedTensor")
+            const_cast<BufferNode&>(*kp.buffer).strides =
+                tensorStrides(ann.elts[2], shape, p.annotation->loc);
           env->bind(p.name, Value::buf(kp.buffer));
         } else {
           fail(p.annotation->loc,
@@ -845,6 +838,10 @@ Value Elaborator::makeView(const std::string& what, const Buffer& base, const Va
   // another shape (`T.reshape(X, (groups, 128))`); its size must be known.
   if (base->storage->scope == MemScope::Global && base->storage->bytes <= 0)
     fail(loc, what + " of a global tensor with a T.dynamic size is not supported yet");
+  if (!base->strides.empty())
+    fail(loc, fmt::format("{} of '{}', a T.StridedTensor, is not supported yet (a view reads the "
+                          "tensor's bytes in dense order)",
+                          what, base->name));
   if (shape.kind == K::None)
     fail(loc,
          fmt::format("{} needs a shape: {}(buf, shape{})", what, what, reshape ? "" : ", dtype"));

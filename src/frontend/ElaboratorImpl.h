@@ -171,6 +171,14 @@ class Elaborator {
   Value dialectLimit(const std::string& name, const py::Expr& call, Env& env);
   Value dialectDynamic(const py::Expr& call, Env& env);
   Value dialectTensor(const std::string& name, const py::Expr& call, Env& env);
+  Value dialectStridedTensor(const py::Expr& call, Env& env);
+  Value dialectTruncated(const std::string& name, const py::Expr& call, Env& env);
+  Value evalDictDisplay(const py::Expr& e, Env& env);
+  // A tensor parameter's shape (integers, constants positive) and, for
+  // T.StridedTensor, its strides (one per dimension; known ones must not overlap).
+  std::vector<ir::Expr> tensorDims(const Value& v, SourceLoc loc, const char* what);
+  std::vector<ir::Expr> tensorStrides(const Value& v, const std::vector<ir::Expr>& shape,
+                                      SourceLoc loc);
   Value callBuiltin(const std::string& name, const py::Expr& call, Env& env);
   Value callFunction(const Value& fn, const py::Expr& call, Env& env);
   Value runFunctionBody(const Value& fn, Env& local);
@@ -377,7 +385,7 @@ class Elaborator {
   void annotateUnlimit(const py::Expr& call, Env& env);
   // ---- T.assume (Assume.cpp)
   static bool isAssumeStatement(const py::Stmt& s);
-  void elabAssume(const py::Expr& call, Env& env);
+  void elabAssume(const py::Expr& call, Env& env, BlockCtx* ctx = nullptr);
   void elabFinalizeReducer(const py::Expr& call, Env& env);
   // Returns the scalar holding the element before the update when `wantPrev`
   // (an expression `T.atomic_add(C[i], v, return_prev=True)`), else nullptr.

@@ -376,6 +376,33 @@ Value Elaborator::subscript(const Value& base, const py::Expr& index, Env& env, 
   fail(loc, fmt::format("'{}' object is not subscriptable", typeName(base)));
 }
 
+// A dict display `{k: v, **other}`: a later key replaces an equal earlier
+// one in place, as in Python.
+Value Elaborator::evalDictDisplay(const py::Expr& e, Env& env) {
+  Value d;
+  d.kind = K::Dict;
+  d.loc = e.loc;
+  auto put = [&](Value key, Value value) {
+    for (auto& [k, v] : d.items)
+      if (valuesEqual(k, key)) {
+        v = std::move(value);
+        return;
+      }
+    d.items.push_back({std::move(key), std::move(value)});
+  };
+  for (size_t i = 0; i < e.values.size(); ++i) {
+    if (e.keys[i]) {
+      put(eval(*e.keys[i], env), eval(*e.values[i], env));
+      continue;
+    }
+    Value other = eval(*e.values[i], env);  // `**other`
+    if (other.kind != K::Dict)
+      fail(e.values[i]->loc, fmt::format("'**' in a dict needs a dict, got {}", describe(other)));
+    for (const auto& [k, v] : other.items) put(k, v);
+  }
+  return d;
+}
+
 Value Elaborator::eval(const py::Expr& e, Env& env) {
   using EK = py::ExprKind;
   switch (e.kind) {
@@ -429,16 +456,8 @@ Value Elaborator::eval(const py::Expr& e, Env& env) {
       }
       return e.kind == EK::Tuple ? Value::tuple(std::move(elts)) : Value::list(std::move(elts));
     }
-    case EK::Dict: {
-      Value d;
-      d.kind = K::Dict;
-      d.loc = e.loc;
-      for (size_t i = 0; i < e.values.size(); ++i) {
-        if (!e.keys[i]) fail(e.values[i]->loc, "'**' in a dict is not supported");
-        d.items.push_back({eval(*e.keys[i], env), eval(*e.values[i], env)});
-      }
-      return d;
-    }
+    case EK::Dict:
+      return evalDictDisplay(e, env);
     case EK::Attribute:
       return attributeOf(eval(*e.lhs, env), e.id, e.loc);
     case EK::Subscript:
@@ -1120,6 +1139,45 @@ Value Elaborator::dialectTensor(const std::string& name, const py::Expr& call, E
   return t;
 }
 
+// T.truncdiv / T.truncmod: C's / and % (rounding toward zero): floor's
+// result, corrected where the remainder is not zero and the signs differ.
+Value Elaborator::dialectTruncated(const std::string& name, const py::Expr& call, Env& env) {
+  auto a = positional(call, env);
+  checkDialectArity(name, call, a, 2);
+  bool mod = name == "truncmod";
+  if (a[0].isConstant() && a[1].isConstant()) {
+    int64_t x = toConstInt(a[0], call.loc, "T." + name + " argument");
+    int64_t y = toConstInt(a[1], call.loc, "T." + name + " argument");
+    if (y == 0) fail(call.loc, fmt::format("integer division by zero in T.{}", name));
+    return Value::integer(mod ? x % y : x / y);
+  }
+  auto [x, y] = unifyOperands(a[0], argLoc(call, 0), a[1], argLoc(call, 1));
+  if (isFloat(x->dtype) || isFloat(y->dtype))
+    fail(call.loc, fmt::format("T.{} takes integers", name));
+  Expr zero = intImm(0, x->dtype);
+  Expr r = floormod(x, y);
+  // The signs differ: with a constant divisor (the usual case), a test of x alone.
+  auto cy = asConstInt(y);
+  Expr signsDiffer =
+      cy ? binary(*cy > 0 ? BinOp::LT : BinOp::GE, x, zero)
+         : binary(BinOp::NE, binary(BinOp::LT, x, zero), binary(BinOp::LT, y, intImm(0, y->dtype)));
+  Expr differ = binary(BinOp::And, binary(BinOp::NE, r, zero), signsDiffer);
+  return Value::irExpr(
+      mod ? select(differ, sub(r, y), r)
+          : select(differ, add(floordiv(x, y), intImm(1, x->dtype)), floordiv(x, y)));
+}
+
+// The T functions with a value, for "did you mean" suggestions.
+constexpr const char* kValueFunctions[] = {
+    "alloc_shared",   "alloc_ub",     "alloc_l1",      "alloc_l0a",     "alloc_l0b", "alloc_l0c",
+    "alloc_fragment", "alloc_local",  "alloc_var",     "alloc_reducer", "view",      "reshape",
+    "cast",           "exp",          "log",           "sqrt",          "rsqrt",     "tanh",
+    "sigmoid",        "abs",          "max",           "min",           "ceildiv",   "truncdiv",
+    "truncmod",       "if_then_else", "Select",        "infinity",      "clamp",     "max_value",
+    "min_value",      "Tensor",       "StridedTensor", "Buffer",        "dynamic",   "assume",
+    "macro",          "prim_func",    "float32",       "float16",       "bfloat16",  "int32",
+    "int8",           "bool"};
+
 Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env& env) {
   auto args = [&] { return positional(call, env); };
   auto arity = [&](const std::vector<Value>& a, size_t n) { checkDialectArity(name, call, a, n); };
@@ -1172,6 +1230,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
     Value num = binaryOp("+", a[0], binaryOp("-", a[1], Value::integer(1), call.loc), call.loc);
     return binaryOp("//", num, a[1], call.loc);
   }
+  if (name == "truncdiv" || name == "truncmod") return dialectTruncated(name, call, env);
   if (name == "if_then_else" || name == "Select") {
     auto a = args();
     arity(a, 3);
@@ -1197,6 +1256,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   if (name == "max_value" || name == "min_value") return dialectLimit(name, call, env);
   if (name == "dynamic") return dialectDynamic(call, env);
   if (name == "Tensor" || name == "Buffer") return dialectTensor(name, call, env);
+  if (name == "StridedTensor") return dialectStridedTensor(call, env);
   // Before `with T.Kernel` an assignment is evaluated as a value: a view of a
   // parameter there is named by the assignment's target.
   if ((name == "view" || name == "reshape") && kernel_ && !simdNameHint_.empty())
@@ -1255,15 +1315,7 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
   std::vector<std::string> known(kStatements.begin(), kStatements.end());
   known.insert(known.end(), kLoops.begin(), kLoops.end());
   known.insert(known.end(), kWith.begin(), kWith.end());
-  for (const char* n :
-       {"alloc_shared",   "alloc_ub",    "alloc_l1",  "alloc_l0a",     "alloc_l0b", "alloc_l0c",
-        "alloc_fragment", "alloc_local", "alloc_var", "alloc_reducer", "view",      "reshape",
-        "cast",           "exp",         "log",       "sqrt",          "rsqrt",     "tanh",
-        "sigmoid",        "abs",         "max",       "min",           "ceildiv",   "if_then_else",
-        "Select",         "infinity",    "clamp",     "max_value",     "min_value", "Tensor",
-        "Buffer",         "dynamic",     "assume",    "macro",         "prim_func", "float32",
-        "float16",        "bfloat16",    "int32",     "int8",          "bool"})
-    known.push_back(n);
+  for (const char* n : kValueFunctions) known.push_back(n);
   std::string suggestion = nearestName(name, known);
   fail(call.loc,
        fmt::format("unknown function T.{}; it is not in the TileLang subset tilesched supports{}",

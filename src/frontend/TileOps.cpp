@@ -151,7 +151,7 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
   if (name == "annotate_buffer_versions") return annotateBufferVersions(call, env), true;
   if (name == "annotate_manual_multi_buffer") return annotateManual(call, env), true;
   if (name == "annotate_unlimit_memory") return annotateUnlimit(call, env), true;
-  if (name == "assume") return elabAssume(call, env), true;
+  if (name == "assume") return elabAssume(call, env, &ctx), true;
   if (name == "assume_conflict") {
     // A hint that two buffers' accesses must be ordered as if they overlapped.
     // tilesched's buffers overlap only through views of one storage, which it
@@ -953,98 +953,131 @@ void Elaborator::annotateBufferVersions(const py::Expr& call, Env& env) {
   const py::Expr& dict = *call.elts[0];
   auto& annos = kernel_->annotations;
   if (!annos.bufferVersionsLoc.valid()) annos.bufferVersionsLoc = call.loc;
+  // One entry `key: value`; an entry of `**other` (other a dict) has no
+  // expression of its own and is located at `other`.
+  auto annotate = [&](const Value& key, SourceLoc keyLoc, const Value& v, SourceLoc valueLoc,
+                      const py::Expr* valueExpr) {
+    if (key.kind != K::Buffer)
+      fail(keyLoc, fmt::format("keys of T.annotate_buffer_versions must be buffers, got {}",
+                               describe(key)));
+    Buffer b = key.buffer;
+    if (!isCapacityChecked(b->storage->scope))
+      fail(keyLoc,
+           fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, "
+                       "shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
+                       b->name, memScopeName(b->storage->scope)));
+    VersionSpec spec;
+    spec.storage = b->storage;
+    spec.buffer = b;
+    spec.loc = keyLoc;
+    auto parseMode = [&](const Value& m, SourceLoc loc) {
+      if (m.kind != K::Str)
+        fail(loc,
+             fmt::format("mode for buffer '{}' must be 'auto', 'iteration' or 'counter', got {}",
+                         b->name, describe(m)));
+      if (m.s == "auto") return VersionMode::Auto;
+      if (m.s == "iteration") return VersionMode::Iteration;
+      if (m.s == "counter") return VersionMode::Counter;
+      fail(loc, fmt::format(
+                    "unknown mode '{}' for buffer '{}'; expected 'auto', 'iteration' or 'counter'",
+                    m.s, b->name));
+    };
+    auto parseCount = [&](const Value& c, SourceLoc loc) {
+      if (c.kind != K::Int || c.i < 1)
+        fail(loc, fmt::format("num_versions for buffer '{}' must be a positive integer, got {}",
+                              b->name, describe(c)));
+      return c.i;
+    };
+    if (v.kind == K::Tuple) {
+      if (v.elts.size() != 2)
+        fail(valueLoc, fmt::format("version spec for buffer '{}' must be (num_versions, mode), "
+                                   "got a tuple of {} element{}",
+                                   b->name, v.elts.size(), v.elts.size() == 1 ? "" : "s"));
+      bool literal =
+          valueExpr && valueExpr->kind == py::ExprKind::Tuple && valueExpr->elts.size() == 2;
+      spec.count = parseCount(v.elts[0], literal ? valueExpr->elts[0]->loc : valueLoc);
+      spec.mode = parseMode(v.elts[1], literal ? valueExpr->elts[1]->loc : valueLoc);
+    } else if (v.kind == K::Int || v.kind == K::Bool || v.kind == K::Float) {
+      spec.count = parseCount(v, valueLoc);
+    } else if (v.kind == K::Str) {
+      spec.mode = parseMode(v, valueLoc);
+    } else {
+      fail(valueLoc, fmt::format("version spec for buffer '{}' must be a count, a mode or "
+                                 "(num_versions, mode), got {}",
+                                 b->name, describe(v)));
+    }
+    // Aliases of one storage must agree (SPEC §2.1); a count given through
+    // one alias and a mode through another combine.
+    bool duplicate = false;
+    for (auto& other : annos.bufferVersions) {
+      if (other.storage != spec.storage) continue;
+      bool countConflict = other.count && spec.count && *other.count != *spec.count;
+      bool modeConflict = other.mode && spec.mode && *other.mode != *spec.mode;
+      if (other.buffer == spec.buffer && (countConflict || modeConflict))
+        fail(keyLoc,
+             fmt::format(
+                 "buffer '{}' is already given {} versions; give each buffer one version spec",
+                 b->name,
+                 countConflict ? std::to_string(*other.count)
+                               : "'" + std::string(versionModeName(*other.mode)) + "'"));
+      if (countConflict)
+        fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
+                                 "different version counts ({} and {})",
+                                 other.buffer->name, b->name, *other.count, *spec.count));
+      if (modeConflict)
+        fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
+                                 "different modes ('{}' and '{}')",
+                                 other.buffer->name, b->name, versionModeName(*other.mode),
+                                 versionModeName(*spec.mode)));
+      if (!other.count) other.count = spec.count;
+      if (!other.mode) other.mode = spec.mode;
+      duplicate = true;
+    }
+    for (const auto& m : annos.manual)
+      if (m.storage == spec.storage)
+        fail(keyLoc, fmt::format("buffer '{}' is already declared manually multi-buffered with "
+                                 "T.annotate_manual_multi_buffer",
+                                 b->name));
+    if (!duplicate) annos.bufferVersions.push_back(std::move(spec));
+  };
+  // The entries as Python builds the dict: a later equal key replaces an
+  // earlier one (`{a: 2, **overrides}`).
+  struct Entry {
+    Value key, value;
+    SourceLoc keyLoc, valueLoc;
+    const py::Expr* valueExpr;
+  };
+  std::vector<Entry> entries;
+  auto put = [&](Entry e) {
+    for (auto& other : entries)
+      if (valuesEqual(other.key, e.key)) {
+        other = std::move(e);
+        return;
+      }
+    entries.push_back(std::move(e));
+  };
   for (size_t i = 0; i < dict.keys.size(); ++i) {
     try {
-      if (!dict.keys[i])
-        fail(dict.values[i]->loc, "'**' is not supported in T.annotate_buffer_versions");
-      SourceLoc keyLoc = dict.keys[i]->loc, valueLoc = dict.values[i]->loc;
-      Value key = eval(*dict.keys[i], env);
-      if (key.kind != K::Buffer)
-        fail(keyLoc, fmt::format("keys of T.annotate_buffer_versions must be buffers, got {}",
-                                 describe(key)));
-      Buffer b = key.buffer;
-      if (!isCapacityChecked(b->storage->scope))
-        fail(keyLoc,
-             fmt::format("buffer '{}' in scope '{}' cannot be multi-buffered; only shared, "
-                         "shared.l1, shared.l0a, shared.l0b and shared.l0c buffers have versions",
-                         b->name, memScopeName(b->storage->scope)));
-      Value v = eval(*dict.values[i], env);
-      VersionSpec spec;
-      spec.storage = b->storage;
-      spec.buffer = b;
-      spec.loc = keyLoc;
-      auto parseMode = [&](const Value& m, SourceLoc loc) {
-        if (m.kind != K::Str)
-          fail(loc,
-               fmt::format("mode for buffer '{}' must be 'auto', 'iteration' or 'counter', got {}",
-                           b->name, describe(m)));
-        if (m.s == "auto") return VersionMode::Auto;
-        if (m.s == "iteration") return VersionMode::Iteration;
-        if (m.s == "counter") return VersionMode::Counter;
-        fail(loc,
-             fmt::format(
-                 "unknown mode '{}' for buffer '{}'; expected 'auto', 'iteration' or 'counter'",
-                 m.s, b->name));
-      };
-      auto parseCount = [&](const Value& c, SourceLoc loc) {
-        if (c.kind != K::Int || c.i < 1)
-          fail(loc, fmt::format("num_versions for buffer '{}' must be a positive integer, got {}",
-                                b->name, describe(c)));
-        return c.i;
-      };
-      const py::Expr& valueExpr = *dict.values[i];
-      if (v.kind == K::Tuple) {
-        if (v.elts.size() != 2)
-          fail(valueLoc, fmt::format("version spec for buffer '{}' must be (num_versions, mode), "
-                                     "got a tuple of {} element{}",
-                                     b->name, v.elts.size(), v.elts.size() == 1 ? "" : "s"));
-        bool literal = valueExpr.kind == py::ExprKind::Tuple && valueExpr.elts.size() == 2;
-        spec.count = parseCount(v.elts[0], literal ? valueExpr.elts[0]->loc : valueLoc);
-        spec.mode = parseMode(v.elts[1], literal ? valueExpr.elts[1]->loc : valueLoc);
-      } else if (v.kind == K::Int || v.kind == K::Bool || v.kind == K::Float) {
-        spec.count = parseCount(v, valueLoc);
-      } else if (v.kind == K::Str) {
-        spec.mode = parseMode(v, valueLoc);
-      } else {
-        fail(valueLoc, fmt::format("version spec for buffer '{}' must be a count, a mode or "
-                                   "(num_versions, mode), got {}",
-                                   b->name, describe(v)));
+      SourceLoc valueLoc = dict.values[i]->loc;
+      if (dict.keys[i]) {
+        put({eval(*dict.keys[i], env), eval(*dict.values[i], env), dict.keys[i]->loc, valueLoc,
+             dict.values[i].get()});
+        continue;
       }
-      // Aliases of one storage must agree (SPEC §2.1); a count given through
-      // one alias and a mode through another combine.
-      bool duplicate = false;
-      for (auto& other : annos.bufferVersions) {
-        if (other.storage != spec.storage) continue;
-        bool countConflict = other.count && spec.count && *other.count != *spec.count;
-        bool modeConflict = other.mode && spec.mode && *other.mode != *spec.mode;
-        if (other.buffer == spec.buffer && (countConflict || modeConflict))
-          fail(keyLoc,
-               fmt::format(
-                   "buffer '{}' is already given {} versions; give each buffer one version spec",
-                   b->name,
-                   countConflict ? std::to_string(*other.count)
-                                 : "'" + std::string(versionModeName(*other.mode)) + "'"));
-        if (countConflict)
-          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
-                                   "different version counts ({} and {})",
-                                   other.buffer->name, b->name, *other.count, *spec.count));
-        if (modeConflict)
-          fail(keyLoc, fmt::format("buffers '{}' and '{}' share one storage but are given "
-                                   "different modes ('{}' and '{}')",
-                                   other.buffer->name, b->name, versionModeName(*other.mode),
-                                   versionModeName(*spec.mode)));
-        if (!other.count) other.count = spec.count;
-        if (!other.mode) other.mode = spec.mode;
-        duplicate = true;
-      }
-      for (const auto& m : annos.manual)
-        if (m.storage == spec.storage)
-          fail(keyLoc, fmt::format("buffer '{}' is already declared manually multi-buffered with "
-                                   "T.annotate_manual_multi_buffer",
-                                   b->name));
-      if (!duplicate) annos.bufferVersions.push_back(std::move(spec));
+      Value other = eval(*dict.values[i], env);  // `**other`
+      if (other.kind != K::Dict)
+        fail(valueLoc, fmt::format("'**' in T.annotate_buffer_versions needs a dict, got {}",
+                                   describe(other)));
+      for (const auto& [key, v] : other.items) put({key, v, valueLoc, valueLoc, nullptr});
     } catch (const EvalError& e) {
       error(e.loc, e.message);
+    }
+  }
+  for (const auto& e : entries) {
+    try {
+      annotate(e.key, e.keyLoc, e.value, e.valueLoc, e.valueExpr);
+    } catch (const EvalError& err) {
+      error(err.loc, err.message);
     }
   }
 }

@@ -43,6 +43,11 @@ struct VarNode {
   // re-bound in a loop body is a fresh let in every iteration, so such a
   // variable prints as a T.alloc_var, which reads back with this meaning.
   bool running = false;
+  // The hidden boolean of a `T.assume(cond)` about values the kernel computes
+  // (SPEC: a fact the compiler may use): its assignment is the check. Both
+  // runs fail where it is assigned false; it prints as `T.assume(cond)`
+  // and costs nothing (no instruction on the hardware).
+  bool assumption = false;
 };
 using Var = std::shared_ptr<const VarNode>;
 
@@ -73,6 +78,11 @@ struct BufferNode {
   std::vector<Expr> shape;  // constants for on-chip buffers
   SourceLoc loc;
   bool isAlias = false;  // made by T.view
+  // T.StridedTensor (global tensors only): the stride of each dimension, in
+  // elements; empty: dense row-major. Values never depend on them (they are
+  // checked not to overlap, and the simulator keeps the tensor in logical
+  // order, docs/simulator.md "Strided tensors"); copy costs do.
+  std::vector<Expr> strides = {};
   // Set by materialisation: the first dimension is the version (of this
   // many), prepended to the shape the author wrote. Messages drop it.
   int64_t versionDim = 0;

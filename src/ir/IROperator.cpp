@@ -1,5 +1,6 @@
 #include "ir/IROperator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tilesched::ir {
@@ -266,6 +267,22 @@ int64_t product(const std::vector<int64_t>& v) {
   int64_t p = 1;
   for (auto x : v) p *= x;
   return p;
+}
+
+bool stridesMayOverlap(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  std::vector<std::pair<int64_t, int64_t>> steps;  // (stride, extent) of dimensions that step
+  for (size_t d = 0; d < shape.size() && d < strides.size(); ++d)
+    if (shape[d] > 1) steps.push_back({strides[d], shape[d]});
+  std::sort(steps.begin(), steps.end());
+  int64_t span = 1;  // one past the largest offset of the dimensions so far
+  for (auto [stride, extent] : steps) {
+    if (stride < span) return true;
+    int64_t reach = 0;
+    if (__builtin_mul_overflow(stride, extent - 1, &reach) ||
+        __builtin_add_overflow(span, reach, &span))
+      return true;  // beyond 2^63: not a layout the simulator can hold anyway
+  }
+  return false;
 }
 
 std::string_view binOpSpelling(BinOp op) {

@@ -52,6 +52,12 @@ bool containsLoad(const Expr& e);
 // Constant shape of a buffer; nullopt when any dimension is symbolic.
 std::optional<std::vector<int64_t>> constShape(const Buffer& b);
 int64_t product(const std::vector<int64_t>& v);
+// Whether two elements of a tensor of `shape` laid out with `strides` (in
+// elements) may share an address: false when, dimension by dimension in
+// increasing stride, each stride is at least 1 and passes the span of the
+// smaller ones (the dense and padded layouts). Dimensions of extent 1 never
+// step, so their stride does not matter.
+bool stridesMayOverlap(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides);
 
 std::string_view binOpSpelling(BinOp op);       // "+", "//", "min", ...
 std::string_view unOpName(UnOp op);             // "-", "not", "T.exp", ...

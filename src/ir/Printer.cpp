@@ -277,6 +277,10 @@ class Printer {
       }
       case StmtKind::Assign: {
         const auto& a = *as<AssignStmt>(s);
+        if (a.var->assumption) {
+          line(fmt::format("T.assume({})", expr(a.value)));
+          return;
+        }
         if (a.var->running && declaredRunning_.insert(a.var->id).second) {
           line(fmt::format("{} = T.alloc_var(\"{}\", init={})", varName(a.var),
                            dtypeName(a.var->dtype), expr(a.value)));
@@ -502,7 +506,11 @@ class Printer {
     std::string params;
     for (const auto& p : k.params) {
       params += params.empty() ? "" : ", ";
-      if (p.buffer)
+      if (p.buffer && !p.buffer->strides.empty())
+        params +=
+            fmt::format("{}: T.StridedTensor({}, {}, \"{}\")", p.name, printShape(p.buffer->shape),
+                        printShape(p.buffer->strides), dtypeName(p.buffer->dtype));
+      else if (p.buffer)
         params += fmt::format("{}: T.Tensor({}, \"{}\")", p.name, printShape(p.buffer->shape),
                               dtypeName(p.buffer->dtype));
       else

@@ -115,6 +115,35 @@ int64_t Machine::elementOffset(const Buffer& b, const std::vector<int64_t>& idx)
   return byteOff;
 }
 
+void Machine::checkAssumption(const AssignStmt& a) {
+  const Scalar& holds = env[static_cast<size_t>(a.var->id)];
+  requireDefined(holds, "the condition of this T.assume");
+  if (holds.truthy()) return;
+  // The scalars it reads, in order of appearance, each once.
+  std::vector<Var> read;
+  std::function<void(const Expr&)> collect = [&](const Expr& e) {
+    if (!e) return;
+    if (e->kind == ExprKind::VarRef && e->var &&
+        std::find(read.begin(), read.end(), e->var) == read.end())
+      read.push_back(e->var);
+    for (const auto& o : e->operands) collect(o);
+  };
+  collect(a.value);
+  std::string values;
+  for (const auto& v : read) {
+    const Scalar& x = env[static_cast<size_t>(v->id)];
+    values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", v->name,
+                          x.isFloat ? fmt::format("{}", x.f) : fmt::format("{}", x.i));
+  }
+  if (kernel_.blockIdx)
+    values += fmt::format("{}block {}", values.empty() ? "" : "; ",
+                          env[static_cast<size_t>(kernel_.blockIdx->id)].i);
+  fail(
+      fmt::format("T.assume({}) is false in this run ({}); the kernel was compiled on the "
+                  "assumption that it holds",
+                  printExpr(a.value), values));
+}
+
 int64_t Machine::indexValue(const Scalar& v) {
   requireDefined(v, "an index");
   return v.asInt();
@@ -628,6 +657,7 @@ void Machine::exec(const Stmt& s) {
       const auto* a = as<AssignStmt>(s);
       loc = a->loc;
       env[static_cast<size_t>(a->var->id)] = convert(eval(a->value), a->var->dtype);
+      if (a->var->assumption) checkAssumption(*a);
       return;
     }
     case StmtKind::Store: {

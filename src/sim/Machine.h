@@ -242,6 +242,9 @@ class Machine {
   // Records the run-time error for a poison value used as `what` ("the
   // condition of this if") when tracking poison.
   void requireDefined(const Scalar& v, const std::string& what);
+  // Fails with the values it read when a T.assume about kernel-computed
+  // values (`a` assigns its hidden boolean) is false.
+  void checkAssumption(const ir::AssignStmt& a);
   // Tile-at-a-time evaluation of copies, fills, gemm operands and simple
   // T.Parallel bodies (the cache-friendly gemm loop too). Results, accesses,
   // shadow bytes and errors are those of the element-at-a-time paths, which

@@ -93,6 +93,78 @@ bool readInputs(const Kernel& kernel, const RunOptions& options, Bindings& bindi
   return true;
 }
 
+// A T.dynamic size that is a T.StridedTensor's stride: without a value it
+// takes the dense stride (bindDenseStrides).
+const KernelParam* stridedBy(const Kernel& kernel, const Var& dv, size_t& dim) {
+  for (const auto& p : kernel.params)
+    for (size_t d = 0; p.buffer && d < p.buffer->strides.size(); ++d) {
+      const Expr& e = p.buffer->strides[d];
+      if (e->kind == ExprKind::VarRef && e->var == dv) {
+        dim = d;
+        return &p;
+      }
+    }
+  return nullptr;
+}
+
+bool isDenseStrideDefault(const Kernel& kernel, const Var& dv) {
+  size_t dim = 0;
+  return stridedBy(kernel, dv, dim) != nullptr;
+}
+
+// Binds each stride variable still without a value to the stride a dense
+// tensor of the parameter's shape has in that dimension (what a torch tensor
+// made by torch.* has), once the shape's own sizes are bound.
+bool bindDenseStrides(const Kernel& kernel, Bindings& bindings, std::string& error) {
+  auto value = [&](const Expr& e) -> std::optional<int64_t> {
+    if (auto c = asConstInt(e)) return c;
+    if (e->kind == ExprKind::VarRef)
+      for (const auto& b : bindings)
+        if (b.first == e->var->name) return b.second.asInt();
+    return std::nullopt;
+  };
+  for (const auto& dv : kernel.dynamicVars) {
+    bool bound = false;
+    for (const auto& b : bindings) bound |= b.first == dv->name;
+    size_t dim = 0;
+    const KernelParam* p = bound ? nullptr : stridedBy(kernel, dv, dim);
+    if (!p) continue;
+    int64_t stride = 1;
+    for (size_t d = dim + 1; d < p->buffer->shape.size(); ++d) {
+      auto n = value(p->buffer->shape[d]);
+      if (!n || __builtin_mul_overflow(stride, *n, &stride)) {
+        error = fmt::format(
+            "the stride '{}' of '{}' needs a value: pass -D {}=VALUE (its dense value needs "
+            "dimension {} of the tensor)",
+            dv->name, p->name, dv->name, d);
+        return false;
+      }
+    }
+    bindings.push_back({dv->name, Scalar::ofInt(stride)});
+  }
+  return true;
+}
+
+// Refuses T.StridedTensor parameters whose strides, now known, make two
+// elements share an address: the simulator keeps every tensor in logical
+// order, which is only the same tensor when the layout is one-to-one.
+bool checkStrides(const Kernel& kernel, Machine& machine, std::string& error) {
+  for (const auto& p : kernel.params) {
+    if (!p.buffer || p.buffer->strides.empty()) continue;
+    std::vector<int64_t> strides;
+    for (const auto& e : p.buffer->strides) strides.push_back(machine.eval(e).asInt());
+    const auto& shape = machine.shapeOf(p.buffer);
+    if (ir::stridesMayOverlap(shape, strides)) {
+      error = fmt::format(
+          "'{}' has strides ({}) for its shape ({}): two elements share an address; "
+          "overlapping strides are not supported yet",
+          p.name, fmt::join(strides, ", "), fmt::join(shape, ", "));
+      return false;
+    }
+  }
+  return true;
+}
+
 // Scalar parameters without --input get 1 (documented in docs/simulator.md);
 // dynamic sizes are taken from the shape of an --input file that uses them.
 bool bindDefaults(const Kernel& kernel, std::map<std::string, NpyArray>& files, Bindings& bindings,
@@ -119,14 +191,14 @@ bool bindDefaults(const Kernel& kernel, std::map<std::string, NpyArray>& files, 
         }
       }
     }
-    if (!bound) {
+    if (!bound && !isDenseStrideDefault(kernel, dv)) {
       error = fmt::format(
           "the dynamic size '{}' needs a value: pass --input with a tensor whose shape uses it",
           dv->name);
       return false;
     }
   }
-  return true;
+  return bindDenseStrides(kernel, bindings, error);
 }
 
 // Sets the scalar parameters and dynamic sizes of `bindings` in `machine`'s
@@ -238,6 +310,7 @@ bool prepareGlobals(const Kernel& kernel, Memory& memory, const RunOptions& opti
   Machine machine(kernel, memory);
   bindEnv(machine, kernel, bindings);
   machine.resolveShapes();
+  if (!checkStrides(kernel, machine, error)) return false;
   if (!checkGlobalSizes(kernel, memory, machine, error)) return false;
   return fillGlobals(kernel, memory, machine, options, files, pagedFills, error);
 }

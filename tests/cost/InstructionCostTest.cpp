@@ -162,6 +162,28 @@ TEST(CopyCost, HeadAddressFormIsStridedInGm) {
   EXPECT_TRUE(g.rowStrided);
 }
 
+// T.StridedTensor: whole rows are one burst only where the rows are dense;
+// padded rows (stride 32 for 16 elements) or a run-time stride make one burst
+// per row, an innermost stride > 1 one per element.
+TEST(CopyCost, StridedTensorRowsAreBurstsOnlyWhereDense) {
+  auto geometry = [](const std::string& param) {
+    auto p = compile(param, "x = T.alloc_ub((16, 16), \"float16\")\nT.copy(X[0:16, :], x)");
+    return cost::copyGeometry(*as<CopyStmt>(nth(p, StmtKind::Copy)));
+  };
+  auto dense = geometry("X: T.StridedTensor((64, 16), (16, 1), \"float16\")");
+  EXPECT_EQ(dense.rows, 1);
+  EXPECT_EQ(dense.rowBytes, 16 * 16 * 2);
+  auto padded = geometry("X: T.StridedTensor((64, 16), (32, 1), \"float16\")");
+  EXPECT_EQ(padded.rows, 16);
+  EXPECT_EQ(padded.rowBytes, 16 * 2);
+  auto runtime = geometry("s: T.int32, X: T.StridedTensor((64, 16), (s, 1), \"float16\")");
+  EXPECT_EQ(runtime.rows, 16);
+  auto columns = geometry("X: T.StridedTensor((64, 16), (1, 64), \"float16\")");
+  EXPECT_EQ(columns.rows, 16 * 16);
+  EXPECT_EQ(columns.rowBytes, 2);
+  EXPECT_EQ(columns.bytes, dense.bytes);
+}
+
 TEST(CopyCost, NarrowStridedUbToGmRows) {
   // 8 rows of 16 bytes into a wider GM tensor: (440 + 256/40, max(10, 7)).
   auto c = costOf("A: T.Tensor((8, 64), \"float16\")",

@@ -1,6 +1,7 @@
 # T.assume states facts about scalar parameters, T.dynamic sizes and the block
-# index; a constant false one, or one about a value computed in the kernel, is
-# an error at the condition.
+# index, or about values the kernel computes (checked where it stands when the
+# kernel runs); a constant false one, or one that is not a condition, is an
+# error at the condition.
 import tilelang.language as T
 
 
@@ -15,10 +16,11 @@ def bad_assume(N=64):
             a = T.alloc_shared((N,), "float32")
             T.copy(A, a)
             s = n * 2
-            T.assume(s < 100)  # expected-error col 22 {{T.assume about 's', a value computed in the kernel is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
-            T.assume(a[0] > 0.0)  # expected-error col 22 {{T.assume about an element of 'a' is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
+            T.assume(s < 100)
+            T.assume(a[0] > 0.0)
             for i in T.serial(4):
-                T.assume(i < 4)  # expected-error col 26 {{T.assume about the loop index 'i' is not supported yet; an assumption may use scalar parameters, T.dynamic sizes, the block index and constants}}
+                T.assume(i < 4)
+            T.assume(s * 0.5)  # expected-error col 22 {{T.assume needs a condition (a comparison), got a float value}}
             T.assume(n * 0.5)  # expected-error col 22 {{T.assume needs a condition (a comparison), got a float value}}
             T.assume(n > 0, msg="x")  # expected-error col 29 {{unknown keyword argument 'msg' to T.assume; it takes no keyword arguments}}
 
