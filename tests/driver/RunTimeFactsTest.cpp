@@ -13,8 +13,8 @@
 #include "sim/Npy.h"
 
 using namespace tilesched;
-using testing_cli::CliRun;
 using testing_cli::cli;
+using testing_cli::CliRun;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,7 +35,8 @@ std::string int32Npy(const std::string& name, const std::vector<int32_t>& values
   a.shape = {static_cast<int64_t>(values.size())};
   a.data.resize(values.size() * 4);
   std::memcpy(a.data.data(), values.data(), a.data.size());
-  std::string path = (fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
+  std::string path =
+      (fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
   std::string error;
   EXPECT_TRUE(sim::writeNpy(path, a, error)) << error;
   return path;
