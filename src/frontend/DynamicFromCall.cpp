@@ -59,6 +59,30 @@ bool keepsShape(const std::string& method) {
 
 bool isTensorValue(const Value& v) { return v.kind == K::Opaque && v.s == "torch.Tensor"; }
 
+// A torch tensor value's recipe (ir::InputRecipe) rides in its `items`, which
+// a tensor value does not otherwise use: [kind, value, step, low, high, spelling].
+void setRecipe(Value& t, const ir::InputRecipe& r) {
+  t.items = {{Value::str("kind"), Value::integer(static_cast<int64_t>(r.kind))},
+             {Value::str("value"), Value::floating(r.value)},
+             {Value::str("step"), Value::floating(r.step)},
+             {Value::str("low"), Value::integer(r.low)},
+             {Value::str("high"), Value::integer(r.high)},
+             {Value::str("spelling"), Value::str(r.spelling)}};
+}
+
+std::optional<ir::InputRecipe> recipeOf(const Value& t) {
+  if (!isTensorValue(t) || t.items.size() != 6) return std::nullopt;
+  ir::InputRecipe r;
+  r.kind = static_cast<ir::InputRecipe::Kind>(t.items[0].second.i);
+  r.value = t.items[1].second.f;
+  r.step = t.items[2].second.f;
+  r.low = t.items[3].second.i;
+  r.high = t.items[4].second.i;
+  r.spelling = t.items[5].second.s;
+  r.madeAt = t.loc;
+  return r;
+}
+
 bool isDeferredDynamicValue(const Value& v) {
   return v.kind == K::Opaque && v.s == "T.dynamic" && !v.elts.empty() && v.elts[0].kind == K::Str;
 }
@@ -237,6 +261,23 @@ std::map<std::string, int64_t> reportSizes(
   return sizes;
 }
 
+// The note that says which tensors `run` fills as the file's call makes them.
+void reportInputs(const std::vector<std::pair<std::string, ir::InputRecipe>>& recipes,
+                  const std::string& kernelName, const KernelObjectCall& call,
+                  DiagnosticEngine& diags) {
+  if (recipes.empty()) return;
+  std::string list;
+  for (const auto& [name, r] : recipes)
+    list += fmt::format("{}'{}' from {}", list.empty() ? "" : ", ", name, r.spelling);
+  Diagnostic& note = diags.warning(
+      call.loc, fmt::format("kernel '{}' runs on inputs of the kinds the file's call at line {} "
+                            "passes: {}; --input NAME=FILE.npy overrides them",
+                            kernelName, call.loc.line, list));
+  note.severity = Severity::Note;
+  for (const auto& [name, r] : recipes)
+    note.notes.push_back({r.madeAt, fmt::format("'{}' is made here ({})", name, r.spelling)});
+}
+
 }  // namespace
 
 std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
@@ -263,16 +304,22 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
       }
     };
     bool lt = l && isTensorValue(*l), rt = r && isTensorValue(*r);
+    // The values change: the shape is what is left of the recipe.
+    auto shapeOnly = [](Value t) {
+      t.items.clear();
+      return t;
+    };
     if (lt && rt) {
       if (l->elts.size() != r->elts.size()) return std::nullopt;
       for (size_t i = 0; i < l->elts.size(); ++i)
         if (l->elts[i].i != r->elts[i].i) return std::nullopt;
-      return l;
+      return shapeOnly(*l);
     }
-    if (lt && !r && isNumber(*e->rhs)) return l;
-    if (rt && !l && isNumber(*e->lhs)) return r;
+    if (lt && !r && isNumber(*e->rhs)) return shapeOnly(*l);
+    if (rt && !l && isNumber(*e->lhs)) return shapeOnly(*r);
     return std::nullopt;
   }
+  if (e->kind == py::ExprKind::Subscript) return torchPrefix(*e, env);
   if (e->kind != py::ExprKind::Call || !e->lhs) return std::nullopt;
   if (const Value* helper = calleeFunction(*e->lhs, env); helper && helper->def)
     return helperTensor(*helper, *e, env);
@@ -288,12 +335,16 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
       "a torch tensor whose shape is not a compile-time "
       "constant",
       e->loc);
+  std::optional<ir::InputRecipe> recipe;
+  if (auto range = torchValues(callee, *e, env, recipe)) return range;
   if (kLike.count(fn)) {
     if (e->elts.empty()) return undefinedShape;
     auto base = torchTensor(*e->elts[0], env);
     if (!base || !isTensorValue(*base)) return undefinedShape;
     Value t = *base;
     t.loc = e->loc;
+    t.items.clear();
+    if (recipe) setRecipe(t, *recipe);
     return t;
   }
   // The expression the size is written in, and whether it is the whole
@@ -331,6 +382,107 @@ std::optional<Value> Elaborator::torchTensor(const py::Expr& expr, Env& env) {
     if (d.kind != K::Int || d.i < 0) return undefinedShape;
     t.elts.push_back(Value::integer(d.i));
   }
+  if (recipe) setRecipe(t, *recipe);
+  return t;
+}
+
+// The kind of values `torch.FN(...)` makes (`callee` its dotted name), in
+// `recipe`, for zeros/ones/full/randint and their *_like forms; arange and
+// randperm are returned whole, as their shape comes from those values.
+std::optional<Value> Elaborator::torchValues(const std::string& callee, const py::Expr& e, Env& env,
+                                             std::optional<ir::InputRecipe>& recipe) {
+  std::string fn = callee.substr(6);
+  auto number = [&](const py::Expr* x) -> std::optional<double> {
+    if (!x) return std::nullopt;
+    try {
+      Value v = eval(*x, env);
+      if (v.kind == K::Int) return static_cast<double>(v.i);
+      if (v.kind == K::Float) return v.f;
+    } catch (const EvalError&) {
+    }
+    return std::nullopt;
+  };
+  auto arg = [&](size_t i, const char* name) -> const py::Expr* {
+    if (const py::Keyword* k = keyword(e, name)) return k->value.get();
+    return i < e.elts.size() ? e.elts[i].get() : nullptr;
+  };
+  ir::InputRecipe r;
+  r.spelling = callee;
+  bool hasRecipe = true;
+  using RK = ir::InputRecipe::Kind;
+  if (fn == "zeros" || fn == "zeros_like") {
+    r.kind = RK::Zeros;
+  } else if (fn == "ones" || fn == "ones_like") {
+    r.kind = RK::Ones;
+  } else if (fn == "full" || fn == "full_like") {
+    auto v = number(arg(1, "fill_value"));
+    r.kind = RK::Full;
+    r.value = v.value_or(0);
+    hasRecipe = v.has_value();
+  } else if (fn == "randint") {
+    // randint(high, size) / randint(low, high, size)
+    bool withLow = e.elts.size() == 3 || (e.elts.size() == 2 && keyword(e, "size"));
+    auto lo = withLow ? number(arg(0, "low")) : std::optional<double>(0);
+    auto hi = number(arg(withLow ? 1 : 0, "high"));
+    r.kind = RK::Randint;
+    r.low = static_cast<int64_t>(lo.value_or(0));
+    r.high = static_cast<int64_t>(hi.value_or(0));
+    hasRecipe = lo && hi && r.high > r.low;
+  } else if (fn == "arange" || fn == "randperm") {
+    // arange(end) / arange(start, end[, step]); randperm(n): 1-D, shape from the values.
+    size_t n = e.elts.size();
+    auto start = fn == "arange" && n >= 2 ? number(arg(0, "start")) : std::optional<double>(0);
+    auto end = number(arg(fn == "arange" && n >= 2 ? 1 : 0, fn == "arange" ? "end" : "n"));
+    auto step = fn == "arange" && n >= 3 ? number(arg(2, "step")) : std::optional<double>(1);
+    Value unknown =
+        Value::undefined("a torch tensor whose shape is not a compile-time constant", e.loc);
+    if (!start || !end || !step || *step == 0) return unknown;
+    double count = std::ceil((*end - *start) / *step);
+    if (!(count >= 0) || count > 1e12) return unknown;
+    Value t = Value::opaque("torch.Tensor");
+    t.loc = e.loc;
+    t.elts.push_back(Value::integer(static_cast<int64_t>(count)));
+    r.kind = fn == "arange" ? RK::Arange : RK::Randperm;
+    r.value = *start;
+    r.step = *step;
+    r.high = static_cast<int64_t>(*end);
+    setRecipe(t, r);
+    return t;
+  } else {
+    hasRecipe = false;
+  }
+  if (hasRecipe) recipe = r;
+  return std::nullopt;
+}
+
+// `t[:k]` / `t[a:b]` of a 1-D torch tensor with constant bounds: its first
+// elements keep the recipe (a prefix of a permutation is distinct values);
+// another start keeps only the shape.
+std::optional<Value> Elaborator::torchPrefix(const py::Expr& e, Env& env) {
+  if (!e.lhs || !e.rhs || e.rhs->kind != py::ExprKind::Slice) return std::nullopt;
+  auto base = torchTensor(*e.lhs, env);
+  if (!base || !isTensorValue(*base) || base->elts.size() != 1) return std::nullopt;
+  int64_t n = base->elts[0].i, lo = 0, hi = n;
+  try {
+    auto bound = [&](const py::Expr& x) {
+      Value v = eval(x, env);
+      if (v.kind != K::Int) throw EvalError{x.loc, "not an integer"};
+      return v.i;
+    };
+    if (e.rhs->step) return std::nullopt;
+    if (e.rhs->lhs) lo = bound(*e.rhs->lhs);
+    if (e.rhs->rhs) hi = bound(*e.rhs->rhs);
+  } catch (const EvalError&) {
+    return std::nullopt;
+  }
+  if (lo < 0) lo += n;
+  if (hi < 0) hi += n;
+  lo = std::clamp<int64_t>(lo, 0, n);
+  hi = std::clamp<int64_t>(hi, lo, n);
+  Value t = *base;
+  t.elts = {Value::integer(hi - lo)};
+  auto r = recipeOf(*base);
+  if (!r || lo != 0) t.items.clear();
   return t;
 }
 
@@ -444,6 +596,7 @@ bool Elaborator::findKernelObjectCall(const py::Expr& e, Env& env, FactoryCall& 
     if (auto t = torchTensor(a, env); t && isTensorValue(*t)) {
       TorchTensor tensor;
       tensor.madeAt = t->loc;
+      tensor.recipe = recipeOf(*t);
       for (const auto& d : t->elts) tensor.shape.push_back(d.i);
       arg.tensor = std::move(tensor);
     }
@@ -552,7 +705,7 @@ void Elaborator::followKernelObject(const py::StmtList& body, size_t from, Env& 
 std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
     const py::Stmt& def, const std::shared_ptr<Env>& factoryEnv, std::optional<FactoryCall>& fc) {
   std::map<std::string, int64_t> none;
-  if (!callsDynamic(def.body)) return none;
+  // (Without T.dynamic sizes the call still tells the kinds of its tensors' values.)
   if (!fc) fc = findFactoryCall(def);
   if (!fc || !fc->kernelCall) return none;
   const KernelObjectCall& call = *fc->kernelCall;
@@ -646,8 +799,12 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
   });
 
   std::vector<Found> found;  // first-found order
+  std::vector<std::pair<std::string, ir::InputRecipe>> recipes;
   auto consider = [&](const DeclaredParam& dp, const KernelCallArg& arg,
                       const std::string& argText) {
+    if (arg.tensor && arg.tensor->recipe && dp.shape &&
+        dp.shape->size() == arg.tensor->shape.size())
+      recipes.push_back({dp.name, *arg.tensor->recipe});
     return considerArgument(found, dp, arg, argText, primFunc.name, diags_);
   };
   for (size_t i = 0; i < call.positional.size() && i < params.size(); ++i) {
@@ -664,6 +821,8 @@ std::optional<std::map<std::string, int64_t>> Elaborator::dynamicSizesFromCall(
       if (!consider(dp, arg, text)) return std::nullopt;
     }
   }
+  reportInputs(recipes, primFunc.name, call, diags_);
+  for (auto& [name, r] : recipes) inputsFromCall_[name] = r;
   if (found.empty()) return none;
 
   return reportSizes(found, primFunc.name, call, fc->notes, diags_);

@@ -160,6 +160,8 @@ void Elaborator::buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& 
           if (ann.s == "T.StridedTensor")
             const_cast<BufferNode&>(*kp.buffer).strides =
                 tensorStrides(ann.elts[2], shape, p.annotation->loc);
+          if (auto r = inputsFromCall_.find(p.name); r != inputsFromCall_.end())
+            kp.fromFile = r->second;
           env->bind(p.name, Value::buf(kp.buffer));
         } else {
           fail(p.annotation->loc,

@@ -342,6 +342,18 @@ bool Elaborator::definesNamed(const py::StmtList& body, const std::string& name)
   return false;
 }
 
+namespace {
+// Puts a member back as it was when the scope ends (a factory's values from
+// its file's call hold only while it runs).
+template <class T>
+struct RestoredOnExit {
+  T& value;
+  T saved;
+  explicit RestoredOnExit(T& v) : value(v), saved(v) {}
+  ~RestoredOnExit() { value = std::move(saved); }
+};
+}  // namespace
+
 void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& parent,
                             const std::string& factoryName, bool wanted, const py::Expr* call,
                             Env* callEnv) {
@@ -437,11 +449,8 @@ void Elaborator::runFactory(const py::Stmt& def, const std::shared_ptr<Env>& par
   }
   // T.dynamic sizes that the tensors of the file's own kernel call give, used
   // like -D values while this factory runs (DynamicFromCall.cpp).
-  struct RestoreDynamic {
-    std::map<std::string, int64_t>& sizes;
-    std::map<std::string, int64_t> saved;
-    ~RestoreDynamic() { sizes = std::move(saved); }
-  } restoreDynamic{dynamicFromCall_, dynamicFromCall_};
+  RestoredOnExit restoreDynamic{dynamicFromCall_};
+  RestoredOnExit restoreInputs{inputsFromCall_};
   if (!call) {  // (a factory run for the prim_func --func names is not `wanted`)
     auto sizes = dynamicSizesFromCall(def, env, fc);
     if (!sizes) return;

@@ -71,7 +71,8 @@ struct ReturnSignal {
 // (`a = torch.randn((64,), dtype=torch.float16)`), passed to a kernel.
 struct TorchTensor {
   std::vector<int64_t> shape;
-  SourceLoc madeAt;  // the torch.* call
+  SourceLoc madeAt;                       // the torch.* call
+  std::optional<ir::InputRecipe> recipe;  // the values' kind, when `run` can make the same
 };
 
 // One argument of the call of a kernel object (`kernel(None, a)`).
@@ -283,6 +284,9 @@ class Elaborator {
   // Undefined when it is one whose shape is not a compile-time constant.
   std::optional<Value> torchTensor(const py::Expr& e, Env& env);
   std::optional<Value> helperTensor(const Value& fn, const py::Expr& call, Env& env);
+  std::optional<Value> torchPrefix(const py::Expr& subscript, Env& env);
+  std::optional<Value> torchValues(const std::string& callee, const py::Expr& call, Env& env,
+                                   std::optional<ir::InputRecipe>& recipe);
   // evalAssignedValue, with torch tensors of compile-time shape as values.
   Value scanAssignedValue(const py::Stmt& s, Env& env);
   // Follows the factory call's result from statement `from` of `body` (the one
@@ -479,6 +483,9 @@ class Elaborator {
   // T.dynamic sizes the factory being run takes from its own call's tensors
   // (used like -D values, which win).
   std::map<std::string, int64_t> dynamicFromCall_;
+  // Tensor parameters the file's own call fills with known kinds of values
+  // (`torch.zeros`, `torch.randperm(n)[:k]`, ...), by parameter name.
+  std::map<std::string, ir::InputRecipe> inputsFromCall_;
   std::map<std::string, std::unique_ptr<ImportedModule>> imports_;  // by module name
   std::vector<ImportedModule*> importOrder_;                        // in load order
   std::vector<UnreadableImport> unreadableImports_;

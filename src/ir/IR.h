@@ -411,11 +411,28 @@ struct KernelAnnotations {
   std::vector<VersionedStorage> versioned;
 };
 
+// How the file's own code makes a tensor it passes to the kernel
+// (`torch.zeros(...)`, `torch.arange(n)`, `torch.randperm(n)[:k]` ...): `run`
+// fills the parameter with the same kind of values when no --input gives it
+// (docs/simulator.md, "Values"), so an index tensor is a permutation where
+// the file's is one.
+struct InputRecipe {
+  enum class Kind { Zeros, Ones, Full, Arange, Randperm, Randint };
+  Kind kind = Kind::Zeros;
+  double value = 0;      // Full: the value; Arange: the start
+  double step = 1;       // Arange
+  int64_t low = 0;       // Randint: values in [low, high); Randperm: a permutation of
+  int64_t high = 0;      // 0..high-1, its first elements
+  std::string spelling;  // "torch.zeros", for messages
+  SourceLoc madeAt;
+};
+
 struct KernelParam {
   std::string name;
   Buffer buffer;  // tensor parameter, or
   Var var;        // scalar parameter
   SourceLoc loc;
+  std::optional<InputRecipe> fromFile;  // a tensor the file's own call makes
 };
 
 // `T.assume(cond)`: a fact the author states about the kernel's scalar

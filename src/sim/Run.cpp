@@ -266,6 +266,10 @@ bool fillGlobals(const Kernel& kernel, Memory& memory, Machine& machine, const R
       memory.setChunkFill(idx, pagedFills[p.name]);
       continue;
     }
+    if (f == files.end() && p.fromFile) {  // the kind of values the file's own call passes
+      generateFromRecipe(memory.raw(idx), p.buffer->dtype, *p.fromFile, options.seed, p.name);
+      continue;
+    }
     if (f == files.end()) {
       generateInput(memory.raw(idx), p.buffer->dtype, options.seed, p.name);
       continue;
@@ -400,6 +404,50 @@ void generateInput(std::vector<uint8_t>& bytes, DType t, uint64_t seed, const st
   });
   generateInputElements(bytes.data(), t, seed, name, 0, half);
   second.join();
+}
+
+void generateFromRecipe(std::vector<uint8_t>& bytes, DType t, const InputRecipe& recipe,
+                        uint64_t seed, const std::string& name) {
+  using RK = InputRecipe::Kind;
+  int eb = dtypeBytes(t);
+  auto count = static_cast<int64_t>(bytes.size()) / eb;
+  uint64_t state = seed ^ hashName(name);
+  auto put = [&](int64_t k, double v) {
+    storeElement(bytes.data() + k * eb, t,
+                 isFloat(t) ? Scalar::ofFloat(v) : Scalar::ofInt(static_cast<int64_t>(v)));
+  };
+  if (recipe.kind == RK::Randperm) {
+    // A seeded Fisher-Yates shuffle of 0..n-1; the tensor holds its first elements.
+    std::vector<int64_t> perm(static_cast<size_t>(std::max<int64_t>(recipe.high, 0)));
+    for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
+    for (size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[splitmix(state) % i]);
+    for (int64_t k = 0; k < count; ++k)
+      put(k, static_cast<double>(k < static_cast<int64_t>(perm.size()) ? perm[k] : 0));
+    return;
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    switch (recipe.kind) {
+      case RK::Zeros:
+        put(k, 0);
+        break;
+      case RK::Ones:
+        put(k, 1);
+        break;
+      case RK::Full:
+        put(k, recipe.value);
+        break;
+      case RK::Arange:
+        put(k, recipe.value + recipe.step * static_cast<double>(k));
+        break;
+      case RK::Randint: {
+        auto span = static_cast<uint64_t>(std::max<int64_t>(recipe.high - recipe.low, 1));
+        put(k, static_cast<double>(recipe.low + static_cast<int64_t>(splitmix(state) % span)));
+        break;
+      }
+      case RK::Randperm:
+        break;
+    }
+  }
 }
 
 std::vector<int64_t> sampledBlocks(int64_t grid) {

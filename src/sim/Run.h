@@ -76,6 +76,10 @@ struct KernelRun {
   }
 };
 
+// Fills `bytes` with values of the kind `recipe` names (seeded where random:
+// a permutation, integers in [low, high)), converted to dtype `t`.
+void generateFromRecipe(std::vector<uint8_t>& bytes, ir::DType t, const ir::InputRecipe& recipe,
+                        uint64_t seed, const std::string& name);
 // Fills `bytes` with the seeded input pattern of dtype `t`: floats are
 // multiples of 1/128 in [-2, 2) (exact in fp16 and bf16, small enough to keep
 // fp16 kernels finite), signed ints in [-8, 8), unsigned in [0, 16), bools 0/1.

@@ -37,6 +37,10 @@ if __name__ == "__main__":
     extra = torch.ones(12, 1)
     with torch.no_grad():
         runner(idx, table, out, extra)  # expected-note col 9 {{kernel 'main' takes the T.dynamic sizes n=12, w=6 from the tensors of its call at line 39; -D NAME=VALUE overrides them}}
+        # expected-note@-1 col 9 {{kernel 'main' runs on inputs of the kinds the file's call at line 39 passes: 'idx' from torch.randint, 'table' from torch.full, 'out' from torch.zeros_like; --input NAME=FILE.npy overrides them}}
+        # expected-note@-6 col 11 {{'idx' is made here (torch.randint)}}
+        # expected-note@-8 col 13 {{'table' is made here (torch.full)}}
+        # expected-note@-7 col 11 {{'out' is made here (torch.zeros_like)}}
 
 # 12 indices in blocks of 4: 3 blocks; 6 table rows: 3 steps.
 # CHECK: idx: T.Tensor((12,), "int32"), table: T.Tensor((6, 16), "float32"), out: T.Tensor((12, 16), "float32"), extra: T.Tensor((12,), "float32")

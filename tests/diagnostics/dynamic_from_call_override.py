@@ -26,6 +26,8 @@ def run(rows_a=8, rows_b=20):
     src = torch.randn(rows_a, 32, dtype=torch.float16)  # expected-note col 11 {{cols=32 is dimension 1 of this tensor, passed as 'src'}}
     dst = torch.zeros((rows_b, 32), dtype=torch.float16)
     kernel(src, dst)  # expected-note col 5 {{kernel 'main' takes the T.dynamic size cols=32 from the tensors of its call at line 28; -D cols=VALUE overrides it}}
+    # expected-note@-1 col 5 {{kernel 'main' runs on inputs of the kinds the file's call at line 28 passes: 'B' from torch.zeros; --input NAME=FILE.npy overrides them}}
+    # expected-note@-3 col 11 {{'B' is made here (torch.zeros)}}
 
 
 if __name__ == "__main__":

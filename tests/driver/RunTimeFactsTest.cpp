@@ -129,3 +129,78 @@ TEST(RunTimeFacts, OverlappingStridesKnownOnlyInTheRunAreRefused) {
             std::string::npos)
       << r.err;
 }
+
+// Inputs as the file makes them (issue 21): the file's own call passes a
+// permutation prefix, a range, bounded integers, a constant and zeros; `run`
+// fills the parameters with the same kinds of values (so the scatter through
+// the permutation has no race), and a note says where each came from.
+TEST(RunTimeFacts, InputsTakeTheKindsOfValuesTheFilesCallPasses) {
+  TempFile f(
+      "import tilelang.language as T\nimport torch\n\n"
+      "def scatter(n=8, m=16):\n"
+      "    @T.prim_func\n"
+      "    def main(idx: T.Tensor((n,), \"int32\"), ramp: T.Tensor((n,), \"int32\"),\n"
+      "             lo: T.Tensor((n,), \"int32\"), three: T.Tensor((n,), \"float32\"),\n"
+      "             out: T.Tensor((m,), \"float32\"), copies: T.Tensor((4, n), \"float32\")):\n"
+      "        with T.Kernel(2) as bx:\n"
+      "            for i in T.serial(n // 2):\n"
+      "                k = i * 2 + bx\n"
+      "                j = T.int32(idx[k])\n"
+      "                out[j] = T.cast(ramp[k], \"float32\") + 1.0\n"
+      "                copies[0, k] = T.cast(idx[k], \"float32\")\n"
+      "                copies[1, k] = T.cast(ramp[k], \"float32\")\n"
+      "                copies[2, k] = T.cast(lo[k], \"float32\")\n"
+      "                copies[3, k] = three[k]\n"
+      "    return main\n\n"
+      "if __name__ == \"__main__\":\n"
+      "    kernel = scatter()\n"
+      "    idx = torch.randperm(16)[:8].int()\n"
+      "    ramp = torch.arange(8, dtype=torch.int32)\n"
+      "    lo = torch.randint(2, 5, (8,), dtype=torch.int32)\n"
+      "    three = torch.full((8,), 3.0)\n"
+      "    out = torch.zeros(16)\n"
+      "    copies = torch.empty(4, 8)\n"
+      "    kernel(idx, ramp, lo, three, out, copies)\n",
+      "file_inputs.py");
+  fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "_file_inputs_out");
+  CliRun r = cli({"run", f.str(), "--output-dir", dir.string()});
+  EXPECT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("races 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find(":28:5: note: kernel 'main' runs on inputs of the kinds the file's call at "
+                       "line 28 passes: 'idx' from torch.randperm, 'ramp' from torch.arange, 'lo' "
+                       "from torch.randint, 'three' from torch.full, 'out' from torch.zeros; "
+                       "--input NAME=FILE.npy overrides them"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(":22:11: note: 'idx' is made here (torch.randperm)"), std::string::npos)
+      << r.err;
+  std::string error;
+  auto copies = sim::readNpy((dir / "copies.npy").string(), error);
+  auto out = sim::readNpy((dir / "out.npy").string(), error);
+  ASSERT_TRUE(copies && out) << error;
+  auto at = [](const sim::NpyArray& a, size_t i) {
+    float v;
+    std::memcpy(&v, a.data.data() + 4 * i, 4);
+    return v;
+  };
+  std::vector<bool> seen(16, false);
+  for (size_t k = 0; k < 8; ++k) {
+    float idx = at(*copies, k);
+    ASSERT_GE(idx, 0.0f);
+    ASSERT_LT(idx, 16.0f);
+    EXPECT_FALSE(seen[static_cast<size_t>(idx)]) << "index " << idx << " repeats";
+    seen[static_cast<size_t>(idx)] = true;
+    EXPECT_EQ(at(*copies, 8 + k), static_cast<float>(k));  // arange
+    EXPECT_GE(at(*copies, 16 + k), 2.0f);                  // randint(2, 5)
+    EXPECT_LT(at(*copies, 16 + k), 5.0f);
+    EXPECT_EQ(at(*copies, 24 + k), 3.0f);  // full
+  }
+  // out: zeros where no index points, ramp + 1 where one does.
+  for (size_t e = 0; e < 16; ++e) {
+    float want = 0.0f;
+    for (size_t k = 0; k < 8; ++k)
+      if (static_cast<size_t>(at(*copies, k)) == e) want = static_cast<float>(k) + 1.0f;
+    EXPECT_EQ(at(*out, e), want) << "out[" << e << "]";
+  }
+  fs::remove_all(dir);
+}
