@@ -359,7 +359,8 @@ class Elaborator {
 
   // ---- tile operations and annotations (TileOps.cpp)
   bool elabTileOp(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
-  ir::Region toRegion(const Value& v, SourceLoc loc, const std::string& what);
+  ir::Region toRegion(const Value& v, SourceLoc loc, const std::string& what,
+                      bool copyTail = false);
   void elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx);
   ir::Region copyRegionFromHead(const Value& head, const ir::Region& other, SourceLoc loc);
   void elabGemm(const py::Expr& call, Env& env, BlockCtx& ctx);

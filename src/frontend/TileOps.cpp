@@ -70,7 +70,7 @@ std::optional<Pipe> copyPipe(MemScope src, MemScope dst) {
 
 }  // namespace
 
-Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& what) {
+Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& what, bool copyTail) {
   if (v.kind == K::Buffer) {
     Region r{v.buffer, {}};
     auto shape = constShape(v.buffer);
@@ -111,17 +111,27 @@ Region Elaborator::toRegion(const Value& v, SourceLoc loc, const std::string& wh
     if (__builtin_mul_overflow(elements, range.extent, &elements) || elements > kMaxElements)
       fail(loc,
            fmt::format("{} region of '{}' may hold at most 2^40 elements", what, v.buffer->name));
-  // Provably out-of-bounds boxes are compile errors (SPEC §1.6).
+  // Provably out-of-bounds boxes are compile errors (SPEC §1.6), except the
+  // global side of a T.copy that starts inside the tensor and runs past its
+  // end: a tail, clipped there as at run time (upstream pads such tiles).
   for (size_t i = 0; shape && i < r.ranges.size(); ++i) {
     auto start = asConstInt(r.ranges[i].min);
     int64_t size = (*shape)[i];
-    if (r.ranges[i].extent > size || (start && (*start < 0 || *start + r.ranges[i].extent > size)))
-      fail(i < v.access.size() ? v.access[i].loc : loc,
-           fmt::format("region [{}:{}] is out of bounds for dimension {} of '{}' (size {})",
-                       start ? std::to_string(*start) : "?",
-                       start ? std::to_string(*start + r.ranges[i].extent)
-                             : "?+" + std::to_string(r.ranges[i].extent),
-                       i, v.buffer->name, size));
+    bool past = r.ranges[i].extent > size || (start && *start + r.ranges[i].extent > size);
+    bool before = start && (*start < 0 || *start >= size);
+    if (!past && !before) continue;
+    SourceLoc where = i < v.access.size() ? v.access[i].loc : loc;
+    std::string box = fmt::format("region [{}:{}]", start ? std::to_string(*start) : "?",
+                                  start ? std::to_string(*start + r.ranges[i].extent)
+                                        : "?+" + std::to_string(r.ranges[i].extent));
+    if (copyTail && !before && start && v.buffer->storage->scope == MemScope::Global) {
+      warning(where, fmt::format("{} runs past the end of dimension {} of '{}' (size {}); the "
+                                 "copy is clipped at the tensor's end, a tail (docs/simulator.md)",
+                                 box, i, v.buffer->name, size));
+      continue;
+    }
+    fail(where, fmt::format("{} is out of bounds for dimension {} of '{}' (size {})", box, i,
+                            v.buffer->name, size));
   }
   return r;
 }
@@ -363,7 +373,7 @@ Region Elaborator::copyRegionFromHead(const Value& head, const Region& other, So
       acc.access[i].stop = add(acc.access[i].start, e);
     }
   }
-  return toRegion(acc, loc, "T.copy operand");
+  return toRegion(acc, loc, "T.copy operand", /*copyTail=*/true);
 }
 
 void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
@@ -380,14 +390,14 @@ void Elaborator::elabCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
          "both operands of T.copy are single elements; give one of them as a buffer or a slice");
   Region src, dst;
   if (srcHead) {
-    dst = toRegion(args[1], dstLoc, "T.copy destination");
+    dst = toRegion(args[1], dstLoc, "T.copy destination", /*copyTail=*/true);
     src = copyRegionFromHead(args[0], dst, srcLoc);
   } else if (dstHead) {
-    src = toRegion(args[0], srcLoc, "T.copy source");
+    src = toRegion(args[0], srcLoc, "T.copy source", /*copyTail=*/true);
     dst = copyRegionFromHead(args[1], src, dstLoc);
   } else {
-    src = toRegion(args[0], srcLoc, "T.copy source");
-    dst = toRegion(args[1], dstLoc, "T.copy destination");
+    src = toRegion(args[0], srcLoc, "T.copy source", /*copyTail=*/true);
+    dst = toRegion(args[1], dstLoc, "T.copy destination", /*copyTail=*/true);
   }
   MemScope s = src.buffer->storage->scope, d = dst.buffer->storage->scope;
   // Inside a SIMT region, and between global memory and a fragment (which has
