@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -417,12 +418,24 @@ void generateFromRecipe(std::vector<uint8_t>& bytes, DType t, const InputRecipe&
                  isFloat(t) ? Scalar::ofFloat(v) : Scalar::ofInt(static_cast<int64_t>(v)));
   };
   if (recipe.kind == RK::Randperm) {
-    // A seeded Fisher-Yates shuffle of 0..n-1; the tensor holds its first elements.
-    std::vector<int64_t> perm(static_cast<size_t>(std::max<int64_t>(recipe.high, 0)));
-    for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
-    for (size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[splitmix(state) % i]);
-    for (int64_t k = 0; k < count; ++k)
-      put(k, static_cast<double>(k < static_cast<int64_t>(perm.size()) ? perm[k] : 0));
+    // The first `count` elements of a seeded Fisher-Yates shuffle of 0..n-1,
+    // drawn without building the whole permutation (n may be far larger).
+    int64_t n = std::max<int64_t>(recipe.high, 0);
+    std::unordered_map<int64_t, int64_t> moved;  // position -> value, where not the identity
+    auto valueAt = [&](int64_t i) {
+      auto it = moved.find(i);
+      return it == moved.end() ? i : it->second;
+    };
+    for (int64_t k = 0; k < count; ++k) {
+      if (k >= n) {
+        put(k, 0);
+        continue;
+      }
+      int64_t j = k + static_cast<int64_t>(splitmix(state) % static_cast<uint64_t>(n - k));
+      int64_t vk = valueAt(k), vj = valueAt(j);
+      moved[j] = vk;
+      put(k, static_cast<double>(vj));
+    }
     return;
   }
   for (int64_t k = 0; k < count; ++k) {
