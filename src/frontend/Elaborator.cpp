@@ -72,8 +72,30 @@ std::optional<Program> Elaborator::run() {
       error({}, fmt::format("no kernel named '{}' in this file{}{}", options_.func,
                             near.empty() ? "" : "; did you mean '" + near + "'?",
                             list.empty() ? "" : " (its kernels: " + list + ")"));
-    } else
-      error({}, "no @T.prim_func kernel found in this file");
+    } else {
+      Diagnostic& d = diags_.error({}, "no @T.prim_func kernel found in this file");
+      // A test file whose kernels live in a sibling module it imports
+      // (`from example_compress import run_compress_decode`): name that file.
+      namespace fs = std::filesystem;
+      fs::path dir = options_.moduleDir.empty() ? fs::path(file_->path()).parent_path()
+                                                : fs::path(options_.moduleDir);
+      if (dir.empty()) dir = ".";
+      for (const auto& st : module.body) {
+        if (st->kind != py::StmtKind::Import || !st->fromImport) continue;
+        for (const auto& n : st->importNames) {
+          std::string mod = n.module.substr(0, n.module.rfind('.'));
+          if (mod.empty() || mod[0] == '.' || mod.find('.') != std::string::npos) continue;
+          fs::path sibling = dir / (mod + ".py");
+          std::error_code ec;
+          if (!fs::is_regular_file(sibling, ec)) continue;
+          d.notes.push_back(
+              {st->loc, fmt::format("'{}' comes from {} next to this file; if the kernels are "
+                                    "there, run tilesched on that file",
+                                    n.module.substr(mod.size() + 1), sibling.filename().string())});
+          break;
+        }
+      }
+    }
   }
   if (diags_.hasErrors()) return std::nullopt;
   for (const auto& k : kernels_) checkConstantIndices(k, diags_);
