@@ -36,7 +36,8 @@ std::string forKindName(ForKind k) {
   return "?";
 }
 
-// A short name of what a unit does: "copy gm_to_ub", "gemm", "parallel", "for k".
+}  // namespace
+
 std::string opName(const Unit& u) {
   const Stmt& s = u.stmt;
   switch (s->kind) {
@@ -71,6 +72,8 @@ std::string opName(const Unit& u) {
       return "?";
   }
 }
+
+namespace {
 
 std::string targetName(const Dependency& d) {
   if (d.storage) return d.storage->name;
@@ -325,6 +328,7 @@ json bufferAnalysisJson(const KernelAnalysis& analysis, const Buffer& buffer) {
 
 void annotateKernelReport(json& kernelEntry, const KernelAnalysis& analysis) {
   const Kernel& k = *analysis.kernel;
+  if (analysis.cores) kernelEntry["cores"] = coreAssignmentJson(*analysis.cores);
   if (kernelEntry.contains("buffers") && kernelEntry["buffers"].is_array()) {
     for (auto& b : kernelEntry["buffers"]) {
       if (!b.contains("name")) continue;

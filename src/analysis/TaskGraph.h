@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/CoreAssignment.h"
 #include "analysis/Dependencies.h"
 #include "analysis/Ownership.h"
 #include "analysis/Tasks.h"
@@ -45,6 +46,8 @@ struct KernelAnalysis {
   UnitList root;
   Ownership ownership;
   OverlapStats overlapStats;
+  // Which core runs each unit (the assign-cores pass; unset before it).
+  std::optional<CoreAssignment> cores;
 
   // The unit list of a loop's body (any loop of the kernel), or null.
   const UnitList* findLoop(const ir::ForStmt* loop) const;
@@ -56,6 +59,9 @@ KernelAnalysis analyzeKernel(const ir::Kernel& kernel, const Target& target,
 std::vector<KernelAnalysis> analyzeProgram(const ir::Program& program, const Target& target,
                                            DiagnosticEngine& diags,
                                            const AnalysisOptions& options = {});
+
+// A short name of what a unit does: "copy gm_to_ub", "gemm", "parallel", "for k".
+std::string opName(const Unit& u);
 
 // `--emit tasks`: per kernel the buffers' eligibility and owners, then per
 // unit list (kernel root and every loop) the units and the dependencies.

@@ -211,6 +211,9 @@ int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& 
     const ir::Kernel& k = r.kernel(i);
     out << printExplanation(k, explainSchedule(r.analysis(i), k, r.schedule(i), *r.target), o.file,
                             *r.target);
+    if (const auto& cores = r.analysis(i).cores;
+        cores && cores->kind == analysis::KernelCores::Mixed)
+      out << analysis::printCoreAssignment(*cores, o.file);
   }
   out << r.passes->timesText();
   return kExitOk;

@@ -272,6 +272,10 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
           k.primFuncName(), oc.run.startCycle,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
+    if (oc.mixedCores)
+      out << "  cores: cube and vector tasks in one kernel, run here on one core with every pipe "
+             "(the AIC + AIV core group is not simulated yet; `tilesched explain` shows each "
+             "task's core)\n";
     const auto& sampled = oc.run.sampledBlocks;
     if (!sampled.empty())
       out << fmt::format(
@@ -555,6 +559,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
                      {},
                      analysis::computeFillDrain(analyses[k], target)};
     if (isLoweredSchedule(o.schedule)) oc.lowering = state.loweredKernel(k);
+    oc.mixedCores = analyses[k].cores && analyses[k].cores->kind == analysis::KernelCores::Mixed;
     outcomes.push_back(std::move(oc));
   }
   const sim::RunRefusal& refusal = state.refusal;

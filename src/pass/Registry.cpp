@@ -40,6 +40,14 @@ bool elaborate(PipelineState& state) {
   return state.program && !state.diags.hasErrors();
 }
 
+// Core assignment of every kernel, into its analysis (analysis/CoreAssignment.h).
+bool assignCores(PipelineState& state) {
+  return noNewErrors(state, [&] {
+    for (auto& a : *state.analyses)
+      a.cores = analysis::assignCores(a.root, state.target, state.diags);
+  });
+}
+
 bool analyze(PipelineState& state) {
   state.analyses = std::make_shared<std::vector<analysis::KernelAnalysis>>(
       analysis::analyzeProgram(*state.program, state.target, state.diags));
@@ -215,6 +223,8 @@ constexpr Pass kPasses[] = {
      PassScope::Program, "", elaborate},
     {"analyze", "tasks, owner loops, dependences and multi-buffer eligibility of every loop",
      PassScope::Program, "elaborate", analyze},
+    {"assign-cores", "the core of the group (cube or vector) that runs each task, and why",
+     PassScope::Program, "analyze", assignCores},
     {"schedule",
      "modulo schedule and buffer versions of every loop (Z3; none/double: a fixed rule)",
      PassScope::Kernel, "analyze", nullptr, scheduleKernel, scheduleStats},

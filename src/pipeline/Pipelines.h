@@ -2,12 +2,12 @@
 // Every command runs one of these lists through pass::PassManager; the
 // passes themselves are in pass::registry().
 //
-//   compile, explain, pin   elaborate, analyze, schedule
-//   run (auto|none|double)  elaborate, analyze, schedule, version-modes,
+//   compile, explain, pin   elaborate, analyze, assign-cores, schedule
+//   run (auto|none|double)  elaborate, analyze, assign-cores, schedule, version-modes,
 //                           materialize-versions, insert-synchronization,
 //                           verify-lowered-sync, simulate
-//   run --schedule serial   elaborate, analyze, lower-serial, simulate
-//   run --schedule as-written  elaborate, analyze, simulate
+//   run --schedule serial   elaborate, analyze, assign-cores, lower-serial, simulate
+//   run --schedule as-written  elaborate, analyze, assign-cores, simulate
 //   run --compare           the front end once, then each mode's lowering
 //                           and simulate on a fork of its state
 //
@@ -22,10 +22,10 @@ namespace tilesched::pipeline {
 
 using PassList = std::vector<std::string_view>;
 
-inline PassList frontEnd() { return {"elaborate", "analyze"}; }
+inline PassList frontEnd() { return {"elaborate", "analyze", "assign-cores"}; }
 
 // `compile`, `explain` and `pin`: the front end and the schedule.
-inline PassList compile() { return {"elaborate", "analyze", "schedule"}; }
+inline PassList compile() { return {"elaborate", "analyze", "assign-cores", "schedule"}; }
 
 // What turns an analysed kernel into the one `simulate` runs, for a
 // `--schedule` value: the schedule and the lowering (auto, none, double),

@@ -26,6 +26,9 @@ struct KernelOutcome {
   sim::KernelRun run;
   std::optional<transform::LoweredKernel> lowering;  // none | double | auto
   analysis::FillDrain fillDrain;                     // of the source kernel's task graph
+  // Cube and vector tasks in one kernel (analysis/CoreAssignment.h): the run
+  // is on one core with every pipe, not on a core group.
+  bool mixedCores = false;
 };
 
 // The busiest pipe of a run (S on an empty kernel): where the bound comes from.

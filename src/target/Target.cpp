@@ -389,11 +389,68 @@ void readCostModel(Reader& r, const json& root, Target& t) {
   readScalar(r, *cost, t.cost);
 }
 
+// One core kind's {"pipes": [...], "scopes": [...]} of `core_group`.
+void readCoreKind(Reader& r, const json& group, const char* kind, uint32_t& pipes,
+                  uint32_t& scopes) {
+  std::string path = joinPath("core_group", kind);
+  const json* obj = r.object(group, "core_group", kind);
+  if (!obj) return;
+  r.knownKeys(*obj, path, {"pipes", "scopes"});
+  if (const json* list = r.array(*obj, path, "pipes"))
+    for (size_t i = 0; i < list->size(); ++i) {
+      const json& v = (*list)[i];
+      auto p = v.is_string() ? parsePipe(v.get<std::string>()) : std::nullopt;
+      if (!p)
+        r.fieldError(indexPath(joinPath(path, "pipes"), i),
+                     fmt::format("must name a pipe ({}), got {}", allPipeNames(), v.dump()));
+      else
+        pipes |= pipeMask(*p);
+    }
+  if (const json* list = r.array(*obj, path, "scopes"))
+    for (size_t i = 0; i < list->size(); ++i) {
+      const json& v = (*list)[i];
+      auto s = v.is_string() ? parseMemScope(v.get<std::string>()) : std::nullopt;
+      if (!s || *s == MemScope::Global || *s == MemScope::LocalVar || *s == MemScope::Local)
+        r.fieldError(indexPath(joinPath(path, "scopes"), i),
+                     fmt::format("must name an on-chip scope of one core kind ({}, "
+                                 "local.fragment), got {}",
+                                 capacityScopeNames(), v.dump()));
+      else
+        scopes |= uint32_t{1} << memScopeIndex(*s);
+    }
+}
+
+// `core_group`: every pipe on some core kind, S and MTE2 on both, no scope
+// on both.
+void readCoreGroup(Reader& r, const json& root, CoreGroup& g) {
+  const json* group = r.object(root, "", "core_group");
+  if (!group) return;
+  r.knownKeys(*group, "core_group",
+              {"aiv_per_aic", "cube", "vector", "cross_core_flags", "cross_core_flag_latency"});
+  if (auto v = r.integer(*group, "core_group", "aiv_per_aic", Bound::Positive)) g.aivPerAic = *v;
+  if (auto v = r.integer(*group, "core_group", "cross_core_flags", Bound::Positive))
+    g.crossCoreFlags = *v;
+  if (auto v = r.integer(*group, "core_group", "cross_core_flag_latency", Bound::NonNegative))
+    g.crossCoreFlagLatency = *v;
+  readCoreKind(r, *group, "cube", g.cubePipes, g.cubeScopes);
+  readCoreKind(r, *group, "vector", g.vectorPipes, g.vectorScopes);
+  for (Pipe p : kAllPipes) {
+    bool cube = g.cubePipes & pipeMask(p), vector = g.vectorPipes & pipeMask(p);
+    bool both = p == Pipe::S || p == Pipe::MTE2;
+    if ((cube && vector) != both || (!cube && !vector))
+      r.fieldError("core_group", fmt::format("must put pipe {} on {}", pipeName(p),
+                                             both ? "both core kinds (cube and vector)"
+                                                  : "exactly one core kind"));
+  }
+  if (g.cubeScopes & g.vectorScopes)
+    r.fieldError("core_group", "must not list a scope under both cube and vector");
+}
+
 Target readTarget(Reader& r, const json& root) {
   Target t;
   r.knownKeys(root, "",
               {"format_version", "name", "description", "pipes", "capacity",
-               "capacity_with_simt_vf", "alignment", "sync", "cost_model"});
+               "capacity_with_simt_vf", "alignment", "sync", "core_group", "cost_model"});
   if (auto v = r.integer(root, "", "format_version", Bound::Positive); v && *v != kFormatVersion)
     r.fieldError("format_version",
                  fmt::format("must be {} (the only format this tilesched reads), got {}",
@@ -418,6 +475,7 @@ Target readTarget(Reader& r, const json& root) {
     if (auto v = r.integer(*sync, "sync", "event_ids_per_hard_event", Bound::Positive))
       t.eventIdsPerHardEvent = *v;
   }
+  readCoreGroup(r, root, t.coreGroup);
   readCostModel(r, root, t);
   return t;
 }

@@ -29,6 +29,20 @@ struct PipeProps {
   int64_t queueDepth = 32;
 };
 
+// The core group (SPEC §9.2): one cube core (AIC) and `aivPerAic` vector
+// cores (AIV), each kind with its own pipes and on-chip scopes. Core
+// assignment (analysis/CoreAssignment.h) reads the pipe and scope sets.
+struct CoreGroup {
+  int64_t aivPerAic = 2;
+  uint32_t cubePipes = 0, vectorPipes = 0;    // pipeMask bits
+  uint32_t cubeScopes = 0, vectorScopes = 0;  // bit memScopeIndex(s) per scope
+  int64_t crossCoreFlags = 16;                // slots of the cross-core flag pool
+  int64_t crossCoreFlagLatency = 0;           // cycles a cross-core flag adds (assumed)
+
+  bool cubeHas(MemScope s) const { return cubeScopes >> memScopeIndex(s) & 1; }
+  bool vectorHas(MemScope s) const { return vectorScopes >> memScopeIndex(s) & 1; }
+};
+
 struct Target {
   std::string name;         // "ascend950"
   std::string description;  // one line, for --help and reports
@@ -43,6 +57,7 @@ struct Target {
 
   int64_t eventIdsPerHardEvent = 8;
   std::array<PipeProps, kNumPipes> pipes{};
+  CoreGroup coreGroup;
   CostModelParams cost;
 
   // Capacity of `scope`, or nullopt for scopes that are not capacity-checked.

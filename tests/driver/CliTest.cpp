@@ -243,7 +243,7 @@ TEST(Cli, CompilePrintAfterShowsTheIRAfterEachPass) {
   CliRun bad = cli({"compile", example("vec_add"), "--print-after", "simulate"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("unknown pass 'simulate' for --print-after; use all or one of: "
-                         "elaborate, analyze, schedule"),
+                         "elaborate, analyze, assign-cores, schedule"),
             std::string::npos)
       << bad.err;
   // stdout holds the JSON report with --emit report-json.

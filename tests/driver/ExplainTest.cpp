@@ -3,6 +3,7 @@
 // (tests/driver/explain/*.py and examples) make each reason the answer.
 // Expected numbers are closed forms of the SPEC §3.4 cost model and §3.2
 // capacities, and source positions are found by searching the kernel file.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -371,6 +372,62 @@ TEST(Explain, ExhaustedBudgetSaysFallback) {
   CliRun r = cli({"explain", example("gemm_l0"), "--solver-timeout-ms", "0"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("list-schedule fallback"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tilesched
+
+namespace tilesched {
+namespace {
+
+// Core assignment in `explain`, the report and `run` (analysis/CoreAssignment.h):
+// gemm_l0 is a mixed kernel — the L1/L0 work and the fixpipe on the cube
+// core, the UB -> GM store on the vector core, `bm` shared by both.
+TEST(ExplainCores, MixedKernelSaysWhichCoreRunsEachTask) {
+  std::string file = example("gemm_l0");
+  CliRun r = cli({"explain", file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("cores: a mixed kernel (the simulator runs it on one core with every "
+                       "pipe: the core group is not simulated yet)"),
+            std::string::npos)
+      << r.out;
+  auto [storeLine, storeCol] = find(file, "T.copy(c_ub, C[");
+  EXPECT_NE(
+      r.out.find(fmt::format("  vector T.copy(c_ub, C[bm * 64:bm * 64 + 64, 0:64]) ({}:{}:{}): "
+                             "pipe MTE3",
+                             file, storeLine, storeCol)),
+      std::string::npos)
+      << r.out;
+  auto [fixLine, fixCol] = find(file, "T.copy(c_l0c, c_ub)");
+  EXPECT_NE(r.out.find(fmt::format("  cube   T.copy(c_l0c, c_ub) ({}:{}:{}): pipe FIX", file,
+                                   fixLine, fixCol)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("scalar work, read on both cores"), std::string::npos) << r.out;
+
+  json k = compileReport({file});
+  EXPECT_EQ(k.at("cores").at("kind"), "mixed");
+  EXPECT_EQ(k.at("cores").at("group_simulated"), false);
+  int vector = 0, cube = 0;
+  for (const auto& u : k.at("cores").at("units")) {
+    vector += u.at("core") == "vector";
+    cube += u.at("core") == "cube";
+  }
+  EXPECT_EQ(vector, 1);  // the UB -> GM store
+  EXPECT_EQ(cube, 8);    // two loops, two GM->L1, two L1->L0, the gemm, the fixpipe
+
+  CliRun run = cli({"run", file});
+  EXPECT_NE(run.out.find("  cores: cube and vector tasks in one kernel, run here on one core"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(ExplainCores, PureKernelsPrintNoCoreSection) {
+  CliRun r = cli({"explain", example("vec_add")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("cores:"), std::string::npos) << r.out;
+  EXPECT_EQ(compileReport({example("vec_add")}).at("cores").at("kind"), "vector");
+  EXPECT_EQ(compileReport({example("gemm_l1")}).at("cores").at("kind"), "cube");
 }
 
 }  // namespace

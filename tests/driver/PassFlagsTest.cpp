@@ -86,7 +86,7 @@ TEST(Opt, UsageErrorsNameThePassAndWhatItNeeds) {
       {"analyze,,schedule", "error: --passes expects a comma-separated list of passes"},
       {"analyz",
        "error: unknown pass 'analyz' for --passes (did you mean 'analyze'?); registered: "
-       "elaborate, analyze, schedule"},
+       "elaborate, analyze, assign-cores, schedule"},
   };
   for (const auto& [passes, message] : cases) {
     CliRun r = cli({"opt", example("vec_add"), "--passes", passes});

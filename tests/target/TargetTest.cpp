@@ -474,3 +474,52 @@ TEST(TargetValidation, ErrorsFromAFileNameThatFile) {
   EXPECT_FALSE(loadTarget(path, error));
   EXPECT_EQ(error, path + ": field 'capacity.shared' must be a positive integer, got -5");
 }
+
+TEST(TargetValidation, CoreGroup) {
+  json doc = builtinJson("ascend950");
+  doc["core_group"]["vector"]["pipes"].push_back("M");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group' must put pipe M on exactly one core kind");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cube"]["pipes"] = {"MTE1", "M", "FIX", "S"};
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group' must put pipe MTE2 on both core kinds (cube and "
+            "vector)");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cube"]["pipes"].push_back("VEC");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group.cube.pipes[5]' must name a pipe (MTE1, MTE2, "
+            "MTE3, M, V, FIX, S), got \"VEC\"");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cube"]["scopes"].push_back("shared");
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group' must not list a scope under both cube and vector");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["vector"]["scopes"].push_back("global");
+  EXPECT_HAS(errorOf(doc), "field 'core_group.vector.scopes[2]' must name an on-chip scope");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cross_core_flags"] = 0;
+  EXPECT_HAS(errorOf(doc), "field 'core_group.cross_core_flags' must be a positive integer");
+
+  doc = builtinJson("ascend950");
+  doc.erase("core_group");
+  EXPECT_EQ(errorOf(doc), "targets/x.json: missing field 'core_group'");
+}
+
+TEST(TargetLoad, CoreGroupFigures) {
+  for (const char* name : {"ascend950", "ascend910b"}) {
+    Target t = mustLoad(name);
+    EXPECT_EQ(t.coreGroup.aivPerAic, 2) << name;
+    EXPECT_EQ(t.coreGroup.crossCoreFlags, 16) << name;
+    EXPECT_EQ(t.coreGroup.crossCoreFlagLatency, 0) << name;
+    EXPECT_EQ(t.coreGroup.cubePipes, pipeMask(Pipe::MTE2) | pipeMask(Pipe::MTE1) |
+                                         pipeMask(Pipe::M) | pipeMask(Pipe::FIX) |
+                                         pipeMask(Pipe::S));
+    EXPECT_TRUE(t.coreGroup.vectorHas(MemScope::Fragment));
+  }
+}

@@ -1,0 +1,431 @@
+// Core assignment: see CoreAssignment.h for the rules.
+#include "analysis/CoreAssignment.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "analysis/ExprUtil.h"
+#include "analysis/TaskGraph.h"
+#include "ir/Printer.h"
+
+namespace tilesched::analysis {
+
+using namespace ir;
+
+std::string_view coreMaskName(CoreMask m) {
+  switch (m) {
+    case kCubeCore:
+      return "cube";
+    case kVectorCore:
+      return "vector";
+    case kBothCores:
+      return "both";
+    default:
+      return "none";
+  }
+}
+
+std::string_view kernelCoresName(KernelCores k) {
+  switch (k) {
+    case KernelCores::Vector:
+      return "vector";
+    case KernelCores::Cube:
+      return "cube";
+    case KernelCores::Mixed:
+      return "mixed";
+  }
+  return "?";
+}
+
+const CoreChoice* CoreAssignment::find(const Unit& u) const {
+  for (const auto& c : units)
+    if (c.unit == &u) return &c;
+  return nullptr;
+}
+
+namespace {
+
+// A scalar value: a variable (its id) or a register storage (-1 - its id).
+using ValueKey = int64_t;
+
+bool isRegister(const Storage& s) {
+  return s && (s->scope == MemScope::LocalVar || s->scope == MemScope::Local);
+}
+
+std::string coreWords(CoreMask m) {
+  switch (m) {
+    case kCubeCore:
+      return "the cube core";
+    case kVectorCore:
+      return "the vector core";
+    case kBothCores:
+      return "both cores";
+    default:
+      return "no core";
+  }
+}
+
+// One unit in pre-order with what the rules read of it.
+struct Node {
+  const Unit* unit = nullptr;
+  int depth = 0;
+  int parent = -1;  // the enclosing loop's node
+  bool leaf = true;
+  CoreMask cand = kBothCores;
+  CoreMask final = kNoCore;
+  bool pinned = false;  // rule 1 gave one kind
+  std::string reason;
+  std::vector<ValueKey> inputs, outputs;
+  // The cores that can read the on-chip memory the scalar unit reads for it
+  // (guards, region starts, a loop's bounds), and the first such buffer.
+  CoreMask readable = kBothCores;
+  std::string readableWhy;
+};
+
+class Assigner {
+ public:
+  Assigner(const CoreGroup& group, DiagnosticEngine& diags) : group_(group), diags_(diags) {}
+
+  std::optional<CoreAssignment> run(const UnitList& root) {
+    collect(root, 0, -1);
+    collectWriters();
+    for (auto& n : nodes_)
+      if (n.leaf) byPipeOrMemory(n);
+    if (failed_) return std::nullopt;
+    narrowByInputs();
+    if (failed_) return std::nullopt;
+    resolveDemand();
+    if (failed_) return std::nullopt;
+    return result();
+  }
+
+ private:
+  void collect(const UnitList& list, int depth, int parent) {
+    for (const Unit& u : list.units) {
+      Node n;
+      n.unit = &u;
+      n.depth = depth;
+      n.parent = parent;
+      n.leaf = !u.isLoop();
+      for (const Access& a : u.accesses) {
+        if (!a.path.empty()) continue;  // a loop's body: its own nodes
+        std::optional<ValueKey> key;
+        if (a.isScalarVar()) key = a.var->id;
+        if (isRegister(a.storage)) key = -1 - a.storage->id;
+        if (!key) continue;
+        (a.isWrite() ? n.outputs : n.inputs).push_back(*key);
+        if (a.isScalarVar()) names_[*key] = a.var->name;
+        if (a.storage) names_[*key] = a.storage->name;
+      }
+      for (const Access& a : u.accesses)
+        if (a.path.empty() && !a.isWrite() && a.storage && (a.scalarOperand || u.isLoop()))
+          limitReadable(n, a.storage, a.buffer);
+      for (const auto& lit : u.guard) {
+        const Expr& cond = lit.source ? lit.source : lit.cond;
+        std::set<int> ids;
+        collectVars(cond, ids);
+        n.inputs.insert(n.inputs.end(), ids.begin(), ids.end());
+        guardLoads(n, cond);
+      }
+      int self = static_cast<int>(nodes_.size());
+      nodes_.push_back(std::move(n));
+      if (u.isLoop()) collect(*u.body, depth + 1, self);
+    }
+  }
+
+  void collectWriters() {
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      for (ValueKey k : nodes_[i].outputs)
+        if (nodes_[i].leaf) writers_[k].push_back(static_cast<int>(i));
+  }
+
+  void limitReadable(Node& n, const Storage& s, const Buffer& b) {
+    CoreMask kind = group_.cubeHas(s->scope)     ? kCubeCore
+                    : group_.vectorHas(s->scope) ? kVectorCore
+                                                 : kBothCores;
+    if ((n.readable & kind) == n.readable) return;
+    n.readable &= kind;
+    n.readableWhy = fmt::format("'{}' ({})", b ? b->name : s->name, memScopeName(s->scope));
+  }
+
+  void guardLoads(Node& n, const Expr& e) {
+    if (!e) return;
+    if (e->kind == ExprKind::Load && e->buffer) limitReadable(n, e->buffer->storage, e->buffer);
+    for (const auto& o : e->operands) guardLoads(n, o);
+  }
+
+  void error(const Node& n, std::string message) {
+    diags_.error(n.unit->loc, std::move(message));
+    failed_ = true;
+  }
+
+  // Rule 1.
+  void byPipeOrMemory(Node& n) {
+    const Unit& u = *n.unit;
+    uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
+    uint32_t cubePipes = u.pipeMask & group_.cubePipes & ~shared;
+    uint32_t vectorPipes = u.pipeMask & group_.vectorPipes & ~shared;
+    std::string cubeWhy = cubePipes ? "pipe " + pipeMaskName(cubePipes) : "";
+    std::string vectorWhy = vectorPipes ? "pipe " + pipeMaskName(vectorPipes) : "";
+    if (u.pipeMask & pipeMask(Pipe::MTE2)) {
+      const Access* dst = nullptr;
+      for (const Access& a : u.accesses)
+        if (a.isWrite() && a.storage && !dst) dst = &a;
+      MemScope scope = dst ? dst->storage->scope : MemScope::Global;
+      std::string why = fmt::format("MTE2 into {}", memScopeName(scope));
+      if (group_.cubeHas(scope)) {
+        cubePipes |= pipeMask(Pipe::MTE2);
+        cubeWhy = cubeWhy.empty() ? why : cubeWhy + ", " + why;
+      } else {
+        vectorPipes |= pipeMask(Pipe::MTE2);
+        vectorWhy = vectorWhy.empty() ? why : vectorWhy + ", " + why;
+      }
+    }
+    if (cubePipes && vectorPipes)
+      return error(n, fmt::format("this task needs both core kinds: {} runs on the cube core, {} "
+                                  "on the vector core; split it into one task per core",
+                                  cubeWhy, vectorWhy));
+    if (cubePipes || vectorPipes) {
+      n.cand = cubePipes ? kCubeCore : kVectorCore;
+      n.pinned = true;
+      n.reason = cubePipes ? cubeWhy : vectorWhy;
+      return;
+    }
+    const Access* cube = nullptr;
+    const Access* vector = nullptr;
+    for (const Access& a : u.accesses) {
+      if (!a.storage) continue;
+      if (group_.cubeHas(a.storage->scope) && !cube) cube = &a;
+      if (group_.vectorHas(a.storage->scope) && !vector) vector = &a;
+    }
+    auto named = [](const Access* a) {
+      return fmt::format("'{}' ({})", a->buffer ? a->buffer->name : a->storage->name,
+                         memScopeName(a->storage->scope));
+    };
+    if (cube && vector)
+      return error(n, fmt::format("this scalar statement touches the memories of both core kinds: "
+                                  "{} is the vector core's, {} the cube core's; move the value through global memory",
+                                  named(vector), named(cube)));
+    if (cube || vector) {
+      n.cand = cube ? kCubeCore : kVectorCore;
+      n.pinned = true;
+      n.reason = fmt::format("scalar work on {}", named(cube ? cube : vector));
+      return;
+    }
+    n.cand = kBothCores;
+    n.reason = "scalar work";
+  }
+
+  // Where a value is computed: on the cores all its writers may run on.
+  CoreMask available(ValueKey k) const {
+    auto it = writers_.find(k);
+    if (it == writers_.end()) return kBothCores;
+    CoreMask m = kBothCores;
+    for (int w : it->second) m &= nodes_[static_cast<size_t>(w)].cand;
+    return m;
+  }
+
+  // The first writer of k that rules out a core of `missing`.
+  const Node* limitingWriter(ValueKey k, CoreMask missing) const {
+    auto it = writers_.find(k);
+    if (it == writers_.end()) return nullptr;
+    for (int w : it->second)
+      if ((nodes_[static_cast<size_t>(w)].cand & missing) != missing)
+        return &nodes_[static_cast<size_t>(w)];
+    return nullptr;
+  }
+
+  std::string valueName(ValueKey k) const {
+    auto it = names_.find(k);
+    return it == names_.end() ? "a value" : "'" + it->second + "'";
+  }
+
+  // Rule 2.
+  void narrowByInputs() {
+    for (bool changed = true; changed && !failed_;) {
+      changed = false;
+      for (auto& n : nodes_) {
+        if (!n.leaf) continue;
+        if ((n.cand & n.readable) != n.cand) {
+          if ((n.cand & n.readable) == kNoCore)
+            return error(n, fmt::format("this task runs on {} ({}) but the scalar unit reads {} "
+                                        "for it, which only {} can read",
+                                        coreWords(n.cand), n.reason, n.readableWhy,
+                                        coreWords(n.readable)));
+          n.cand &= n.readable;
+          n.reason = fmt::format("the scalar unit reads {} for it", n.readableWhy);
+          changed = true;
+        }
+        for (ValueKey k : n.inputs) {
+          CoreMask m = n.cand & available(k);
+          if (m == n.cand) continue;
+          const Node* w = limitingWriter(k, static_cast<CoreMask>(n.cand & ~m));
+          std::string where =
+              w ? fmt::format("computed on {} (line {}: {})", coreWords(w->cand), w->unit->loc.line,
+                              w->reason)
+                : "computed on no core";
+          if (m == kNoCore)
+            return error(n, fmt::format("this task runs on {} ({}) but reads {}, {}; read the "
+                                        "value from global memory, which both cores can",
+                                        coreWords(n.cand), n.reason, valueName(k), where));
+          n.cand = m;
+          n.reason = fmt::format("reads {}, {}", valueName(k), where);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // Per node, the cores the leaves under it (or the leaf itself) run on: one
+  // pass from the last node, each adding to its loop's.
+  std::vector<CoreMask> subtreeCores() const {
+    std::vector<CoreMask> cores(nodes_.size(), kNoCore);
+    for (size_t i = nodes_.size(); i-- > 0;) {
+      if (nodes_[i].leaf) cores[i] = nodes_[i].final;
+      if (nodes_[i].parent >= 0) cores[static_cast<size_t>(nodes_[i].parent)] |= cores[i];
+    }
+    return cores;
+  }
+
+  // Writers of node n's inputs run where n needs them; false after an error.
+  bool demand(const Node& n, CoreMask cores, bool& changed) {
+    if ((n.readable & cores) != cores) {
+      error(n, fmt::format("{} {} on {}, which only {} can read",
+                           n.leaf ? "this task reads" : "the bounds of this loop read",
+                           n.readableWhy,
+                           coreWords(cores), coreWords(n.readable)));
+      return false;
+    }
+    for (ValueKey k : n.inputs) {
+      auto it = writers_.find(k);
+      if (it == writers_.end()) continue;
+      for (int w : it->second) {
+        Node& wn = nodes_[static_cast<size_t>(w)];
+        if ((wn.cand & cores) != cores) {
+          error(n, fmt::format("{} {} on {}, but it is computed on {} only (line {}: {})",
+                               n.leaf ? "this task reads" : "the bounds of this loop read",
+                               valueName(k),
+                               coreWords(cores), coreWords(wn.cand), wn.unit->loc.line,
+                               wn.reason));
+          return false;
+        }
+        if ((wn.final & cores) == cores) continue;
+        wn.final |= cores;
+        changed = true;
+      }
+    }
+    return true;
+  }
+
+  void propagateDemand() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<CoreMask> cores = subtreeCores();
+      for (size_t i = 0; i < nodes_.size(); ++i) {
+        if (cores[i] == kNoCore) continue;
+        if (!demand(nodes_[i], cores[i], changed)) return;
+      }
+    }
+  }
+
+  // Rule 3.
+  void resolveDemand() {
+    bool anyCube = false;
+    for (auto& n : nodes_) {
+      if (!n.leaf) continue;
+      if (n.cand != kBothCores) n.final = n.cand;
+      anyCube |= n.cand == kCubeCore;
+    }
+    propagateDemand();
+    if (failed_) return;
+    for (auto& n : nodes_) {
+      if (!n.leaf || n.cand != kBothCores) continue;
+      if (n.final == kNoCore) {
+        n.final = anyCube ? kCubeCore : kVectorCore;
+        n.reason = fmt::format("scalar work nothing reads; on {}", coreWords(n.final));
+      } else {
+        n.reason = fmt::format("scalar work, read on {}", coreWords(n.final));
+      }
+    }
+    propagateDemand();
+  }
+
+  CoreAssignment result() const {
+    CoreAssignment out;
+    bool cube = false, vector = false;
+    std::vector<CoreMask> cores = subtreeCores();
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const Node& n = nodes_[i];
+      CoreChoice c;
+      c.unit = n.unit;
+      c.depth = n.depth;
+      c.core = cores[i];
+      c.reason = n.leaf ? n.reason
+                        : fmt::format("a loop whose tasks run on {}", coreWords(c.core));
+      if (n.leaf) {
+        cube |= c.core & kCubeCore && n.cand == kCubeCore;
+        vector |= c.core & kVectorCore && n.cand == kVectorCore;
+      }
+      out.units.push_back(std::move(c));
+    }
+    out.kind = cube && vector ? KernelCores::Mixed : cube ? KernelCores::Cube : KernelCores::Vector;
+    return out;
+  }
+
+  const CoreGroup& group_;
+  DiagnosticEngine& diags_;
+  std::vector<Node> nodes_;
+  std::map<ValueKey, std::vector<int>> writers_;
+  std::map<ValueKey, std::string> names_;
+  bool failed_ = false;
+};
+
+// The statement's first printed line, at most 60 characters.
+std::string shortText(const Unit& u) {
+  std::string text = printStmt(u.stmt);
+  size_t nl = text.find('\n');
+  if (nl != std::string::npos) text.resize(nl);
+  if (size_t comment = text.find("  # "); comment != std::string::npos) text.resize(comment);
+  size_t start = text.find_first_not_of(' ');
+  text = start == std::string::npos ? "" : text.substr(start);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+}  // namespace
+
+std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& target,
+                                          DiagnosticEngine& diags) {
+  return Assigner(target.coreGroup, diags).run(root);
+}
+
+std::string printCoreAssignment(const CoreAssignment& a, const std::string& file) {
+  std::string out = fmt::format("cores: a {} kernel", kernelCoresName(a.kind));
+  if (a.kind == KernelCores::Mixed)
+    out +=
+        " (the simulator runs it on one core with every pipe: the core group is not simulated "
+        "yet)";
+  out += "\n";
+  for (const auto& c : a.units) {
+    const SourceLoc& loc = c.unit->loc;
+    std::string path = loc.file ? loc.file->path() : file;
+    out += fmt::format("  {:{}}{:<7}{} ({}:{}:{}): {}\n", "", 2 * c.depth, coreMaskName(c.core),
+                       shortText(*c.unit), path, loc.line, loc.col, c.reason);
+  }
+  return out;
+}
+
+nlohmann::json coreAssignmentJson(const CoreAssignment& a) {
+  nlohmann::json units = nlohmann::json::array();
+  for (const auto& c : a.units)
+    units.push_back({{"line", c.unit->loc.line},
+                     {"col", c.unit->loc.col},
+                     {"op", opName(*c.unit)},
+                     {"core", coreMaskName(c.core)},
+                     {"reason", c.reason}});
+  return {{"kind", kernelCoresName(a.kind)}, {"group_simulated", false}, {"units", units}};
+}
+
+}  // namespace tilesched::analysis

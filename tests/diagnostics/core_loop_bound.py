@@ -1,0 +1,21 @@
+# Core assignment: a loop of cube tasks whose trip count is read from UB
+# on the vector core: its bounds cannot be evaluated on the cube core.
+import tilelang.language as T
+
+
+def loop_bound_from_ub(K=64):
+    @T.prim_func
+    def main(A: T.Tensor((256, K), "float16"), F: T.Tensor((8,), "int32"), C: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1) as bx:
+            f_ub = T.alloc_ub((8,), "int32")
+            a_l1 = T.alloc_l1((64, K), "float16")
+            c_l0c = T.alloc_l0c((64, 64), "float32")
+            T.copy(F, f_ub)
+            n = f_ub[0]
+            T.clear(c_l0c)
+            for k in T.serial(n):  # expected-error col 13 {{the bounds of this loop read 'n' on the cube core, but it is computed on the vector core only (line 14: scalar work on 'f_ub' (shared))}}
+                T.copy(A[k * 64:k * 64 + 64, 0:K], a_l1)
+                T.gemm(a_l1, a_l1, c_l0c, transpose_B=True)
+            T.copy(c_l0c, C)
+
+    return main
