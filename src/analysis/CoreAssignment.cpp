@@ -205,9 +205,12 @@ class Assigner {
                          memScopeName(a->storage->scope));
     };
     if (cube && vector)
-      return error(n, fmt::format("this scalar statement touches the memories of both core kinds: "
-                                  "{} is the vector core's, {} the cube core's; move the value through global memory",
-                                  named(vector), named(cube)));
+      return error(
+          n,
+          fmt::format(
+              "this scalar statement touches the memories of both core kinds: "
+              "{} is the vector core's, {} the cube core's; move the value through global memory",
+              named(vector), named(cube)));
     if (cube || vector) {
       n.cand = cube ? kCubeCore : kVectorCore;
       n.pinned = true;
@@ -250,10 +253,10 @@ class Assigner {
         if (!n.leaf) continue;
         if ((n.cand & n.readable) != n.cand) {
           if ((n.cand & n.readable) == kNoCore)
-            return error(n, fmt::format("this task runs on {} ({}) but the scalar unit reads {} "
-                                        "for it, which only {} can read",
-                                        coreWords(n.cand), n.reason, n.readableWhy,
-                                        coreWords(n.readable)));
+            return error(
+                n, fmt::format("this task runs on {} ({}) but the scalar unit reads {} "
+                               "for it, which only {} can read",
+                               coreWords(n.cand), n.reason, n.readableWhy, coreWords(n.readable)));
           n.cand &= n.readable;
           n.reason = fmt::format("the scalar unit reads {} for it", n.readableWhy);
           changed = true;
@@ -262,10 +265,9 @@ class Assigner {
           CoreMask m = n.cand & available(k);
           if (m == n.cand) continue;
           const Node* w = limitingWriter(k, static_cast<CoreMask>(n.cand & ~m));
-          std::string where =
-              w ? fmt::format("computed on {} (line {}: {})", coreWords(w->cand), w->unit->loc.line,
-                              w->reason)
-                : "computed on no core";
+          std::string where = w ? fmt::format("computed on {} (line {}: {})", coreWords(w->cand),
+                                              w->unit->loc.line, w->reason)
+                                : "computed on no core";
           if (m == kNoCore)
             return error(n, fmt::format("this task runs on {} ({}) but reads {}, {}; read the "
                                         "value from global memory, which both cores can",
@@ -294,8 +296,7 @@ class Assigner {
     if ((n.readable & cores) != cores) {
       error(n, fmt::format("{} {} on {}, which only {} can read",
                            n.leaf ? "this task reads" : "the bounds of this loop read",
-                           n.readableWhy,
-                           coreWords(cores), coreWords(n.readable)));
+                           n.readableWhy, coreWords(cores), coreWords(n.readable)));
       return false;
     }
     for (ValueKey k : n.inputs) {
@@ -306,9 +307,8 @@ class Assigner {
         if ((wn.cand & cores) != cores) {
           error(n, fmt::format("{} {} on {}, but it is computed on {} only (line {}: {})",
                                n.leaf ? "this task reads" : "the bounds of this loop read",
-                               valueName(k),
-                               coreWords(cores), coreWords(wn.cand), wn.unit->loc.line,
-                               wn.reason));
+                               valueName(k), coreWords(cores), coreWords(wn.cand),
+                               wn.unit->loc.line, wn.reason));
           return false;
         }
         if ((wn.final & cores) == cores) continue;
@@ -362,8 +362,7 @@ class Assigner {
       c.unit = n.unit;
       c.depth = n.depth;
       c.core = cores[i];
-      c.reason = n.leaf ? n.reason
-                        : fmt::format("a loop whose tasks run on {}", coreWords(c.core));
+      c.reason = n.leaf ? n.reason : fmt::format("a loop whose tasks run on {}", coreWords(c.core));
       if (n.leaf) {
         cube |= c.core & kCubeCore && n.cand == kCubeCore;
         vector |= c.core & kVectorCore && n.cand == kVectorCore;

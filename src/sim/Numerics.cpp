@@ -119,6 +119,26 @@ double roundToNarrowFloat(double v, DType t) {
   }
 }
 
+void roundColumnToFloat(const double* in, double* out, size_t n, DType t) {
+  switch (t) {
+    case DType::Float16:
+      for (size_t e = 0; e < n; ++e) out[e] = roundTo(in[e], kHalf);
+      return;
+    case DType::BFloat16:
+      for (size_t e = 0; e < n; ++e) out[e] = roundTo(in[e], kBFloat);
+      return;
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: {
+      const Float8Format& fmt = float8Format(t);
+      bool inf = t == DType::Float8E5M2;
+      for (size_t e = 0; e < n; ++e) out[e] = roundToFloat8(in[e], fmt, inf);
+      return;
+    }
+    default:
+      for (size_t e = 0; e < n; ++e) out[e] = static_cast<double>(static_cast<float>(in[e]));
+  }
+}
+
 int64_t wrapToInt(int64_t v, DType t) {
   switch (t) {
     case DType::Bool:

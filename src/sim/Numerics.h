@@ -46,6 +46,9 @@ inline double roundToFloat(double v, ir::DType t) {
     return static_cast<double>(static_cast<float>(v));
   return roundToNarrowFloat(v, t);
 }
+// roundToFloat over a column: out[e] = roundToFloat(in[e], t) for e < n (in
+// and out may be the same), the dtype's case chosen once.
+void roundColumnToFloat(const double* in, double* out, size_t n, ir::DType t);
 // `v` wrapped to the integer dtype `t` (two's complement); Bool gives 0/1.
 int64_t wrapToInt(int64_t v, ir::DType t);
 // `v` truncated toward zero and clamped to the range of the integer dtype `t`;

@@ -256,9 +256,13 @@ std::pair<int64_t, int64_t> dimRange(const TileProgram& prog, const TileDim& d) 
 
 // Region (box) of an access: exact, as each variable indexes at most one
 // dimension (a clamped one takes every index from its start to the clamp).
-ResolvedRegion box(const TileProgram& prog, const TileAccess& a) {
-  ResolvedRegion r;
+// The region is a per-thread scratch (its vectors keep their capacity, so a
+// statement allocates nothing), valid until the next call.
+const ResolvedRegion& box(const TileProgram& prog, const TileAccess& a) {
+  thread_local ResolvedRegion r;
   r.buffer = a.buffer;
+  r.mins.clear();
+  r.extents.clear();
   for (const auto& d : a.dims) {
     auto [lo, hi] = dimRange(prog, d);
     r.mins.push_back(lo);
@@ -515,7 +519,13 @@ int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx,
   const auto& bi = m.buffers_.at(static_cast<size_t>(b->id));
   if (bi.storage < 0 || idx.size() != bi.shape.size() || idx.size() > kMaxTileRank) return -1;
   if (m.memory_.isPaged(bi.storage)) return -1;  // element by element fills its chunks
-  TileAccess a;
+  // Built in place (a TileAccess is some 600 bytes): dropped again on failure.
+  TileAccess& a = prog.accesses.emplace_back();
+  int index = static_cast<int>(prog.accesses.size()) - 1;
+  auto fail = [&] {
+    prog.accesses.pop_back();
+    return -1;
+  };
   a.buffer = b;
   a.storage = bi.storage;
   a.elemBytes = bi.elemBytes;
@@ -526,28 +536,27 @@ int Machine::TileSteps::addAccess(const Buffer& b, const std::vector<Expr>& idx,
   std::array<bool, kMaxTileRank> used{};
   for (size_t d = 0; d < idx.size(); ++d) {
     TileDim td;
-    if (!affineIndex(idx[d], td)) return -1;
-    if (td.clamped() && write) return -1;  // not injective
+    if (!affineIndex(idx[d], td)) return fail();
+    if (td.clamped() && write) return fail();  // not injective
     auto [lo, hi] = dimRange(prog, td);
     int64_t step = bi.strides[d] * bi.elemBytes;
     if (td.var >= 0) {
-      if (used[static_cast<size_t>(td.var)]) return -1;  // a variable twice
+      if (used[static_cast<size_t>(td.var)]) return fail();  // a variable twice
       used[static_cast<size_t>(td.var)] = true;
-      if (bi.strides[d] == 0) return -1;
+      if (bi.strides[d] == 0) return fail();
       if (td.clamped())
         a.clamps.push_back({td.var, td.c, td.hi, step});
       else
         a.varStride[static_cast<size_t>(td.var)] = step;
     }
-    if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return -1;
+    if (lo < 0 || hi >= bi.shape[d] || hi >= (int64_t{1} << 31)) return fail();
     if (!td.clamped()) a.base += td.c * step;
     a.safe += lo * step;
     last += hi * bi.strides[d];
     a.dims.push_back(td);
   }
-  if ((last + 1) * bi.elemBytes > m.memory_.size(bi.storage)) return -1;
-  prog.accesses.push_back(std::move(a));
-  return static_cast<int>(prog.accesses.size()) - 1;
+  if ((last + 1) * bi.elemBytes > m.memory_.size(bi.storage)) return fail();
+  return index;
 }
 
 // Appends the nodes of `e` (operands first); the index of its root, or -1.
@@ -808,7 +817,7 @@ bool Machine::TileSteps::copyShadows(int64_t total) {
 void Machine::TileSteps::commit() {
   for (const auto& a : prog.accesses) {
     if (a.guarded) continue;  // recorded as evaluated (recordGuarded)
-    ResolvedRegion r = box(prog, a);
+    const ResolvedRegion& r = box(prog, a);
     m.forEachRow(r, [&](int64_t off, int64_t len) {
       int64_t bytes = len * a.elemBytes;
       if (m.access) m.access->add(a.storage, off, off + bytes, a.write);
@@ -842,7 +851,8 @@ void Machine::TileSteps::evaluate(int64_t total) {
   if (varCol.size() < rank) varCol.resize(rank);
   for (size_t d = 0; d < rank; ++d)
     if (varCol[d].size() < chunk) varCol[d].resize(chunk);
-  std::vector<int64_t> idx(rank, 0);
+  thread_local std::vector<int64_t> idx;
+  idx.assign(rank, 0);
   std::vector<int64_t>& offs = m.tileOffsets_;
   if (offs.size() < chunk) offs.resize(chunk);
   const std::vector<double>* half = nullptr;
@@ -931,6 +941,8 @@ void Machine::TileSteps::evalNode(TileNode& t, size_t n,
         for (size_t e = 0; e < n; ++e) t.i[e] = wrapToInt(x.i[e], t.dtype);
       } else if (t.dtype == DType::Float32 && x.isFloat) {  // convert: round to binary32
         for (size_t e = 0; e < n; ++e) t.f[e] = static_cast<float>(x.f[e]);
+      } else if (isFloat(t.dtype) && x.isFloat) {  // convert: roundToFloat
+        roundColumnToFloat(x.f, t.f, n, t.dtype);
       } else {
         for (size_t e = 0; e < n; ++e) t.set(e, convert(x.get(e), t.dtype));
       }
@@ -1017,7 +1029,10 @@ void Machine::TileSteps::storeColumn(const TileProgram::Store& st, size_t n,
   } else if ((dt == DType::UInt8 || dt == DType::Int8) && !v.isFloat) {
     for (size_t e = 0; e < n; ++e) mem[offs[e]] = static_cast<uint8_t>(v.i[e]);
   } else if (v.isFloat && isFloat8(dt)) {  // storeElement's rounding and encoding, inline
-    for (size_t e = 0; e < n; ++e) mem[offs[e]] = encodeFloat8(roundToFloat(v.f[e], dt), dt);
+    // A cast to dt left the values on dt's grid, where rounding is the identity.
+    bool onGrid = v.kind == TileKind::Cast && v.dtype == dt;
+    for (size_t e = 0; e < n; ++e)
+      mem[offs[e]] = encodeFloat8(onGrid ? v.f[e] : roundToFloat(v.f[e], dt), dt);
   } else if (v.isFloat && (dt == DType::Float16 || dt == DType::BFloat16)) {
     for (size_t e = 0; e < n; ++e) {
       double r = roundToFloat(v.f[e], dt);
