@@ -6,7 +6,7 @@
 # sub_K sub-slices of the L1 tiles: L1->L0A / L1->L0B operand loads (MTE1) and
 # T.gemm on the L0A/L0B operands into the L0C accumulator (Cube, transpose_B).
 # After both loops the accumulator goes L0C->UB through the fixpipe (FIX) and
-# then UB->GM (MTE3).
+# then UB->GM (MTE3) on the vector core.
 #
 # Scheduling feature: nested pipelined loops with owners at two levels. The
 # outer k loop owns a_l1 / b_l1 (written first by its GM->L1 copies); the
@@ -37,7 +37,10 @@ def gemm_l0(M=128, N=64, K=256, block_M=64, block_N=64, block_K=64, sub_K=32, dt
         B: T.Tensor((N, K), dtype),
         C: T.Tensor((M, N), accum_dtype),
     ):
-        with T.Kernel(m_tiles * n_tiles, is_npu=True) as bx:
+        # A mixed kernel: the cube core computes the tile, one vector core
+        # (sids=1: AIV 0) stores it. Under a plain T.Kernel both AIVs would
+        # run the store while the fixpipe fills AIV 0's UB only.
+        with T.MixedKernel(m_tiles * n_tiles, sids=1, is_npu=True) as (bx, _sid):
             bm = bx // n_tiles
             bn = bx % n_tiles
 

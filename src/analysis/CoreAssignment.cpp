@@ -396,13 +396,31 @@ std::string shortText(const Unit& u) {
 }  // namespace
 
 std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& target,
-                                          DiagnosticEngine& diags) {
-  return Assigner(target.coreGroup, diags).run(root);
+                                          DiagnosticEngine& diags, int vectorCores) {
+  auto out = Assigner(target.coreGroup, diags).run(root);
+  if (out) out->vectorCores = vectorCores;
+  if (!out || out->kind != KernelCores::Mixed || vectorCores < 2) return out;
+  for (const auto& c : out->units) {
+    const Unit& u = *c.unit;
+    if (u.isLoop() || u.cost.copyPath != CopyPath::L0cToUb) continue;
+    diags.warning(u.loc,
+                  "in a mixed T.Kernel both vector cores (AIV 0 and AIV 1) run the vector tasks, "
+                  "each on its own UB, but this L0C -> UB copy writes AIV 0's UB only "
+                  "(sub_blockid 0): on the hardware AIV 1 computes with UB bytes nothing wrote. "
+                  "Write 'with T.MixedKernel(n, sids=1) as (bx, sid):' to run the vector tasks "
+                  "on AIV 0 alone (what tilesched simulates), or split the tile with "
+                  "T.dual_copy (not supported by tilesched yet)");
+  }
+  return out;
 }
 
 std::string printCoreAssignment(const CoreAssignment& a, const std::string& file) {
   std::string out = fmt::format("cores: a {} kernel", kernelCoresName(a.kind));
-  if (a.kind == KernelCores::Mixed)
+  if (a.kind == KernelCores::Mixed && a.vectorCores == 1)
+    out +=
+        " on the cube core and one vector core (T.MixedKernel sids=1); the simulator runs it on "
+        "one core with every pipe (one scalar unit and one MTE2 for both)";
+  else if (a.kind == KernelCores::Mixed)
     out +=
         " (the simulator runs it on one core with every pipe: the core group is not simulated "
         "yet)";
@@ -424,7 +442,10 @@ nlohmann::json coreAssignmentJson(const CoreAssignment& a) {
                      {"op", opName(*c.unit)},
                      {"core", coreMaskName(c.core)},
                      {"reason", c.reason}});
-  return {{"kind", kernelCoresName(a.kind)}, {"group_simulated", false}, {"units", units}};
+  return {{"kind", kernelCoresName(a.kind)},
+          {"vector_cores", a.vectorCores},
+          {"group_simulated", false},
+          {"units", units}};
 }
 
 }  // namespace tilesched::analysis

@@ -54,13 +54,18 @@ struct CoreChoice {
 
 struct CoreAssignment {
   KernelCores kind = KernelCores::Vector;
+  int vectorCores = 2;            // the AIVs running the vector tasks (ir::Kernel::vectorCores)
   std::vector<CoreChoice> units;  // every unit, pre-order
 
   const CoreChoice* find(const Unit& u) const;
 };
 
+// `vectorCores`: the AIVs that run the vector tasks (ir::Kernel::vectorCores).
+// With 2, a mixed kernel's plain L0C -> UB copies get a warning: the fixpipe
+// writes AIV 0's UB only (upstream's `sub_blockid` 0), while both AIVs run
+// the vector tasks that read it.
 std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& target,
-                                          DiagnosticEngine& diags);
+                                          DiagnosticEngine& diags, int vectorCores = 2);
 
 // `explain`'s "cores:" section: the kernel's kind, then each unit's core and
 // reason, indented by loop depth. `file` names locations in the compiled file.

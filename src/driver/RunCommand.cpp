@@ -273,9 +273,11 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
     if (oc.mixedCores)
-      out << "  cores: cube and vector tasks in one kernel, run here on one core with every pipe "
-             "(the AIC + AIV core group is not simulated yet; `tilesched explain` shows each "
-             "task's core)\n";
+      out << fmt::format(
+          "  cores: cube and vector tasks in one kernel, run here on one core with every pipe "
+          "({}; `tilesched explain` shows each task's core)\n",
+          k.vectorCores == 1 ? "the AIC and AIV 0 share one scalar unit and one MTE2 here"
+                             : "the AIC + 2 AIV core group is not simulated yet");
     const auto& sampled = oc.run.sampledBlocks;
     if (!sampled.empty())
       out << fmt::format(

@@ -230,17 +230,19 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
       fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
     // Only T.Kernel launches a kernel; MixedKernel & co. must not pass as one.
     Value launcher = eval(*call.lhs, env);
-    if (launcher.kind != K::DialectFn || launcher.s != "Kernel") {
+    bool mixed = launcher.kind == K::DialectFn && launcher.s == "MixedKernel";
+    if (!mixed && (launcher.kind != K::DialectFn || launcher.s != "Kernel")) {
       std::string name = dottedName(*call.lhs);
-      if (launcher.kind == K::DialectFn && launcher.s == "MixedKernel")
-        fail(call.lhs->loc,
-             "T.MixedKernel (a mixed AIC/AIV kernel with cube and vector parts) "
-             "is not supported yet; tilesched compiles 'with T.Kernel(n) as bx:'");
       fail(call.lhs->loc, fmt::format("'with {}(...)' does not launch a kernel; the launch is "
                                       "'with T.Kernel(n) as bx:'",
                                       name.empty() ? std::string("...") : name));
     }
-    checkKeywords(call, "T.Kernel", {"threads", "is_npu", "prelude"});
+    if (mixed) {
+      mixedKernelLaunch(call, item, env, k);
+      checkKeywords(call, "T.MixedKernel", {"sids", "threads", "is_npu", "prelude"});
+    } else {
+      checkKeywords(call, "T.Kernel", {"threads", "is_npu", "prelude"});
+    }
     if (call.elts.size() != 1)
       fail(call.loc,
            call.elts.size() > 1
@@ -258,8 +260,10 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
     if (k.grid < 1)
       fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
     for (const auto& kw : call.keywords)
-      k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
-    if (!item.target) {
+      if (kw.name != "sids") k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
+    if (mixed) {
+      // mixedKernelLaunch bound both names
+    } else if (!item.target) {
       // `with T.Kernel(n):` every block runs the same body; the index exists
       // in the IR (printed as `as bx`) but no name is bound to it.
       k.blockIdx = makeVar("bx", DType::Int32, VarKind::BlockIdx);

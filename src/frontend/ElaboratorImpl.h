@@ -308,6 +308,7 @@ class Elaborator {
   // ---- kernels and statements (Elaborator.cpp)
   void buildPrimFunc(const py::Stmt& def, const std::shared_ptr<Env>& closure,
                      const std::string& factory);
+  void mixedKernelLaunch(const py::Expr& call, const py::WithItem& item, Env& env, ir::Kernel& k);
   void buildKernel(const py::Stmt& withStmt, const py::Stmt& def, Env& env,
                    const std::string& factory, std::vector<ir::KernelParam> params,
                    std::vector<ir::Buffer> paramBuffers);

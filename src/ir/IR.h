@@ -452,6 +452,12 @@ struct Kernel {
   int64_t grid = 1;
   Var blockIdx;
   std::vector<std::pair<std::string, std::string>> kernelKwargs;  // threads, is_npu, ...
+  // The vector cores (AIVs) that run the vector tasks of a mixed kernel: 2
+  // for `T.Kernel` (upstream runs them on both AIVs of the group), 1 for
+  // `T.MixedKernel(n, sids=1) as (bx, sid)`, whose `sidName` (bound to 0) is kept
+  // for printing.
+  int vectorCores = 2;
+  std::string sidName;
   std::vector<KernelParam> params;
   std::vector<Var> dynamicVars;   // T.dynamic sizes
   std::vector<Storage> storages;  // declaration order

@@ -526,7 +526,11 @@ class Printer {
   void launchBlock(const Kernel& k) {
     std::string kw;
     for (const auto& [key, value] : k.kernelKwargs) kw += ", " + key + "=" + value;
-    line(fmt::format("with T.Kernel({}{}) as {}:", k.grid, kw, varName(k.blockIdx)));
+    if (k.vectorCores == 1)
+      line(fmt::format("with T.MixedKernel({}, sids=1{}) as ({}, {}):", k.grid, kw,
+                       varName(k.blockIdx), k.sidName));
+    else
+      line(fmt::format("with T.Kernel({}{}) as {}:", k.grid, kw, varName(k.blockIdx)));
     ++indent_;
     for (const auto& b : k.buffers) {
       if (b->storage->scope == MemScope::Global && !b->isAlias) continue;  // a parameter

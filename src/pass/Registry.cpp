@@ -44,7 +44,7 @@ bool elaborate(PipelineState& state) {
 bool assignCores(PipelineState& state) {
   return noNewErrors(state, [&] {
     for (auto& a : *state.analyses)
-      a.cores = analysis::assignCores(a.root, state.target, state.diags);
+      a.cores = analysis::assignCores(a.root, state.target, state.diags, a.kernel->vectorCores);
   });
 }
 

@@ -387,8 +387,9 @@ TEST(ExplainCores, MixedKernelSaysWhichCoreRunsEachTask) {
   std::string file = example("gemm_l0");
   CliRun r = cli({"explain", file});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("cores: a mixed kernel (the simulator runs it on one core with every "
-                       "pipe: the core group is not simulated yet)"),
+  EXPECT_NE(r.out.find("cores: a mixed kernel on the cube core and one vector core "
+                       "(T.MixedKernel sids=1); the simulator runs it on one core with every "
+                       "pipe (one scalar unit and one MTE2 for both)"),
             std::string::npos)
       << r.out;
   auto [storeLine, storeCol] = find(file, "T.copy(c_ub, C[");
@@ -408,6 +409,7 @@ TEST(ExplainCores, MixedKernelSaysWhichCoreRunsEachTask) {
   json k = compileReport({file});
   EXPECT_EQ(k.at("cores").at("kind"), "mixed");
   EXPECT_EQ(k.at("cores").at("group_simulated"), false);
+  EXPECT_EQ(k.at("cores").at("vector_cores"), 1);
   int vector = 0, cube = 0;
   for (const auto& u : k.at("cores").at("units")) {
     vector += u.at("core") == "vector";
@@ -417,9 +419,42 @@ TEST(ExplainCores, MixedKernelSaysWhichCoreRunsEachTask) {
   EXPECT_EQ(cube, 8);    // two loops, two GM->L1, two L1->L0, the gemm, the fixpipe
 
   CliRun run = cli({"run", file});
-  EXPECT_NE(run.out.find("  cores: cube and vector tasks in one kernel, run here on one core"),
+  EXPECT_NE(run.out.find("  cores: cube and vector tasks in one kernel, run here on one core "
+                         "with every pipe (the AIC and AIV 0 share one scalar unit and one MTE2 "
+                         "here;"),
             std::string::npos)
       << run.out;
+  EXPECT_EQ(run.err.find("warning"), std::string::npos) << run.err;
+}
+
+// The same kernel under a plain T.Kernel: both AIVs would run the store while
+// the fixpipe fills AIV 0's UB only, which the warning says at the copy.
+TEST(ExplainCores, PlainKernelWithAFixpipeToUbWarns) {
+  std::ifstream in(example("gemm_l0"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string src = text.str();
+  std::string mixed = "with T.MixedKernel(m_tiles * n_tiles, sids=1, is_npu=True) as (bx, _sid):";
+  size_t at = src.find(mixed);
+  ASSERT_NE(at, std::string::npos);
+  src.replace(at, mixed.size(), "with T.Kernel(m_tiles * n_tiles, is_npu=True) as bx:");
+  std::string path = ::testing::TempDir() + "gemm_l0_plain.py";
+  std::ofstream(path) << src;
+  CliRun run = cli({"run", path});
+  EXPECT_EQ(run.code, 0) << run.err;
+  auto [line, col] = find(path, "T.copy(c_l0c, c_ub)");
+  EXPECT_NE(run.err.find(fmt::format("{}:{}:{}: warning: in a mixed T.Kernel both vector cores "
+                                     "(AIV 0 and AIV 1) run the vector tasks",
+                                     path, line, col)),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("the AIC + 2 AIV core group is not simulated yet"), std::string::npos)
+      << run.out;
+  CliRun r = cli({"explain", path});
+  EXPECT_NE(r.out.find("cores: a mixed kernel (the simulator runs it on one core with every "
+                       "pipe: the core group is not simulated yet)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(ExplainCores, PureKernelsPrintNoCoreSection) {

@@ -136,7 +136,7 @@ TEST(ScheduleFile, TheEmittedScheduleRunsAsAutoDoes) {
   ASSERT_EQ(solved.code, 0) << solved.err;
   auto cycles = [](const std::string& out) { return out.substr(out.find(" cycles, lower bound")); };
   EXPECT_EQ(cycles(fromFile.out).substr(0, 60), cycles(solved.out).substr(0, 60));
-  EXPECT_NE(fromFile.out.find("loop k (line 51): II 198"), std::string::npos) << fromFile.out;
+  EXPECT_NE(fromFile.out.find("loop k (line 54): II 198"), std::string::npos) << fromFile.out;
 
   CliRun missing = cli({"run", example("gemm_l0"), "--schedule-file", "/nonexistent.schedule"});
   EXPECT_EQ(missing.code, 2);
