@@ -76,6 +76,7 @@ struct Node {
   CoreMask cand = kBothCores;
   CoreMask final = kNoCore;
   bool pinned = false;  // rule 1 gave one kind
+  bool sync = false;    // a set_flag, wait_flag or pipe_barrier
   std::string reason;
   std::vector<ValueKey> inputs, outputs;
   // The cores that can read the on-chip memory the scalar unit reads for it
@@ -161,8 +162,43 @@ class Assigner {
     failed_ = true;
   }
 
+  // A set_flag / wait_flag / pipe_barrier: on the core kind of the pipes it
+  // names; both when they are shared (S, MTE2) or of both kinds (FIX -> MTE3,
+  // a cross-core event on the hardware), never an error: the kernel's own
+  // synchronisation (and a lowered kernel read back) is simulated as written.
+  bool bySyncPipes(Node& n) {
+    const Stmt& s = n.unit->stmt;
+    uint32_t pipes = 0;
+    if (const auto* f = as<SetFlagStmt>(s))
+      pipes = pipeMask(f->src) | pipeMask(f->dst);
+    else if (const auto* w = as<WaitFlagStmt>(s))
+      pipes = pipeMask(w->src) | pipeMask(w->dst);
+    else if (const auto* b = as<BarrierStmt>(s))
+      pipes = b->all ? 0 : pipeMask(b->pipe);
+    else
+      return false;
+    n.sync = true;
+    uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
+    uint32_t cube = pipes & group_.cubePipes & ~shared,
+             vector = pipes & group_.vectorPipes & ~shared;
+    if (cube && vector) {
+      n.reason = fmt::format(
+          "synchronisation between pipes of both core kinds ({} and {}), a "
+          "cross-core event on the core group",
+          pipeMaskName(cube), pipeMaskName(vector));
+    } else if (cube || vector) {
+      n.cand = cube ? kCubeCore : kVectorCore;
+      n.pinned = true;
+      n.reason = "synchronisation of pipe " + pipeMaskName(cube | vector);
+    } else {
+      n.reason = "synchronisation of pipes both core kinds have";
+    }
+    return true;
+  }
+
   // Rule 1.
   void byPipeOrMemory(Node& n) {
+    if (bySyncPipes(n)) return;
     const Unit& u = *n.unit;
     uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
     uint32_t cubePipes = u.pipeMask & group_.cubePipes & ~shared;
@@ -342,6 +378,11 @@ class Assigner {
     if (failed_) return;
     for (auto& n : nodes_) {
       if (!n.leaf || n.cand != kBothCores) continue;
+      if (n.sync) {
+        if (n.final == kNoCore) n.final = anyCube ? kCubeCore : kVectorCore;
+        n.reason += fmt::format("; on {}", coreWords(n.final));
+        continue;
+      }
       if (n.final == kNoCore) {
         n.final = anyCube ? kCubeCore : kVectorCore;
         n.reason = fmt::format("scalar work nothing reads; on {}", coreWords(n.final));

@@ -144,6 +144,35 @@ TEST(CoreAssignment, ACubeTaskReadingAUbValueIsAnError) {
       << r.a.diags->renderAll();
 }
 
+// A kernel's own flags go with the pipes they name: MTE2 -> MTE1 and
+// M -> FIX are the cube core's, so this GEMM stays a cube kernel (upstream's
+// test_gemm_padded_copy.py); a FIX -> MTE3 flag names both kinds.
+TEST(CoreAssignment, FlagsFollowThePipesTheyName) {
+  auto r = assign(kGemmParams,
+                  "a_l1 = T.alloc_l1((64, 64), \"float16\")\n"
+                  "c = T.alloc_l0c((64, 64), \"float32\")\n"
+                  "T.copy(A, a_l1)\n"
+                  "T.set_flag(\"MTE2\", \"MTE1\", 0)\n"
+                  "T.wait_flag(\"MTE2\", \"MTE1\", 0)\n"
+                  "T.gemm(a_l1, a_l1, c, transpose_B=True, clear_accum=True)\n"
+                  "T.set_flag(\"M\", \"FIX\", 0)\n"
+                  "T.wait_flag(\"M\", \"FIX\", 0)\n"
+                  "T.copy(c, C)\n"
+                  "T.set_flag(\"FIX\", \"MTE3\", 0)\n"
+                  "T.wait_flag(\"FIX\", \"MTE3\", 0)\n");
+  ASSERT_TRUE(r.cores) << r.a.diags->renderAll();
+  EXPECT_EQ(r.cores->kind, KernelCores::Cube);
+  EXPECT_EQ(coreAt(*r.cores, 9), "cube");
+  EXPECT_EQ(reasonAt(*r.cores, 9), "synchronisation of pipe MTE1");
+  EXPECT_EQ(reasonAt(*r.cores, 13), "synchronisation of pipe M+FIX");
+  EXPECT_EQ(reasonAt(*r.cores, 15)
+                .rfind("synchronisation between pipes of both core kinds (FIX "
+                       "and MTE3)",
+                       0),
+            0u)
+      << reasonAt(*r.cores, 15);
+}
+
 TEST(CoreAssignment, TargetDescribesTheCoreGroup) {
   const CoreGroup& g = ascend950().coreGroup;
   EXPECT_EQ(g.aivPerAic, 2);
