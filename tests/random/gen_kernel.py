@@ -286,7 +286,16 @@ class Kernel:
             shape, dt = shapes[g]
             out.append(f"        {g}: T.Tensor({shape}, \"{dt}\"),")
         out.append("    ):")
-        out.append(f"        with T.Kernel({self.grid}, is_npu=True) as bx:")
+        # Cube and UB buffers together: a mixed kernel, launched with one
+        # vector core (sids=1) as tilesched simulates it (a plain T.Kernel
+        # would run its vector tasks on both AIVs; docs/language.md).
+        scopes_used = {self.bufs[n].scope for n in used if n in self.bufs}
+        cube_scopes = {"shared.l1", "shared.l0a", "shared.l0b", "shared.l0c"}
+        if scopes_used & cube_scopes and "shared" in scopes_used:
+            self.coverage["launch.mixed_kernel_sids1"] = self.coverage.get("launch.mixed_kernel_sids1", 0) + 1
+            out.append(f"        with T.MixedKernel({self.grid}, sids=1, is_npu=True) as (bx, _sid):")
+        else:
+            out.append(f"        with T.Kernel({self.grid}, is_npu=True) as bx:")
         ind = 3
         pre = []
         for b in self.bufs.values():
