@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -78,11 +79,18 @@ struct Node {
   bool pinned = false;  // rule 1 gave one kind
   bool sync = false;    // a set_flag, wait_flag or pipe_barrier
   std::string reason;
-  std::vector<ValueKey> inputs, outputs;
-  // The cores that can read the on-chip memory the scalar unit reads for it
-  // (guards, region starts, a loop's bounds), and the first such buffer.
-  CoreMask readable = kBothCores;
-  std::string readableWhy;
+  // What the scalar unit reads for the unit: its own operands (a loop: its
+  // bounds), and the conditions of the `if`s around it in its list.
+  struct Reads {
+    std::vector<ValueKey> values;
+    // The cores that can read the on-chip memory read, and the first buffer
+    // of each kind that limits it ("'f_ub' (shared)").
+    CoreMask readable = kBothCores;
+    std::string vectorWhy, cubeWhy;
+    std::string why() const { return !vectorWhy.empty() ? vectorWhy : cubeWhy; }
+  };
+  Reads own, guard;
+  std::vector<ValueKey> outputs;
 };
 
 class Assigner {
@@ -116,19 +124,19 @@ class Assigner {
         if (a.isScalarVar()) key = a.var->id;
         if (isRegister(a.storage)) key = -1 - a.storage->id;
         if (!key) continue;
-        (a.isWrite() ? n.outputs : n.inputs).push_back(*key);
+        (a.isWrite() ? n.outputs : n.own.values).push_back(*key);
         if (a.isScalarVar()) names_[*key] = a.var->name;
         if (a.storage) names_[*key] = a.storage->name;
       }
       for (const Access& a : u.accesses)
         if (a.path.empty() && !a.isWrite() && a.storage && (a.scalarOperand || u.isLoop()))
-          limitReadable(n, a.storage, a.buffer);
+          limitReadable(n.own, a.storage, a.buffer);
       for (const auto& lit : u.guard) {
         const Expr& cond = lit.source ? lit.source : lit.cond;
         std::set<int> ids;
         collectVars(cond, ids);
-        n.inputs.insert(n.inputs.end(), ids.begin(), ids.end());
-        guardLoads(n, cond);
+        n.guard.values.insert(n.guard.values.end(), ids.begin(), ids.end());
+        guardLoads(n.guard, cond);
       }
       int self = static_cast<int>(nodes_.size());
       nodes_.push_back(std::move(n));
@@ -142,19 +150,18 @@ class Assigner {
         if (nodes_[i].leaf) writers_[k].push_back(static_cast<int>(i));
   }
 
-  void limitReadable(Node& n, const Storage& s, const Buffer& b) {
-    CoreMask kind = group_.cubeHas(s->scope)     ? kCubeCore
-                    : group_.vectorHas(s->scope) ? kVectorCore
-                                                 : kBothCores;
-    if ((n.readable & kind) == n.readable) return;
-    n.readable &= kind;
-    n.readableWhy = fmt::format("'{}' ({})", b ? b->name : s->name, memScopeName(s->scope));
+  void limitReadable(Node::Reads& r, const Storage& s, const Buffer& b) {
+    bool cube = group_.cubeHas(s->scope), vector = group_.vectorHas(s->scope);
+    if (!cube && !vector) return;
+    std::string& why = cube ? r.cubeWhy : r.vectorWhy;
+    if (why.empty()) why = fmt::format("'{}' ({})", b ? b->name : s->name, memScopeName(s->scope));
+    r.readable &= cube ? kCubeCore : kVectorCore;
   }
 
-  void guardLoads(Node& n, const Expr& e) {
+  void guardLoads(Node::Reads& r, const Expr& e) {
     if (!e) return;
-    if (e->kind == ExprKind::Load && e->buffer) limitReadable(n, e->buffer->storage, e->buffer);
-    for (const auto& o : e->operands) guardLoads(n, o);
+    if (e->kind == ExprKind::Load && e->buffer) limitReadable(r, e->buffer->storage, e->buffer);
+    for (const auto& o : e->operands) guardLoads(r, o);
   }
 
   void error(const Node& n, std::string message) {
@@ -196,9 +203,50 @@ class Assigner {
     return true;
   }
 
+  // A T.fill / T.clear: on the core whose memory it fills (the cost model
+  // charges a fill of L0C to V, but only the cube core reaches L0C).
+  bool byFilledMemory(Node& n) {
+    const auto* f = as<FillStmt>(n.unit->stmt);
+    if (!f || !f->dst.buffer) return false;
+    MemScope scope = f->dst.buffer->storage->scope;
+    bool cube = group_.cubeHas(scope), vector = group_.vectorHas(scope);
+    if (!cube && !vector) return false;
+    n.cand = cube ? kCubeCore : kVectorCore;
+    n.pinned = true;
+    n.reason = fmt::format("fill of '{}' ({})", f->dst.buffer->name, memScopeName(scope));
+    return true;
+  }
+
+  // A task its pipes put on one kind must not touch the other kind's memory,
+  // except along the paths between them (copies: L0C -> UB, UB -> L1).
+  void checkOwnMemory(Node& n) {
+    if (n.unit->stmt->kind == StmtKind::Copy) return;
+    // The conditions of the `if`s around it are the scalar unit's reads (rule 2).
+    std::set<const StorageNode*> guardLoaded;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (!e) return;
+      if (e->kind == ExprKind::Load && e->buffer) guardLoaded.insert(e->buffer->storage.get());
+      for (const auto& o : e->operands) walk(o);
+    };
+    for (const auto& lit : n.unit->guard) walk(lit.source ? lit.source : lit.cond);
+    for (const Access& a : n.unit->accesses) {
+      if (!a.storage || a.scalarOperand) continue;  // the scalar unit's reads: rule 2
+      if (!a.isWrite() && guardLoaded.count(a.storage.get())) continue;
+      bool other = n.cand == kCubeCore ? group_.vectorHas(a.storage->scope)
+                                       : group_.cubeHas(a.storage->scope);
+      if (!other) continue;
+      return error(
+          n, fmt::format("this task runs on {} ({}) but touches '{}' ({}), the memory of "
+                         "{}",
+                         coreWords(n.cand), n.reason, a.buffer ? a.buffer->name : a.storage->name,
+                         memScopeName(a.storage->scope),
+                         coreWords(static_cast<CoreMask>(kBothCores & ~n.cand))));
+    }
+  }
+
   // Rule 1.
   void byPipeOrMemory(Node& n) {
-    if (bySyncPipes(n)) return;
+    if (bySyncPipes(n) || byFilledMemory(n)) return;
     const Unit& u = *n.unit;
     uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
     uint32_t cubePipes = u.pipeMask & group_.cubePipes & ~shared;
@@ -227,6 +275,7 @@ class Assigner {
       n.cand = cubePipes ? kCubeCore : kVectorCore;
       n.pinned = true;
       n.reason = cubePipes ? cubeWhy : vectorWhy;
+      checkOwnMemory(n);
       return;
     }
     const Access* cube = nullptr;
@@ -281,36 +330,69 @@ class Assigner {
     return it == names_.end() ? "a value" : "'" + it->second + "'";
   }
 
-  // Rule 2.
+  // What `reads` of `src` (leaf n itself, or a loop around it) says, as a
+  // phrase: "reads", "runs under an `if` that reads", ...
+  static std::string readsPhrase(const Node& n, const Node& src, const Node::Reads& reads) {
+    bool own = &reads == &src.own;
+    if (&src == &n) return own ? "reads" : "runs under an `if` that reads";
+    return own ? fmt::format("is inside the loop at line {}, whose bounds read", src.unit->loc.line)
+               : fmt::format("is inside the loop at line {}, under an `if` that reads",
+                             src.unit->loc.line);
+  }
+
+  // Narrows leaf n by what `src` reads; false after an error.
+  bool narrowBy(Node& n, const Node& src, const Node::Reads& reads, bool& changed) {
+    std::string phrase = readsPhrase(n, src, reads);
+    if (reads.readable == kNoCore) {
+      error(src, fmt::format("the scalar unit reads {} and {} here, the memories of both core "
+                             "kinds: no core can read both",
+                             reads.vectorWhy, reads.cubeWhy));
+      return false;
+    }
+    if ((n.cand & reads.readable) != n.cand) {
+      if ((n.cand & reads.readable) == kNoCore) {
+        error(n, fmt::format("this task runs on {} ({}) but {} {}, which only {} can read",
+                             coreWords(n.cand), n.reason, phrase, reads.why(),
+                             coreWords(reads.readable)));
+        return false;
+      }
+      n.cand &= reads.readable;
+      n.reason = fmt::format("{} {}", phrase, reads.why());
+      changed = true;
+    }
+    for (ValueKey k : reads.values) {
+      CoreMask m = n.cand & available(k);
+      if (m == n.cand) continue;
+      const Node* w = limitingWriter(k, static_cast<CoreMask>(n.cand & ~m));
+      std::string where = w ? fmt::format("computed on {} (line {}: {})", coreWords(w->cand),
+                                          w->unit->loc.line, w->reason)
+                            : "computed on no core";
+      if (m == kNoCore) {
+        error(n, fmt::format("this task runs on {} ({}) but {} {}, {}; read the value from "
+                             "global memory, which both cores can",
+                             coreWords(n.cand), n.reason, phrase, valueName(k), where));
+        return false;
+      }
+      n.cand = m;
+      n.reason = fmt::format("{} {}, {}", phrase, valueName(k), where);
+      changed = true;
+    }
+    return true;
+  }
+
+  // Rule 2: each leaf by what it and the loops around it read, to a fixpoint
+  // (values flow forwards, so a pass in program order settles straight-line
+  // chains at once).
   void narrowByInputs() {
-    for (bool changed = true; changed && !failed_;) {
+    for (bool changed = true; changed;) {
       changed = false;
       for (auto& n : nodes_) {
         if (!n.leaf) continue;
-        if ((n.cand & n.readable) != n.cand) {
-          if ((n.cand & n.readable) == kNoCore)
-            return error(
-                n, fmt::format("this task runs on {} ({}) but the scalar unit reads {} "
-                               "for it, which only {} can read",
-                               coreWords(n.cand), n.reason, n.readableWhy, coreWords(n.readable)));
-          n.cand &= n.readable;
-          n.reason = fmt::format("the scalar unit reads {} for it", n.readableWhy);
-          changed = true;
-        }
-        for (ValueKey k : n.inputs) {
-          CoreMask m = n.cand & available(k);
-          if (m == n.cand) continue;
-          const Node* w = limitingWriter(k, static_cast<CoreMask>(n.cand & ~m));
-          std::string where = w ? fmt::format("computed on {} (line {}: {})", coreWords(w->cand),
-                                              w->unit->loc.line, w->reason)
-                                : "computed on no core";
-          if (m == kNoCore)
-            return error(n, fmt::format("this task runs on {} ({}) but reads {}, {}; read the "
-                                        "value from global memory, which both cores can",
-                                        coreWords(n.cand), n.reason, valueName(k), where));
-          n.cand = m;
-          n.reason = fmt::format("reads {}, {}", valueName(k), where);
-          changed = true;
+        if (!narrowBy(n, n, n.own, changed) || !narrowBy(n, n, n.guard, changed)) return;
+        for (int p = n.parent; p >= 0; p = nodes_[static_cast<size_t>(p)].parent) {
+          const Node& loop = nodes_[static_cast<size_t>(p)];
+          if (!narrowBy(n, loop, loop.own, changed) || !narrowBy(n, loop, loop.guard, changed))
+            return;
         }
       }
     }
@@ -327,41 +409,52 @@ class Assigner {
     return cores;
   }
 
-  // Writers of node n's inputs run where n needs them; false after an error.
+  // Writers of what node n reads run where n needs them; false after an error
+  // (rule 2 has ruled out most: a loop's bounds against the tasks inside it).
   bool demand(const Node& n, CoreMask cores, bool& changed) {
-    if ((n.readable & cores) != cores) {
-      error(n, fmt::format("{} {} on {}, which only {} can read",
-                           n.leaf ? "this task reads" : "the bounds of this loop read",
-                           n.readableWhy, coreWords(cores), coreWords(n.readable)));
-      return false;
-    }
-    for (ValueKey k : n.inputs) {
-      auto it = writers_.find(k);
-      if (it == writers_.end()) continue;
-      for (int w : it->second) {
-        Node& wn = nodes_[static_cast<size_t>(w)];
-        if ((wn.cand & cores) != cores) {
-          error(n, fmt::format("{} {} on {}, but it is computed on {} only (line {}: {})",
-                               n.leaf ? "this task reads" : "the bounds of this loop read",
-                               valueName(k), coreWords(cores), coreWords(wn.cand),
-                               wn.unit->loc.line, wn.reason));
-          return false;
+    for (const Node::Reads* r : {&n.own, &n.guard}) {
+      bool own = r == &n.own;
+      const char* who =
+          n.leaf ? (own ? "this task reads" : "this task runs under an `if` that reads")
+                 : (own ? "the bounds of this loop read" : "the `if` around this loop reads");
+      if ((r->readable & cores) != cores) {
+        error(n, fmt::format("{} {} on {}, which only {} can read", who, r->why(), coreWords(cores),
+                             coreWords(r->readable)));
+        return false;
+      }
+      for (ValueKey k : r->values) {
+        auto it = writers_.find(k);
+        if (it == writers_.end()) continue;
+        for (int w : it->second) {
+          Node& wn = nodes_[static_cast<size_t>(w)];
+          if ((wn.cand & cores) != cores) {
+            error(n, fmt::format("{} {} on {}, but it is computed on {} only (line {}: {})", who,
+                                 valueName(k), coreWords(cores), coreWords(wn.cand),
+                                 wn.unit->loc.line, wn.reason));
+            return false;
+          }
+          if ((wn.final & cores) == cores) continue;
+          wn.final |= cores;
+          changed = true;
         }
-        if ((wn.final & cores) == cores) continue;
-        wn.final |= cores;
-        changed = true;
       }
     }
     return true;
   }
 
+  // Demand flows from readers back to the writers before them: a pass in
+  // reverse program order settles straight-line chains at once (a loop's
+  // cores are its leaves', gathered as the pass goes).
   void propagateDemand() {
     for (bool changed = true; changed;) {
       changed = false;
-      std::vector<CoreMask> cores = subtreeCores();
-      for (size_t i = 0; i < nodes_.size(); ++i) {
-        if (cores[i] == kNoCore) continue;
-        if (!demand(nodes_[i], cores[i], changed)) return;
+      std::vector<CoreMask> gathered(nodes_.size(), kNoCore);
+      for (size_t i = nodes_.size(); i-- > 0;) {
+        const Node& n = nodes_[i];
+        CoreMask cores = n.leaf ? n.final : gathered[i];
+        if (n.parent >= 0) gathered[static_cast<size_t>(n.parent)] |= cores;
+        if (cores == kNoCore) continue;
+        if (!demand(n, cores, changed)) return;
       }
     }
   }

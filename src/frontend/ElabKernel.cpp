@@ -226,8 +226,13 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
            "'with T.Kernel(...)' takes at most one more item, a VF region: "
            "'with T.Kernel(n) as bx, T.SimtVF(threads=K):'");
     const py::Expr& call = *item.context;
-    if (call.kind != py::ExprKind::Call)
+    if (call.kind != py::ExprKind::Call) {
+      Value named = eval(call, env);
+      if (named.kind == K::DialectFn && named.s == "MixedKernel")
+        fail(call.loc,
+             "T.MixedKernel must be called: 'with T.MixedKernel(n, sids=1) as (bx, sid):'");
       fail(call.loc, "T.Kernel must be called: 'with T.Kernel(grid) as bx:'");
+    }
     // Only T.Kernel launches a kernel; MixedKernel & co. must not pass as one.
     Value launcher = eval(*call.lhs, env);
     bool mixed = launcher.kind == K::DialectFn && launcher.s == "MixedKernel";
@@ -270,8 +275,8 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
     } else {
       if (item.target->kind != py::ExprKind::Name)
         fail(item.target->loc,
-             "'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels "
-             "(not supported yet); use 'as bx'");
+             "'as (cid, vid)' binds a vector sub-core index, which T.Kernel does not give: "
+             "use 'as bx', or launch with 'T.MixedKernel(n, sids=1) as (bx, sid)'");
       k.blockIdx = makeVar(item.target->id, DType::Int32, VarKind::BlockIdx);
       env.bind(item.target->id, Value::irExpr(varRef(k.blockIdx)));
     }

@@ -41,6 +41,10 @@ void Elaborator::mixedKernelLaunch(const py::Expr& call, const py::WithItem& ite
     fail(target ? target->loc : call.loc,
          "T.MixedKernel binds the block index and the vector sub-core index: "
          "'with T.MixedKernel(n, sids=1) as (bx, sid):'");
+  if (target->elts[0]->id == target->elts[1]->id)
+    fail(target->elts[1]->loc, fmt::format("the block index and the vector sub-core index need "
+                                           "two names, got '{}' twice",
+                                           target->elts[0]->id));
   k.vectorCores = 1;
   k.blockIdx = makeVar(target->elts[0]->id, DType::Int32, VarKind::BlockIdx);
   env.bind(target->elts[0]->id, Value::irExpr(varRef(k.blockIdx)));

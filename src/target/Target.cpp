@@ -390,39 +390,59 @@ void readCostModel(Reader& r, const json& root, Target& t) {
 }
 
 // One core kind's {"pipes": [...], "scopes": [...]} of `core_group`.
-void readCoreKind(Reader& r, const json& group, const char* kind, uint32_t& pipes,
+// false when an entry was not a pipe or scope name (reported).
+bool readCoreKind(Reader& r, const json& group, const char* kind, uint32_t& pipes,
                   uint32_t& scopes) {
+  bool ok = true;
   std::string path = joinPath("core_group", kind);
   const json* obj = r.object(group, "core_group", kind);
-  if (!obj) return;
+  if (!obj) return false;
   r.knownKeys(*obj, path, {"pipes", "scopes"});
   if (const json* list = r.array(*obj, path, "pipes"))
     for (size_t i = 0; i < list->size(); ++i) {
       const json& v = (*list)[i];
       auto p = v.is_string() ? parsePipe(v.get<std::string>()) : std::nullopt;
-      if (!p)
+      if (!p) {
         r.fieldError(indexPath(joinPath(path, "pipes"), i),
                      fmt::format("must name a pipe ({}), got {}", allPipeNames(), v.dump()));
-      else
+        ok = false;
+      } else
         pipes |= pipeMask(*p);
     }
   if (const json* list = r.array(*obj, path, "scopes"))
     for (size_t i = 0; i < list->size(); ++i) {
       const json& v = (*list)[i];
       auto s = v.is_string() ? parseMemScope(v.get<std::string>()) : std::nullopt;
-      if (!s || *s == MemScope::Global || *s == MemScope::LocalVar || *s == MemScope::Local)
+      if (!s || *s == MemScope::Global || *s == MemScope::LocalVar || *s == MemScope::Local) {
         r.fieldError(indexPath(joinPath(path, "scopes"), i),
                      fmt::format("must name an on-chip scope of one core kind ({}, "
                                  "local.fragment), got {}",
                                  capacityScopeNames(), v.dump()));
-      else
+        ok = false;
+      } else {
         scopes |= uint32_t{1} << memScopeIndex(*s);
+      }
     }
+  return ok;
 }
 
-// `core_group`: every pipe on some core kind, S and MTE2 on both, no scope
-// on both.
+// `core_group`: every pipe on some core kind, S and MTE2 on both, every
+// capacity scope on exactly one. Optional: without it, the Ascend split of
+// docs/targets.md "Core group" (the AIC/AIV division is the same on every
+// Ascend part with cube and vector cores; target files written before the
+// field keep loading).
 void readCoreGroup(Reader& r, const json& root, CoreGroup& g) {
+  if (!root.contains("core_group")) {
+    g.cubePipes = pipeMask(Pipe::MTE2) | pipeMask(Pipe::MTE1) | pipeMask(Pipe::M) |
+                  pipeMask(Pipe::FIX) | pipeMask(Pipe::S);
+    g.vectorPipes =
+        pipeMask(Pipe::MTE2) | pipeMask(Pipe::V) | pipeMask(Pipe::MTE3) | pipeMask(Pipe::S);
+    for (MemScope s : {MemScope::L1, MemScope::L0A, MemScope::L0B, MemScope::L0C})
+      g.cubeScopes |= uint32_t{1} << memScopeIndex(s);
+    for (MemScope s : {MemScope::UB, MemScope::Fragment})
+      g.vectorScopes |= uint32_t{1} << memScopeIndex(s);
+    return;
+  }
   const json* group = r.object(root, "", "core_group");
   if (!group) return;
   r.knownKeys(*group, "core_group",
@@ -432,8 +452,9 @@ void readCoreGroup(Reader& r, const json& root, CoreGroup& g) {
     g.crossCoreFlags = *v;
   if (auto v = r.integer(*group, "core_group", "cross_core_flag_latency", Bound::NonNegative))
     g.crossCoreFlagLatency = *v;
-  readCoreKind(r, *group, "cube", g.cubePipes, g.cubeScopes);
-  readCoreKind(r, *group, "vector", g.vectorPipes, g.vectorScopes);
+  bool named = readCoreKind(r, *group, "cube", g.cubePipes, g.cubeScopes);
+  named = readCoreKind(r, *group, "vector", g.vectorPipes, g.vectorScopes) && named;
+  if (!named) return;  // the lists' own errors say it; the checks below would repeat them
   for (Pipe p : kAllPipes) {
     bool cube = g.cubePipes & pipeMask(p), vector = g.vectorPipes & pipeMask(p);
     bool both = p == Pipe::S || p == Pipe::MTE2;
@@ -442,8 +463,15 @@ void readCoreGroup(Reader& r, const json& root, CoreGroup& g) {
                                              both ? "both core kinds (cube and vector)"
                                                   : "exactly one core kind"));
   }
-  if (g.cubeScopes & g.vectorScopes)
-    r.fieldError("core_group", "must not list a scope under both cube and vector");
+  for (MemScope s : kAllMemScopes) {
+    bool cube = g.cubeHas(s), vector = g.vectorHas(s);
+    if (cube && vector)
+      r.fieldError("core_group", fmt::format("must not list scope {} under both cube and vector",
+                                             memScopeName(s)));
+    else if (!cube && !vector && isCapacityChecked(s))
+      r.fieldError("core_group",
+                   fmt::format("must list scope {} under cube or vector", memScopeName(s)));
+  }
 }
 
 Target readTarget(Reader& r, const json& root) {

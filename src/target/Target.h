@@ -31,7 +31,9 @@ struct PipeProps {
 
 // The core group (SPEC §9.2): one cube core (AIC) and `aivPerAic` vector
 // cores (AIV), each kind with its own pipes and on-chip scopes. Core
-// assignment (analysis/CoreAssignment.h) reads the pipe and scope sets.
+// assignment (analysis/CoreAssignment.h) reads the pipe and scope sets. The
+// one part of a target a file may omit: without `core_group` the Ascend
+// split (docs/targets.md "Core group") applies.
 struct CoreGroup {
   int64_t aivPerAic = 2;
   uint32_t cubePipes = 0, vectorPipes = 0;    // pipeMask bits

@@ -173,6 +173,42 @@ TEST(CoreAssignment, FlagsFollowThePipesTheyName) {
       << reasonAt(*r.cores, 15);
 }
 
+// T.clear of L0C is costed on V, but only the cube core reaches L0C: the
+// fill goes with its memory, and the GEMM stays a cube kernel.
+TEST(CoreAssignment, AFillGoesWithTheMemoryItFills) {
+  auto r = assign(kGemmParams,
+                  "a_l1 = T.alloc_l1((64, 64), \"float16\")\n"
+                  "c = T.alloc_l0c((64, 64), \"float32\")\n"
+                  "T.copy(A, a_l1)\n"
+                  "T.clear(c)\n"
+                  "T.gemm(a_l1, a_l1, c, transpose_B=True)\n"
+                  "T.copy(c, C)\n");
+  ASSERT_TRUE(r.cores) << r.a.diags->renderAll();
+  EXPECT_EQ(r.cores->kind, KernelCores::Cube);
+  EXPECT_EQ(reasonAt(*r.cores, 9), "fill of 'c' (shared.l0c)");
+}
+
+// Demand flows back along a chain of scalar values in one pass: each of
+// x1 .. x40 is read by the next, the last by the vector store.
+TEST(CoreAssignment, ScalarChainsTakeTheirReadersCore) {
+  std::string body =
+      "c_ub = T.alloc_ub((64, 64), \"float32\")\n"
+      "a_l1 = T.alloc_l1((64, 64), \"float16\")\n"
+      "c = T.alloc_l0c((64, 64), \"float32\")\n"
+      "T.copy(A, a_l1)\n"
+      "T.gemm(a_l1, a_l1, c, transpose_B=True, clear_accum=True)\n"
+      "T.copy(c, c_ub)\n"
+      "x0 = bx\n";
+  for (int i = 1; i <= 40; ++i)
+    body += "x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " + 1\n";
+  body += "T.copy(c_ub, C[0:64, x40:x40 + 64])\n";
+  auto r = assign(kGemmParams, body);
+  ASSERT_TRUE(r.cores) << r.a.diags->renderAll();
+  EXPECT_EQ(r.cores->kind, KernelCores::Mixed);
+  for (uint32_t line = 12; line <= 52; ++line)
+    EXPECT_EQ(coreAt(*r.cores, line), "vector") << line << ": " << reasonAt(*r.cores, line);
+}
+
 TEST(CoreAssignment, TargetDescribesTheCoreGroup) {
   const CoreGroup& g = ascend950().coreGroup;
   EXPECT_EQ(g.aivPerAic, 2);

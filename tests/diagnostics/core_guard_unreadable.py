@@ -14,7 +14,7 @@ def guard_from_ub(K=64):
             T.copy(A, a_l1)
             T.clear(c_l0c)
             if f_ub[0] > 0:
-                T.gemm(a_l1, a_l1, c_l0c, transpose_B=True)  # expected-error col 17 {{this task runs on the cube core (pipe MTE1+M) but the scalar unit reads 'f_ub' (shared) for it, which only the vector core can read}}
+                T.gemm(a_l1, a_l1, c_l0c, transpose_B=True)  # expected-error col 17 {{this task runs on the cube core (pipe MTE1+M) but runs under an `if` that reads 'f_ub' (shared), which only the vector core can read}}
             T.copy(c_l0c, C)
 
     return main

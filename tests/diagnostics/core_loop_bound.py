@@ -1,5 +1,5 @@
-# Core assignment: a loop of cube tasks whose trip count is read from UB
-# on the vector core: its bounds cannot be evaluated on the cube core.
+# Core assignment: a loop whose trip count is read from UB on the vector
+# core holds a cube task: the cube core cannot evaluate its bounds.
 import tilelang.language as T
 
 
@@ -13,8 +13,8 @@ def loop_bound_from_ub(K=64):
             T.copy(F, f_ub)
             n = f_ub[0]
             T.clear(c_l0c)
-            for k in T.serial(n):  # expected-error col 13 {{the bounds of this loop read 'n' on the cube core, but it is computed on the vector core only (line 14: scalar work on 'f_ub' (shared))}}
-                T.copy(A[k * 64:k * 64 + 64, 0:K], a_l1)
+            for k in T.serial(n):
+                T.copy(A[k * 64:k * 64 + 64, 0:K], a_l1)  # expected-error col 17 {{this task runs on the cube core (MTE2 into shared.l1) but is inside the loop at line 16, whose bounds read 'n', computed on the vector core (line 14: scalar work on 'f_ub' (shared)); read the value from global memory, which both cores can}}
                 T.gemm(a_l1, a_l1, c_l0c, transpose_B=True)
             T.copy(c_l0c, C)
 

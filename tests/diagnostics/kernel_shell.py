@@ -35,7 +35,7 @@ def grids(N=256):
 
     @T.prim_func
     def sub_core(A: T.Tensor((N,), "float32")):
-        with T.Kernel(4, is_npu=True) as (cid, vid):  # expected-error col 42 {{'as (cid, vid)' binds a vector sub-core index, which needs mixed AIC/AIV kernels (not supported yet); use 'as bx'}}
+        with T.Kernel(4, is_npu=True) as (cid, vid):  # expected-error col 42 {{'as (cid, vid)' binds a vector sub-core index, which T.Kernel does not give: use 'as bx', or launch with 'T.MixedKernel(n, sids=1) as (bx, sid)'}}
             a = T.alloc_shared((N,), "float32")
 
     @T.prim_func

@@ -31,3 +31,17 @@ def fine(A: T.Tensor((256,), "float32"), O: T.Tensor((256,), "float32")):
         ub = T.alloc_shared((128,), "float32")
         T.copy(A[bx * 128 + sid * 0 : bx * 128 + 128], ub)
         T.copy(ub, O[bx * 128 : bx * 128 + 128])
+
+
+@T.prim_func
+def same_name(A: T.Tensor((256,), "float32")):
+    with T.MixedKernel(2, sids=1) as (bx, bx):  # expected-error col 43 {{the block index and the vector sub-core index need two names, got 'bx' twice}}
+        ub = T.alloc_shared((128,), "float32")
+        T.copy(A[bx * 128 : bx * 128 + 128], ub)
+
+
+@T.prim_func
+def not_called(A: T.Tensor((256,), "float32")):
+    with T.MixedKernel as (bx, sid):  # expected-error col 10 {{T.MixedKernel must be called: 'with T.MixedKernel(n, sids=1) as (bx, sid):'}}
+        ub = T.alloc_shared((128,), "float32")
+        T.copy(A[bx * 128 : bx * 128 + 128], ub)

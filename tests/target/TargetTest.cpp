@@ -496,7 +496,13 @@ TEST(TargetValidation, CoreGroup) {
   doc = builtinJson("ascend950");
   doc["core_group"]["cube"]["scopes"].push_back("shared");
   EXPECT_EQ(errorOf(doc),
-            "targets/x.json: field 'core_group' must not list a scope under both cube and vector");
+            "targets/x.json: field 'core_group' must not list scope shared under both cube and "
+            "vector");
+
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cube"]["scopes"] = {"shared.l0a", "shared.l0b", "shared.l0c"};
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group' must list scope shared.l1 under cube or vector");
 
   doc = builtinJson("ascend950");
   doc["core_group"]["vector"]["scopes"].push_back("global");
@@ -506,9 +512,21 @@ TEST(TargetValidation, CoreGroup) {
   doc["core_group"]["cross_core_flags"] = 0;
   EXPECT_HAS(errorOf(doc), "field 'core_group.cross_core_flags' must be a positive integer");
 
+  // A misspelt pipe is one error, not also a missing one.
+  doc = builtinJson("ascend950");
+  doc["core_group"]["cube"]["pipes"] = {"MTE2", "MTE1", "MM", "FIX", "S"};
+  EXPECT_EQ(errorOf(doc),
+            "targets/x.json: field 'core_group.cube.pipes[2]' must name a pipe (MTE1, MTE2, "
+            "MTE3, M, V, FIX, S), got \"MM\"");
+
+  // Without core_group (a target file written before it): the Ascend split.
   doc = builtinJson("ascend950");
   doc.erase("core_group");
-  EXPECT_EQ(errorOf(doc), "targets/x.json: missing field 'core_group'");
+  std::string error;
+  auto t = parseTarget(doc.dump(2), kFile, error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->coreGroup.cubePipes, mustLoad("ascend950").coreGroup.cubePipes);
+  EXPECT_EQ(t->coreGroup.vectorScopes, mustLoad("ascend950").coreGroup.vectorScopes);
 }
 
 TEST(TargetLoad, CoreGroupFigures) {
