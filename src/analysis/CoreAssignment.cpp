@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <functional>
 #include <map>
 #include <set>
 
@@ -40,12 +39,6 @@ std::string_view kernelCoresName(KernelCores k) {
   return "?";
 }
 
-const CoreChoice* CoreAssignment::find(const Unit& u) const {
-  for (const auto& c : units)
-    if (c.unit == &u) return &c;
-  return nullptr;
-}
-
 namespace {
 
 // A scalar value: a variable (its id) or a register storage (-1 - its id).
@@ -53,6 +46,14 @@ using ValueKey = int64_t;
 
 bool isRegister(const Storage& s) {
   return s && (s->scope == MemScope::LocalVar || s->scope == MemScope::Local);
+}
+
+// Pipes both core kinds have: they place no task by themselves.
+constexpr uint32_t kSharedPipes = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
+
+// "'f_ub' (shared)": the buffer as written (else its storage) and its scope.
+std::string storageText(const Storage& s, const Buffer& b) {
+  return fmt::format("'{}' ({})", b ? b->name : s->name, memScopeName(s->scope));
 }
 
 std::string coreWords(CoreMask m) {
@@ -76,8 +77,7 @@ struct Node {
   bool leaf = true;
   CoreMask cand = kBothCores;
   CoreMask final = kNoCore;
-  bool pinned = false;  // rule 1 gave one kind
-  bool sync = false;    // a set_flag, wait_flag or pipe_barrier
+  bool sync = false;  // a set_flag, wait_flag or pipe_barrier
   std::string reason;
   // What the scalar unit reads for the unit: its own operands (a loop: its
   // bounds), and the conditions of the `if`s around it in its list.
@@ -87,6 +87,7 @@ struct Node {
     // of each kind that limits it ("'f_ub' (shared)").
     CoreMask readable = kBothCores;
     std::string vectorWhy, cubeWhy;
+    std::set<const StorageNode*> onChip;  // every on-chip storage read
     std::string why() const { return !vectorWhy.empty() ? vectorWhy : cubeWhy; }
   };
   Reads own, guard;
@@ -153,8 +154,9 @@ class Assigner {
   void limitReadable(Node::Reads& r, const Storage& s, const Buffer& b) {
     bool cube = group_.cubeHas(s->scope), vector = group_.vectorHas(s->scope);
     if (!cube && !vector) return;
+    r.onChip.insert(s.get());
     std::string& why = cube ? r.cubeWhy : r.vectorWhy;
-    if (why.empty()) why = fmt::format("'{}' ({})", b ? b->name : s->name, memScopeName(s->scope));
+    if (why.empty()) why = storageText(s, b);
     r.readable &= cube ? kCubeCore : kVectorCore;
   }
 
@@ -185,9 +187,8 @@ class Assigner {
     else
       return false;
     n.sync = true;
-    uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
-    uint32_t cube = pipes & group_.cubePipes & ~shared,
-             vector = pipes & group_.vectorPipes & ~shared;
+    uint32_t cube = pipes & group_.cubePipes & ~kSharedPipes;
+    uint32_t vector = pipes & group_.vectorPipes & ~kSharedPipes;
     if (cube && vector) {
       n.reason = fmt::format(
           "synchronisation between pipes of both core kinds ({} and {}), a "
@@ -195,7 +196,6 @@ class Assigner {
           pipeMaskName(cube), pipeMaskName(vector));
     } else if (cube || vector) {
       n.cand = cube ? kCubeCore : kVectorCore;
-      n.pinned = true;
       n.reason = "synchronisation of pipe " + pipeMaskName(cube | vector);
     } else {
       n.reason = "synchronisation of pipes both core kinds have";
@@ -212,7 +212,6 @@ class Assigner {
     bool cube = group_.cubeHas(scope), vector = group_.vectorHas(scope);
     if (!cube && !vector) return false;
     n.cand = cube ? kCubeCore : kVectorCore;
-    n.pinned = true;
     n.reason = fmt::format("fill of '{}' ({})", f->dst.buffer->name, memScopeName(scope));
     return true;
   }
@@ -221,26 +220,16 @@ class Assigner {
   // except along the paths between them (copies: L0C -> UB, UB -> L1).
   void checkOwnMemory(Node& n) {
     if (n.unit->stmt->kind == StmtKind::Copy) return;
-    // The conditions of the `if`s around it are the scalar unit's reads (rule 2).
-    std::set<const StorageNode*> guardLoaded;
-    std::function<void(const Expr&)> walk = [&](const Expr& e) {
-      if (!e) return;
-      if (e->kind == ExprKind::Load && e->buffer) guardLoaded.insert(e->buffer->storage.get());
-      for (const auto& o : e->operands) walk(o);
-    };
-    for (const auto& lit : n.unit->guard) walk(lit.source ? lit.source : lit.cond);
     for (const Access& a : n.unit->accesses) {
       if (!a.storage || a.scalarOperand) continue;  // the scalar unit's reads: rule 2
-      if (!a.isWrite() && guardLoaded.count(a.storage.get())) continue;
+      // So are the conditions of the `if`s around it (recorded as plain reads).
+      if (!a.isWrite() && n.guard.onChip.count(a.storage.get())) continue;
       bool other = n.cand == kCubeCore ? group_.vectorHas(a.storage->scope)
                                        : group_.cubeHas(a.storage->scope);
       if (!other) continue;
-      return error(
-          n, fmt::format("this task runs on {} ({}) but touches '{}' ({}), the memory of "
-                         "{}",
-                         coreWords(n.cand), n.reason, a.buffer ? a.buffer->name : a.storage->name,
-                         memScopeName(a.storage->scope),
-                         coreWords(static_cast<CoreMask>(kBothCores & ~n.cand))));
+      return error(n, fmt::format("this task runs on {} ({}) but touches {}, the memory of {}",
+                                  coreWords(n.cand), n.reason, storageText(a.storage, a.buffer),
+                                  coreWords(static_cast<CoreMask>(kBothCores & ~n.cand))));
     }
   }
 
@@ -248,9 +237,8 @@ class Assigner {
   void byPipeOrMemory(Node& n) {
     if (bySyncPipes(n) || byFilledMemory(n)) return;
     const Unit& u = *n.unit;
-    uint32_t shared = pipeMask(Pipe::S) | pipeMask(Pipe::MTE2);
-    uint32_t cubePipes = u.pipeMask & group_.cubePipes & ~shared;
-    uint32_t vectorPipes = u.pipeMask & group_.vectorPipes & ~shared;
+    uint32_t cubePipes = u.pipeMask & group_.cubePipes & ~kSharedPipes;
+    uint32_t vectorPipes = u.pipeMask & group_.vectorPipes & ~kSharedPipes;
     std::string cubeWhy = cubePipes ? "pipe " + pipeMaskName(cubePipes) : "";
     std::string vectorWhy = vectorPipes ? "pipe " + pipeMaskName(vectorPipes) : "";
     if (u.pipeMask & pipeMask(Pipe::MTE2)) {
@@ -273,7 +261,6 @@ class Assigner {
                                   cubeWhy, vectorWhy));
     if (cubePipes || vectorPipes) {
       n.cand = cubePipes ? kCubeCore : kVectorCore;
-      n.pinned = true;
       n.reason = cubePipes ? cubeWhy : vectorWhy;
       checkOwnMemory(n);
       return;
@@ -285,10 +272,7 @@ class Assigner {
       if (group_.cubeHas(a.storage->scope) && !cube) cube = &a;
       if (group_.vectorHas(a.storage->scope) && !vector) vector = &a;
     }
-    auto named = [](const Access* a) {
-      return fmt::format("'{}' ({})", a->buffer ? a->buffer->name : a->storage->name,
-                         memScopeName(a->storage->scope));
-    };
+    auto named = [](const Access* a) { return storageText(a->storage, a->buffer); };
     if (cube && vector)
       return error(
           n,
@@ -298,7 +282,6 @@ class Assigner {
               named(vector), named(cube)));
     if (cube || vector) {
       n.cand = cube ? kCubeCore : kVectorCore;
-      n.pinned = true;
       n.reason = fmt::format("scalar work on {}", named(cube ? cube : vector));
       return;
     }
@@ -471,17 +454,14 @@ class Assigner {
     if (failed_) return;
     for (auto& n : nodes_) {
       if (!n.leaf || n.cand != kBothCores) continue;
-      if (n.sync) {
-        if (n.final == kNoCore) n.final = anyCube ? kCubeCore : kVectorCore;
+      bool demanded = n.final != kNoCore;
+      if (!demanded) n.final = anyCube ? kCubeCore : kVectorCore;
+      if (n.sync)
         n.reason += fmt::format("; on {}", coreWords(n.final));
-        continue;
-      }
-      if (n.final == kNoCore) {
-        n.final = anyCube ? kCubeCore : kVectorCore;
-        n.reason = fmt::format("scalar work nothing reads; on {}", coreWords(n.final));
-      } else {
+      else if (demanded)
         n.reason = fmt::format("scalar work, read on {}", coreWords(n.final));
-      }
+      else
+        n.reason = fmt::format("scalar work nothing reads; on {}", coreWords(n.final));
     }
     propagateDemand();
   }
@@ -514,18 +494,6 @@ class Assigner {
   std::map<ValueKey, std::string> names_;
   bool failed_ = false;
 };
-
-// The statement's first printed line, at most 60 characters.
-std::string shortText(const Unit& u) {
-  std::string text = printStmt(u.stmt);
-  size_t nl = text.find('\n');
-  if (nl != std::string::npos) text.resize(nl);
-  if (size_t comment = text.find("  # "); comment != std::string::npos) text.resize(comment);
-  size_t start = text.find_first_not_of(' ');
-  text = start == std::string::npos ? "" : text.substr(start);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
 
 }  // namespace
 
@@ -563,7 +531,7 @@ std::string printCoreAssignment(const CoreAssignment& a, const std::string& file
     const SourceLoc& loc = c.unit->loc;
     std::string path = loc.file ? loc.file->path() : file;
     out += fmt::format("  {:{}}{:<7}{} ({}:{}:{}): {}\n", "", 2 * c.depth, coreMaskName(c.core),
-                       shortText(*c.unit), path, loc.line, loc.col, c.reason);
+                       printStmtFirstLine(c.unit->stmt, 60), path, loc.line, loc.col, c.reason);
   }
   return out;
 }

@@ -56,8 +56,6 @@ struct CoreAssignment {
   KernelCores kind = KernelCores::Vector;
   int vectorCores = 2;            // the AIVs running the vector tasks (ir::Kernel::vectorCores)
   std::vector<CoreChoice> units;  // every unit, pre-order
-
-  const CoreChoice* find(const Unit& u) const;
 };
 
 // `vectorCores`: the AIVs that run the vector tasks (ir::Kernel::vectorCores).

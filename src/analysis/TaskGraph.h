@@ -48,6 +48,7 @@ struct KernelAnalysis {
   OverlapStats overlapStats;
   // Which core runs each unit (the assign-cores pass; unset before it).
   std::optional<CoreAssignment> cores;
+  bool mixedCores() const { return cores && cores->kind == KernelCores::Mixed; }
 
   // The unit list of a loop's body (any loop of the kernel), or null.
   const UnitList* findLoop(const ir::ForStmt* loop) const;

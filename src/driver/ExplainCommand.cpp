@@ -25,7 +25,6 @@ using schedule::depOf;
 using schedule::depOn;
 using schedule::depWhat;
 using schedule::explanationUnit;
-using schedule::firstLineOf;
 
 // `file`: the compiled file; a location in a module it imports names its own.
 std::string at(const std::string& file, SourceLoc loc) {
@@ -40,7 +39,7 @@ std::string loopName(const ir::ForStmt* loop, const std::string& file) {
 std::string unitLine(const LoopExplanation& e, int index, const std::string& file) {
   const analysis::Unit* u = explanationUnit(e, index);
   if (!u) return fmt::format("#{}", index);
-  return fmt::format("#{} {} ({})", index, firstLineOf(u->stmt), at(file, u->loc));
+  return fmt::format("#{} {} ({})", index, ir::printStmtFirstLine(u->stmt), at(file, u->loc));
 }
 
 }  // namespace
@@ -211,9 +210,8 @@ int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& 
     const ir::Kernel& k = r.kernel(i);
     out << printExplanation(k, explainSchedule(r.analysis(i), k, r.schedule(i), *r.target), o.file,
                             *r.target);
-    if (const auto& cores = r.analysis(i).cores;
-        cores && cores->kind == analysis::KernelCores::Mixed)
-      out << analysis::printCoreAssignment(*cores, o.file);
+    if (r.analysis(i).mixedCores())
+      out << analysis::printCoreAssignment(*r.analysis(i).cores, o.file);
   }
   out << r.passes->timesText();
   return kExitOk;

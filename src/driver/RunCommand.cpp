@@ -561,7 +561,7 @@ int runRunCommand(const RunCommandOptions& o, std::ostream& out, std::ostream& e
                      {},
                      analysis::computeFillDrain(analyses[k], target)};
     if (isLoweredSchedule(o.schedule)) oc.lowering = state.loweredKernel(k);
-    oc.mixedCores = analyses[k].cores && analyses[k].cores->kind == analysis::KernelCores::Mixed;
+    oc.mixedCores = analyses[k].mixedCores();
     outcomes.push_back(std::move(oc));
   }
   const sim::RunRefusal& refusal = state.refusal;

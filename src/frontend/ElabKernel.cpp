@@ -266,13 +266,11 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
       fail(argLoc(call, 0), fmt::format("grid size must be at least 1, got {}", k.grid));
     for (const auto& kw : call.keywords)
       if (kw.name != "sids") k.kernelKwargs.push_back({kw.name, kwargText(eval(*kw.value, env))});
-    if (mixed) {
-      // mixedKernelLaunch bound both names
-    } else if (!item.target) {
+    if (!mixed && !item.target) {  // mixedKernelLaunch bound its names
       // `with T.Kernel(n):` every block runs the same body; the index exists
       // in the IR (printed as `as bx`) but no name is bound to it.
       k.blockIdx = makeVar("bx", DType::Int32, VarKind::BlockIdx);
-    } else {
+    } else if (!mixed) {
       if (item.target->kind != py::ExprKind::Name)
         fail(item.target->loc,
              "'as (cid, vid)' binds a vector sub-core index, which T.Kernel does not give: "

@@ -13,10 +13,6 @@ namespace tilesched::frontend {
 using namespace ir;
 using K = Value::Kind;
 
-// sids=1: the vector tasks
-// run on one vector core, AIV 0, so `sid` is 0 — the machine tilesched
-// simulates. sids=2 (the default) needs both AIVs of the core group, which is
-// not simulated yet.
 void Elaborator::mixedKernelLaunch(const py::Expr& call, const py::WithItem& item, Env& env,
                                    Kernel& k) {
   int64_t sids = 2;

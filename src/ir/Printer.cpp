@@ -580,6 +580,17 @@ std::string printStmt(const Stmt& s) {
   return p.out_.str();
 }
 
+std::string printStmtFirstLine(const Stmt& s, size_t maxChars) {
+  std::string text = printStmt(s);
+  auto nl = text.find('\n');
+  if (nl != std::string::npos) text.erase(nl);
+  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
+  auto comment = text.find("  # ");
+  if (comment != std::string::npos) text.erase(comment);
+  if (text.size() > maxChars) text = text.substr(0, maxChars - 3) + "...";
+  return text;
+}
+
 std::string printRegion(const Region& r) {
   Printer p;
   return p.region(r);

@@ -18,6 +18,9 @@ std::string printProgram(const Program& p);
 // Stand-alone printing of pieces, for tests and messages.
 std::string printExpr(const Expr& e);
 std::string printStmt(const Stmt& s);
+// The statement's first printed line without its indent and trailing
+// `# PIPE` comment, cut to `maxChars` with "..." (explanations, reports).
+std::string printStmtFirstLine(const Stmt& s, size_t maxChars = 72);
 std::string printRegion(const Region& r);
 // `(2, 8192)`
 std::string printShape(const std::vector<Expr>& shape);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/Printer.h"
 #include "schedule/Explain.h"
 #include "schedule/Problem.h"
 
@@ -30,7 +31,7 @@ json unitJson(const LoopExplanation& e, int index) {
   const analysis::Unit* u = explanationUnit(e, index);
   json j = u ? locJson(u->loc) : locJson({});
   j["unit"] = index;
-  j["op"] = u ? json(firstLineOf(u->stmt)) : json(nullptr);
+  j["op"] = u ? json(ir::printStmtFirstLine(u->stmt)) : json(nullptr);
   j["pipes"] = u ? json(analysis::pipeMaskName(u->pipeMask)) : json(nullptr);
   return j;
 }

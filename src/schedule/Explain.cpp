@@ -1,8 +1,6 @@
 // The explanations of a kernel schedule (see Explain.h).
 #include "schedule/Explain.h"
 
-#include "ir/Printer.h"
-
 #include <algorithm>
 
 #include "ir/Functor.h"
@@ -290,18 +288,6 @@ KernelExplanation explainSchedule(const KernelAnalysis& analysis, const ir::Kern
     if (d.storage && d.storage->scope != MemScope::Global)
       out.storages.push_back(explainer.explain(d));
   return out;
-}
-
-std::string firstLineOf(const ir::Stmt& s) {
-  std::string text = ir::printStmt(s);
-  auto nl = text.find('\n');
-  if (nl != std::string::npos) text.erase(nl);
-  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
-  auto comment = text.find("  # ");
-  if (comment != std::string::npos) text.erase(comment);
-  constexpr size_t kMax = 72;
-  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
-  return text;
 }
 
 const analysis::Unit* explanationUnit(const LoopExplanation& e, int index) {

@@ -125,13 +125,11 @@ KernelExplanation explainSchedule(const analysis::KernelAnalysis& analysis,
 // For the explanations' text and JSON: the unit a LoopExplanation's index
 // names (null when out of range), the dependency of a recurrence edge (null:
 // the window of two units of one pipe), the dependency's kind ("RAW", or
-// "window") and what it is on (a storage or a scalar), and the first line of
-// a statement as printed, without indentation or pipe comment, at most 72
-// characters.
+// "window") and what it is on (a storage or a scalar). A unit's statement
+// is named by ir::printStmtFirstLine.
 const analysis::Unit* explanationUnit(const LoopExplanation& e, int index);
 const analysis::Dependency* depOf(const LoopExplanation& e, const RecurrenceEdge& edge);
 std::string depWhat(const analysis::Dependency* d);
 std::string depOn(const analysis::Dependency* d);
-std::string firstLineOf(const ir::Stmt& s);
 
 }  // namespace tilesched::schedule
