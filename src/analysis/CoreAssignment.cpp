@@ -498,10 +498,11 @@ class Assigner {
 }  // namespace
 
 std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& target,
-                                          DiagnosticEngine& diags, int vectorCores) {
+                                          DiagnosticEngine& diags, int vectorCores,
+                                          bool manualForm) {
   auto out = Assigner(target.coreGroup, diags).run(root);
   if (out) out->vectorCores = vectorCores;
-  if (!out || out->kind != KernelCores::Mixed || vectorCores < 2) return out;
+  if (!out || out->kind != KernelCores::Mixed || vectorCores < 2 || manualForm) return out;
   for (const auto& c : out->units) {
     const Unit& u = *c.unit;
     if (u.isLoop() || u.cost.copyPath != CopyPath::L0cToUb) continue;
@@ -511,7 +512,7 @@ std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& ta
                   "(sub_blockid 0): on the hardware AIV 1 computes with UB bytes nothing wrote. "
                   "Write 'with T.MixedKernel(n, sids=1) as (bx, sid):' to run the vector tasks "
                   "on AIV 0 alone (what tilesched simulates), or split the tile with "
-                  "T.dual_copy (not supported by tilesched yet)");
+                  "T.dual_copy in the manual form ('with T.Cube():' / 'with T.Vector() as sid:')");
   }
   return out;
 }

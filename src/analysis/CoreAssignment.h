@@ -61,9 +61,11 @@ struct CoreAssignment {
 // `vectorCores`: the AIVs that run the vector tasks (ir::Kernel::vectorCores).
 // With 2, a mixed kernel's plain L0C -> UB copies get a warning: the fixpipe
 // writes AIV 0's UB only (upstream's `sub_blockid` 0), while both AIVs run
-// the vector tasks that read it.
+// the vector tasks that read it. `manualForm` (`with T.Cube()` / `T.Vector()`
+// blocks): the author splits and hands over tiles, so no such warning.
 std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& target,
-                                          DiagnosticEngine& diags, int vectorCores = 2);
+                                          DiagnosticEngine& diags, int vectorCores = 2,
+                                          bool manualForm = false);
 
 // `explain`'s "cores:" section: the kernel's kind, then each unit's core and
 // reason, indented by loop depth. `file` names locations in the compiled file.

@@ -30,6 +30,7 @@
 #include "schedule/Memory.h"
 #include "schedule/Schedule.h"
 #include "schedule/Scheduler.h"
+#include "sim/CrossCoreFlags.h"
 #include "sim/Run.h"
 #include "sim/Trace.h"
 #include "target/Target.h"
@@ -152,11 +153,17 @@ bool addressReadsMemory(const ir::StmtNode* s) {
 void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine& runDiags) {
   for (const auto& oc : outcomes) {
     const auto& r = oc.run.sim;
-    const std::vector<ir::Storage> storages = sim::storageOrder(oc.lowered);  // by race.storage
+    const std::vector<std::string> storages = sim::storageNames(oc.lowered);  // by race.storage
     for (const auto& race : r.races) {
-      auto describe = [](const sim::AccessOwner& o, bool w) {
+      // In a core group a pipe is named with its core: "AIV 1 MTE3".
+      bool group = oc.lowered.manualCores.has_value();
+      auto pipeOf = [group](const sim::AccessOwner& o) {
+        return group ? sim::coreName(o.core) + " " + std::string(pipeName(o.pipe))
+                     : std::string(pipeName(o.pipe));
+      };
+      auto describe = [&](const sim::AccessOwner& o, bool w) {
         return fmt::format("{} by {} ({})", w ? "written" : "read",
-                           o.stmt ? sim::instructionName(o.stmt) : "?", pipeName(o.pipe));
+                           o.stmt ? sim::instructionName(o.stmt) : "?", pipeOf(o));
       };
       if (race.betweenBlocks) {
         auto access = [&](const sim::AccessOwner& o, bool w, bool atomic) {
@@ -173,8 +180,8 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
                         "[{}, {})): {} here and {} at line {}; blocks run concurrently on "
                         "different cores with no order between them{}{}",
                         race.first.block, race.second.block,
-                        storages[static_cast<size_t>(race.storage)]->name, race.element, race.lo,
-                        race.hi, access(race.second, race.secondWrites, race.secondAtomic),
+                        storages[static_cast<size_t>(race.storage)], race.element, race.lo, race.hi,
+                        access(race.second, race.secondWrites, race.secondAtomic),
                         access(race.first, race.firstWrites, race.firstAtomic),
                         race.first.stmt ? race.first.stmt->loc.line : 0,
                         race.firstAtomic || race.secondAtomic
@@ -199,14 +206,14 @@ void runDiagnostics(const std::vector<KernelOutcome>& outcomes, DiagnosticEngine
           fmt::format("race on '{}' bytes [{}, {}): {} here and {} at line {}, with no pipe order, "
                       "barrier or flag chain "
                       "between them{}",
-                      storages[static_cast<size_t>(race.storage)]->name, race.lo, race.hi,
+                      storages[static_cast<size_t>(race.storage)], race.lo, race.hi,
                       describe(race.second, race.secondWrites),
                       describe(race.first, race.firstWrites),
                       race.first.stmt ? race.first.stmt->loc.line : 0,
                       race.occurrences > 1 ? fmt::format(" ({} times)", race.occurrences) : ""));
       if (race.first.stmt)
-        d.notes.push_back({race.first.stmt->loc,
-                           fmt::format("the other access ({})", pipeName(race.first.pipe))});
+        d.notes.push_back(
+            {race.first.stmt->loc, fmt::format("the other access ({})", pipeOf(race.first))});
     }
     for (const auto& i : r.issues) {
       std::string prefix = i.kind == sim::SimIssue::Capacity  ? "capacity exceeded: "
@@ -272,7 +279,12 @@ void renderHuman(const RunCommandOptions& o, const Target& target,
           k.primFuncName(), oc.run.startCycle,
           k.launch > 0 ? ", after every block of the previous launch, on its global memory" : "");
     if (oc.lowering) renderLowering(*oc.lowering, out);
-    if (oc.mixedCores)
+    if (k.manualCores)
+      out << fmt::format(
+          "  cores: the core group runs it as written: the AIC runs 'with T.Cube()', {} "
+          "'with T.Vector()', each core with its own scalar unit, pipes and UB\n",
+          k.manualCores->vectorCores == 1 ? "AIV 0 runs" : "AIV 0 and AIV 1 each run");
+    else if (oc.mixedCores)
       out << fmt::format(
           "  cores: cube and vector tasks in one kernel, run here on one core with every pipe "
           "({}; `tilesched explain` shows each task's core)\n",
@@ -449,14 +461,14 @@ json runReport(const RunCommandOptions& o, const ir::Program& program, const Tar
       report::annotateExplanations(report["kernels"][i], *oc.kernel, analyses[i],
                                    oc.lowering->schedule, target);
     }
-    const std::vector<ir::Storage> storages = sim::storageOrder(oc.lowered);  // by race.storage
+    const std::vector<std::string> storages = sim::storageNames(oc.lowered);  // by race.storage
     auto describe = [](const sim::AccessOwner& a) {
       return a.stmt ? sim::instructionName(a.stmt) : std::string("?");
     };
     json s = report::simulationJson(oc, o.schedule, o.file, describe);
     for (size_t ri = 0; ri < oc.run.sim.races.size(); ++ri)
       s["race_reports"][ri]["storage"] =
-          storages[static_cast<size_t>(oc.run.sim.races[ri].storage)]->name;
+          storages[static_cast<size_t>(oc.run.sim.races[ri].storage)];
     report["kernels"][i]["simulation"] = s;
     sims.push_back(s);
   }

@@ -312,6 +312,7 @@ void Elaborator::buildKernel(const py::Stmt& withStmt, const py::Stmt&, Env& env
             "T.set_atomic_none()");
   atomic_ = {};
   k.body = std::make_shared<SeqStmt>(std::move(body), withStmt.loc);
+  checkManualCores(k);
 }
 
 void Elaborator::elabBlock(const py::StmtList& body, Env& env, BlockCtx& ctx) {
@@ -1341,6 +1342,10 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx, size_t ite
     elabVFRegion(call, name, s.body, s.loc, env, ctx);
     return;
   }
+  if (name == "Cube" || name == "Vector") {
+    elabCoreScope(call, name, item, s, env, ctx);
+    return;
+  }
   if (name == "Task") {
     // Upstream's T.Task keeps its statements together as one scheduling unit
     // with an optional cost (latency=, ii=). tilesched reads it as a plain
@@ -1354,8 +1359,8 @@ void Elaborator::elabWith(const py::Stmt& s, Env& env, BlockCtx& ctx, size_t ite
   }
   if (!name.empty()) fail(call.loc, fmt::format("'with T.{}' is not supported yet", name));
   fail(call.loc,
-       "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF', 'with T.SimdVF' and "
-       "'with T.Task' are supported in a kernel");
+       "only 'with T.Kernel', 'with T.Persistent', 'with T.SimtVF', 'with T.SimdVF', "
+       "'with T.Cube', 'with T.Vector' and 'with T.Task' are supported in a kernel");
 }
 
 // `with T.SimtVF(...)` / `with T.SimdVF(...)` around `body`: one VF region

@@ -31,6 +31,8 @@ struct BlockCtx {
   // Inside `with T.Stage(k):` (ManualStages.cpp): k, and where it is written.
   int64_t stage = -1;
   SourceLoc stageLoc;
+  // Inside `with T.Cube():` / `with T.Vector():` (ManualCores.cpp).
+  ir::CoreScope coreScope = ir::CoreScope::None;
 };
 
 // The threads of a T.SimtVF region and the index variables
@@ -339,6 +341,14 @@ class Elaborator {
   void elabVFRegion(const py::Expr& call, const std::string& name, const py::StmtList& body,
                     SourceLoc loc, Env& env, BlockCtx& ctx);
   void elabIf(const py::Stmt& s, Env& env, BlockCtx& ctx);
+  // ---- the manual form of mixed kernels (ManualCores.cpp)
+  void elabCoreScope(const py::Expr& call, const std::string& name, const py::WithItem& item,
+                     const py::Stmt& s, Env& env, BlockCtx& ctx);
+  void elabCrossCoreFlag(const std::string& name, const py::Expr& call, Env& env, BlockCtx& ctx);
+  void elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx);
+  // After the body: tile work outside every core block is an error.
+  void checkManualCores(const ir::Kernel& k);
+  bool vectorBlockSeen_ = false;  // a T.Vector block of the kernel being built
   void elabExprStmt(const py::Stmt& s, Env& env, BlockCtx& ctx);
   void storeTo(const Value& target, const Value& value, SourceLoc loc, BlockCtx& ctx);
   // `loc`: the value (for errors and the IR); `nameLoc`: the name being bound.
@@ -605,6 +615,6 @@ inline std::string dottedName(const py::Expr& e) {
   return "";
 }
 
-inline const char* kUnsupportedDialect[] = {"Task", "assume_no_conflict", "dual_copy", "vmi"};
+inline const char* kUnsupportedDialect[] = {"Task", "assume_no_conflict", "vmi"};
 
 }  // namespace tilesched::frontend

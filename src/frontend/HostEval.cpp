@@ -1271,7 +1271,8 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                "Parallel", "Persistent", "unroll"};
   if (kLoops.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be the iterable of a 'for' loop", name));
-  static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF", "Stage"};
+  static const std::set<std::string> kWith = {"Kernel", "SimtVF", "SimdVF",
+                                              "Stage",  "Cube",   "Vector"};
   if (kWith.count(name))
     fail(call.loc, fmt::format("T.{}(...) can only be used in a 'with' statement", name));
   static const std::set<std::string> kStatements = {"copy",
@@ -1291,6 +1292,11 @@ Value Elaborator::callDialect(const std::string& name, const py::Expr& call, Env
                                                     "ascend_get_buf",
                                                     "ascend_rls_buf",
                                                     "ascend_set_flag",
+                                                    "ascend_cross_core_set_flag",
+                                                    "ascend_cross_core_wait_flag",
+                                                    "ascend_sync_inter_arrive",
+                                                    "ascend_sync_inter_wait",
+                                                    "dual_copy",
                                                     "ascend_wait_flag",
                                                     "annotate_buffer_versions",
                                                     "annotate_manual_multi_buffer",

@@ -153,6 +153,10 @@ bool Elaborator::elabTileOp(const std::string& name, const py::Expr& call, Env& 
     return elabFlag(name, call, env, ctx), true;
   if (name == "ascend_pipe_barrier" || name == "ascend_set_flag" || name == "ascend_wait_flag")
     return elabAscendFlag(name, call, env, ctx), true;
+  if (name == "ascend_cross_core_set_flag" || name == "ascend_cross_core_wait_flag" ||
+      name == "ascend_sync_inter_arrive" || name == "ascend_sync_inter_wait")
+    return elabCrossCoreFlag(name, call, env, ctx), true;
+  if (name == "dual_copy") return elabDualCopy(call, env, ctx), true;
   if (name == "ascend_get_buf" || name == "ascend_rls_buf")
     return elabBufferLock(name, call, env, ctx), true;
   if (name == "set_atomic" || name == "set_atomic_none")

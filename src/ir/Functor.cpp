@@ -196,7 +196,9 @@ Stmt IRMutator::mutateIf(const IfStmt& s, const Stmt& self) {
   Expr c = mutateExpr(s.cond);
   Stmt t = mutateStmt(s.thenBody), e = mutateStmt(s.elseBody);
   if (c == s.cond && t == s.thenBody && e == s.elseBody) return self;
-  return std::make_shared<IfStmt>(c, t, e, s.loc);
+  auto n = std::make_shared<IfStmt>(c, t, e, s.loc);
+  n->coreScope = s.coreScope;
+  return n;
 }
 
 Stmt IRMutator::mutateAssign(const AssignStmt& s, const Stmt& self) {
@@ -282,13 +284,17 @@ Stmt IRMutator::mutateVFRegion(const VFRegionStmt& s, const Stmt& self) {
 Stmt IRMutator::mutateSetFlag(const SetFlagStmt& s, const Stmt& self) {
   Expr id = mutateExpr(s.eventId);
   if (id == s.eventId) return self;
-  return std::make_shared<SetFlagStmt>(s.src, s.dst, id, s.loc);
+  auto n = std::make_shared<SetFlagStmt>(s.src, s.dst, id, s.loc);
+  n->crossCoreMode = s.crossCoreMode;
+  return n;
 }
 
 Stmt IRMutator::mutateWaitFlag(const WaitFlagStmt& s, const Stmt& self) {
   Expr id = mutateExpr(s.eventId);
   if (id == s.eventId) return self;
-  return std::make_shared<WaitFlagStmt>(s.src, s.dst, id, s.loc);
+  auto n = std::make_shared<WaitFlagStmt>(s.src, s.dst, id, s.loc);
+  n->crossCoreMode = s.crossCoreMode;
+  return n;
 }
 
 Stmt IRMutator::mutateBarrier(const BarrierStmt&, const Stmt& self) { return self; }
@@ -363,6 +369,10 @@ int maxVarId(const Kernel& k) {
     }
   } f;
   f.note(k.blockIdx);
+  if (k.manualCores) {
+    f.note(k.manualCores->core);
+    f.note(k.manualCores->sid);
+  }
   for (const auto& p : k.params) f.note(p.var);
   for (const auto& v : k.dynamicVars) f.note(v);
   for (const auto& b : k.buffers)

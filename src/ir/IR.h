@@ -217,11 +217,18 @@ struct ForStmt : StmtNode {
   }
 };
 
+// The manual form of a mixed kernel (SPEC §9.1): `with T.Cube():` and
+// `with T.Vector() as sid:` are `if`s over the kernel's core variable
+// (Kernel::ManualCores), so every pass sees ordinary control flow; the
+// printer writes them back as the `with` blocks.
+enum class CoreScope : uint8_t { None, Cube, Vector };
+
 struct IfStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::If;
   Expr cond;
   Stmt thenBody;
-  Stmt elseBody;  // may be null
+  Stmt elseBody;                          // may be null
+  CoreScope coreScope = CoreScope::None;  // Cube / Vector: a `with T.Cube()` / `T.Vector()` block
   IfStmt(Expr c, Stmt t, Stmt e, SourceLoc l)
       : StmtNode(kKind, l), cond(std::move(c)), thenBody(std::move(t)), elseBody(std::move(e)) {}
 };
@@ -277,6 +284,12 @@ struct CopyStmt : StmtNode {
   // `transpose=True` (global→L1): the 2-D source box is transposed,
   // dst[i, j] = src[j, i] (src extents (a, b), dst extents (b, a)).
   bool transpose = false;
+  // `T.dual_copy(l0c, ub)` (SPEC §9.1): one FixPipe that writes half of the
+  // L0C tile into the UB of each AIV of the group, `dst` naming the half
+  // (the same region in every AIV's UB). Rows: AIV s gets source rows
+  // [s*M/2, (s+1)*M/2); Cols: columns [s*N/2, (s+1)*N/2).
+  enum class Dual : uint8_t { None, Rows, Cols };
+  Dual dual = Dual::None;
   CopyStmt(Region s, Region d, Pipe p, SourceLoc l)
       : StmtNode(kKind, l), src(std::move(s)), dst(std::move(d)), pipe(p) {}
 };
@@ -331,10 +344,16 @@ struct VFRegionStmt : StmtNode {
   VFRegionStmt(SourceLoc l) : StmtNode(kKind, l) {}
 };
 
+// Intra-core flags name two pipes of one core. A cross-core flag
+// (`T.ascend_cross_core_set_flag(mode, pipe, id)`, SPEC §9.2) has
+// crossCoreMode >= 0 and src == dst == the pipe it is queued on; its id
+// addresses the group's flag pool (the AIC adds 16·sid for AIV sid).
 struct SetFlagStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::SetFlag;
   Pipe src, dst;
   Expr eventId;
+  int8_t crossCoreMode = -1;
+  bool crossCore() const { return crossCoreMode >= 0; }
   SetFlagStmt(Pipe s, Pipe d, Expr id, SourceLoc l)
       : StmtNode(kKind, l), src(s), dst(d), eventId(std::move(id)) {}
 };
@@ -343,6 +362,8 @@ struct WaitFlagStmt : StmtNode {
   static constexpr StmtKind kKind = StmtKind::WaitFlag;
   Pipe src, dst;
   Expr eventId;
+  int8_t crossCoreMode = -1;  // as SetFlagStmt
+  bool crossCore() const { return crossCoreMode >= 0; }
   WaitFlagStmt(Pipe s, Pipe d, Expr id, SourceLoc l)
       : StmtNode(kKind, l), src(s), dst(d), eventId(std::move(id)) {}
 };
@@ -458,6 +479,16 @@ struct Kernel {
   // for printing.
   int vectorCores = 2;
   std::string sidName;
+  // The manual form (`with T.Cube():` / `with T.Vector() as sid:`): each core
+  // of the group runs the whole body with `core` bound to 0 on the AIC and to
+  // 1 + s on AIV s, and `sid` to s (0 on the AIC). Absent: one program for
+  // one core, as before.
+  struct ManualCores {
+    Var core, sid;
+    int vectorCores = 2;  // T.Vector(vector=...)
+    SourceLoc loc;        // the first `with T.Cube()` / `T.Vector()`
+  };
+  std::optional<ManualCores> manualCores;
   std::vector<KernelParam> params;
   std::vector<Var> dynamicVars;   // T.dynamic sizes
   std::vector<Storage> storages;  // declaration order

@@ -208,6 +208,20 @@ class Printer {
     return "";
   }
 
+  // `with T.Cube():` / `with T.Vector(vector=N) as sid:` (an `if` over the
+  // kernel's core variable, IfStmt::coreScope).
+  void coreScope(const IfStmt& i) {
+    if (i.coreScope == CoreScope::Cube) {
+      line("with T.Cube():");
+    } else if (!kernel_ || !kernel_->manualCores) {
+      line("with T.Vector() as sid:");
+    } else {
+      const auto& mc = *kernel_->manualCores;
+      line(fmt::format("with T.Vector(vector={}) as {}:", mc.vectorCores, varName(mc.sid)));
+    }
+    block(i.thenBody);
+  }
+
   // A statement of a `with T.Stage(k):` block prints inside one; consecutive
   // statements of one stage share it.
   void stmt(const Stmt& s) {
@@ -259,6 +273,10 @@ class Printer {
       }
       case StmtKind::If: {
         const auto* i = as<IfStmt>(s);
+        if (i->coreScope != CoreScope::None) {
+          coreScope(*i);
+          return;
+        }
         line("if " + expr(i->cond) + ":");
         block(i->thenBody);
         // Print `elif` chains flat, as the author wrote them.
@@ -311,8 +329,9 @@ class Printer {
         if (c.atomic != AtomicOp::None)
           line(fmt::format("T.set_atomic(\"{}\", \"{}\")", atomicOpName(c.atomic),
                            dtypeName(c.dst.buffer->dtype)));
-        line(fmt::format("T.copy({}, {}{})  # {}", region(c.src), region(c.dst), kw,
-                         pipeName(c.pipe)));
+        line(fmt::format("T.{}({}, {}{})  # {}",
+                         c.dual == CopyStmt::Dual::None ? "copy" : "dual_copy", region(c.src),
+                         region(c.dst), kw, pipeName(c.pipe)));
         if (c.atomic != AtomicOp::None) line("T.set_atomic_none()");
         return;
       }
@@ -361,12 +380,22 @@ class Printer {
       }
       case StmtKind::SetFlag: {
         const auto& f = *as<SetFlagStmt>(s);
+        if (f.crossCore()) {
+          line(fmt::format("T.ascend_cross_core_set_flag({}, \"PIPE_{}\", {})", f.crossCoreMode,
+                           pipeName(f.src), expr(f.eventId)));
+          return;
+        }
         line(fmt::format("T.set_flag(\"{}\", \"{}\", {})", pipeName(f.src), pipeName(f.dst),
                          expr(f.eventId)));
         return;
       }
       case StmtKind::WaitFlag: {
         const auto& f = *as<WaitFlagStmt>(s);
+        if (f.crossCore()) {
+          line(fmt::format("T.ascend_cross_core_wait_flag({}, \"PIPE_{}\", {})", f.crossCoreMode,
+                           pipeName(f.dst), expr(f.eventId)));
+          return;
+        }
         line(fmt::format("T.wait_flag(\"{}\", \"{}\", {})", pipeName(f.src), pipeName(f.dst),
                          expr(f.eventId)));
         return;
@@ -481,6 +510,7 @@ class Printer {
   // launches of a prim_func printed under the first one's `def`.
   std::string kernel(const Kernel& k, const std::string& fileName, bool launchOnly = false) {
     out_.str("");
+    kernel_ = &k;
     declaredRunning_.clear();
     printStages_ = !k.lowered;
     for (const auto& b : k.buffers) reserve(b->name);
@@ -552,6 +582,7 @@ class Printer {
   int indent_ = 0;
   int32_t openStage_ = -1;  // the T.Stage block being printed, -1: none
   bool printStages_ = true;
+  const Kernel* kernel_ = nullptr;  // the kernel being printed (null: a lone statement)
 
  private:
   std::map<int, std::string> varNames_;

@@ -17,6 +17,10 @@ class Verifier : public IRVisitor {
     for (const auto& b : k.buffers) buffers_.insert(b.get());
     for (const auto& s : k.storages) storages_.insert(s.get());
     bound_.insert(k.blockIdx.get());
+    if (k.manualCores) {
+      bound_.insert(k.manualCores->core.get());
+      bound_.insert(k.manualCores->sid.get());
+    }
     for (const auto& p : k.params)
       if (p.var) bound_.insert(p.var.get());
     for (const auto& v : k.dynamicVars) bound_.insert(v.get());
@@ -102,7 +106,9 @@ class Verifier : public IRVisitor {
   }
   void visitCopy(const CopyStmt& c) override {
     tileOp(c.loc);
-    if (c.src.numElements() != c.dst.numElements() && !c.padValue)
+    // A hardware dual copy's destination is one AIV's half of the source.
+    int64_t halves = c.dual == CopyStmt::Dual::None ? 1 : 2;
+    if (c.src.numElements() != c.dst.numElements() * halves && !c.padValue)
       fail(c.loc, "copy regions have different element counts");
     IRVisitor::visitCopy(c);
   }

@@ -44,7 +44,8 @@ bool elaborate(PipelineState& state) {
 bool assignCores(PipelineState& state) {
   return noNewErrors(state, [&] {
     for (auto& a : *state.analyses)
-      a.cores = analysis::assignCores(a.root, state.target, state.diags, a.kernel->vectorCores);
+      a.cores = analysis::assignCores(a.root, state.target, state.diags, a.kernel->vectorCores,
+                                      a.kernel->manualCores.has_value());
   });
 }
 
@@ -83,8 +84,23 @@ std::optional<schedule::KernelSchedule> readSchedule(PipelineState& state, size_
   return s;
 }
 
+// A kernel in the manual form of a mixed kernel (`with T.Cube()` /
+// `T.Vector()`): not scheduled yet, so every lowering pass leaves it as
+// written (docs/language.md, "Mixed kernels").
+bool manualForm(const PipelineState& state, size_t k) {
+  return state.sourceKernel(k).manualCores.has_value();
+}
+
 bool scheduleKernel(PipelineState& state, size_t k) {
   KernelState& ks = kernelState(state, k);
+  if (manualForm(state, k)) {
+    state.diags.warning(
+        state.sourceKernel(k).manualCores->loc,
+        "this kernel is written in the manual form ('with T.Cube()' / 'with T.Vector()' blocks "
+        "and their cross-core flags), which tilesched does not schedule yet: every --schedule "
+        "runs it as written, as upstream does with TL_ENABLE_AUTO_SCHEDULE=False");
+    return true;
+  }
   return noNewErrors(state, [&] {
     const PassOptions& o = state.options;
     if (o.rule == ScheduleRule::File)
@@ -119,6 +135,7 @@ const ir::StmtNode* firstAuthorSync(const ir::Stmt& body) {
 }
 
 bool versionModes(PipelineState& state, size_t k) {
+  if (manualForm(state, k)) return true;
   KernelState& ks = kernelState(state, k);
   const ir::Kernel& kernel = state.sourceKernel(k);
   if (const ir::StmtNode* sync = firstAuthorSync(kernel.body))
@@ -133,6 +150,7 @@ bool versionModes(PipelineState& state, size_t k) {
 }
 
 bool materializeVersions(PipelineState& state, size_t k) {
+  if (manualForm(state, k)) return true;
   KernelState& ks = kernelState(state, k);
   ks.lowered = transform::materializeVersions(state.sourceKernel(k), *ks.plan, state.target);
   return true;
@@ -151,6 +169,7 @@ std::string materializeStats(const PipelineState& state, size_t k) {
 }
 
 bool insertSynchronization(PipelineState& state, size_t k) {
+  if (manualForm(state, k)) return true;
   KernelState& ks = kernelState(state, k);
   return noNewErrors(state, [&] {
     ir::Kernel synced = transform::insertSynchronization(
@@ -182,6 +201,7 @@ std::string syncStats(const PipelineState& state, size_t k) {
 }
 
 bool verifyLoweredSync(PipelineState& state, size_t k) {
+  if (manualForm(state, k)) return true;
   const ir::Kernel& lowered = *kernelState(state, k).lowered;
   auto problems = transform::verifyLoweredSync(lowered, state.target.eventIdsPerHardEvent);
   TS_INTERNAL(problems.empty(), "the lowering produced illegal synchronisation: " +

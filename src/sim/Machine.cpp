@@ -42,10 +42,18 @@ void Machine::bindBlock(int64_t block) {
   if (kernel_.blockIdx) env[static_cast<size_t>(kernel_.blockIdx->id)] = Scalar::ofInt(block);
 }
 
+void Machine::setCoreView(int view) {
+  coreView_ = view;
+  for (const auto& b : kernel_.buffers) {
+    auto& bi = buffers_[static_cast<size_t>(b->id)];
+    if (bi.storage >= 0) bi.storage = memory_.viewStorage(memory_.index(b->storage), view);
+  }
+}
+
 void Machine::resolveShapes() {
   for (const auto& b : kernel_.buffers) {
     BufferInfo bi;
-    bi.storage = memory_.index(b->storage);
+    bi.storage = memory_.viewStorage(memory_.index(b->storage), coreView_);
     bi.elemBytes = dtypeBytes(b->dtype);
     for (const auto& d : b->shape) {
       auto c = asConstInt(d);
@@ -460,6 +468,25 @@ size_t detail::significantFrom(const std::vector<int64_t>& extents) {
 // padding pass does, so a gemm over the whole tile adds zeros for the missing
 // K columns (docs/simulator.md, "Tails"). Padded copies and sides whose
 // extents do not line up keep the bounds error.
+void Machine::dualCopy(const CopyStmt& c, const ResolvedRegion& src, const ResolvedRegion& dst) {
+  size_t axis = src.extents.size() - (c.dual == CopyStmt::Dual::Rows ? 2 : 1);
+  int64_t half = src.extents[axis] / 2;
+  int view = coreView_;
+  ResolvedRegion part = src;
+  part.extents[axis] = half;
+  try {
+    for (int s = 0; s < 2; ++s) {
+      part.mins[axis] = src.mins[axis] + s * half;
+      setCoreView(1 + s);
+      copy(part, dst, c.loc);
+    }
+  } catch (...) {
+    setCoreView(view);
+    throw;
+  }
+  setCoreView(view);
+}
+
 CopyRegions Machine::resolveCopy(const CopyStmt& c) {
   bool srcGlobal = c.src.buffer->storage->scope == MemScope::Global;
   bool dstGlobal = c.dst.buffer->storage->scope == MemScope::Global;
@@ -685,6 +712,7 @@ void Machine::exec(const Stmt& s) {
       } else if (r.tailFill) {
         pad = *r.tailFill;
       }
+      if (c->dual != CopyStmt::Dual::None) return dualCopy(*c, r.src, r.dst);
       copy(r.src, r.dst, c->loc, c->padValue || r.tailFill ? &pad : nullptr, c->atomic,
            c->transpose);
       return;
@@ -734,7 +762,11 @@ void Machine::exec(const Stmt& s) {
       exec(as<VFRegionStmt>(s)->body);
       return;
     case StmtKind::SetFlag:
+      if (as<SetFlagStmt>(s)->crossCore() && onCrossCoreFlag) onCrossCoreFlag(s);
+      return;
     case StmtKind::WaitFlag:
+      if (as<WaitFlagStmt>(s)->crossCore() && onCrossCoreFlag) onCrossCoreFlag(s);
+      return;
     case StmtKind::Barrier:
       return;
   }

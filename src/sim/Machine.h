@@ -76,6 +76,14 @@ struct AccessSet {
 // kernel's storages, then those only its buffers name), so a storage index of
 // a race or an access names the same storage everywhere.
 std::vector<ir::Storage> storageOrder(const ir::Kernel& kernel);
+// The storages every core of a manual-form group has its own of.
+inline bool perCoreScope(ir::MemScope s) {
+  return s == ir::MemScope::UB || s == ir::MemScope::Fragment || s == ir::MemScope::LocalVar ||
+         s == ir::MemScope::Local;
+}
+// What a report calls the storage at each Memory index: its name, and for an
+// AIV's copy (Memory::viewStorage) "temp (AIV 1)".
+std::vector<std::string> storageNames(const ir::Kernel& kernel);
 
 // Byte arrays of all storages of one kernel. Global tensors are shared by all
 // blocks; on-chip storages are reset per block (`resetOnChip`).
@@ -106,6 +114,18 @@ class Memory {
   void resize(int index, int64_t bytes);
   // Starts a block: on-chip bytes are zero and undefined (never written).
   void resetOnChip();
+  // The manual form's core group (ir::Kernel::manualCores): every core has
+  // its own UB, fragments and scalar registers. View 0 (the AIC) uses the
+  // kernel's storages; view 1 + s (AIV s) has a copy of each such storage,
+  // appended after them. `index` in view `view`; the index itself for a
+  // storage the cores share (global memory, L1, L0) or a kernel on one core.
+  int viewStorage(int index, int view) const {
+    return views_.empty() || view == 0
+               ? index
+               : views_[static_cast<size_t>(view - 1)][static_cast<size_t>(index)];
+  }
+  // 0 for storages of the kernel itself, else 1 + s of AIV s's copy.
+  int viewOf(int index) const { return viewOf_.empty() ? 0 : viewOf_[static_cast<size_t>(index)]; }
   std::vector<uint8_t>& raw(int index) { return dense(index); }
   // Shadow memory: 1 per byte that holds a defined value. Global tensors are
   // always defined (inputs); on-chip bytes become defined when written with a
@@ -179,6 +199,8 @@ class Memory {
   std::vector<std::vector<uint8_t>> defined_;
   std::vector<std::unique_ptr<Paged>> paged_;
   std::shared_ptr<const Ones> ones_;
+  std::vector<std::vector<int>> views_;  // per AIV view: index -> its copy's index
+  std::vector<int> viewOf_;              // per index
   int64_t filledBytes_ = 0;
   int64_t pagedBudget_ = INT64_MAX;
 };
@@ -261,11 +283,20 @@ class Machine {
   const std::vector<int64_t>& shapeOf(const ir::Buffer& b) { return info(b).shape; }
 
   void bindBlock(int64_t block);
+  // Runs as core `view` of a manual-form core group (Memory::viewStorage):
+  // its buffers address that core's copies of the per-core storages.
+  void setCoreView(int view);
+  int coreView() const { return coreView_; }
+  // T.dual_copy(l0c, ub) (CopyStmt::dual): half `s` of the source goes to
+  // `dst` in AIV s's UB, for both AIVs of the group.
+  void dualCopy(const ir::CopyStmt& c, const ResolvedRegion& src, const ResolvedRegion& dst);
   // Evaluates the shapes of global tensors (dynamic sizes must be bound in env).
   void resolveShapes();
 
-  // Reference semantics of any statement (flags and barriers do nothing).
+  // Reference semantics of any statement (flags and barriers do nothing,
+  // except that cross-core flags call this when set: GroupReference.cpp).
   void exec(const ir::Stmt& s);
+  std::function<void(const ir::Stmt&)> onCrossCoreFlag;
   Scalar eval(const ir::Expr& e);
 
   // Per-op entry points for the simulator.
@@ -322,6 +353,7 @@ class Machine {
   const ir::Kernel& kernel_;
   Memory& memory_;
   std::vector<BufferInfo> buffers_;  // by buffer id
+  int coreView_ = 0;
   bool deferring_ = false;
   Patches undo_;  // the old bytes of everything written while deferring
   // Writes a fast path made straight into the completion patches while

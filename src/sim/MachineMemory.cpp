@@ -109,6 +109,17 @@ std::vector<Storage> storageOrder(const Kernel& kernel) {
   return order;
 }
 
+std::vector<std::string> storageNames(const Kernel& kernel) {
+  std::vector<Storage> order = storageOrder(kernel);
+  std::vector<std::string> names;
+  for (const auto& s : order) names.push_back(s->name);
+  if (kernel.manualCores)
+    for (int aiv = 0; aiv < 2; ++aiv)
+      for (const auto& s : order)
+        if (perCoreScope(s->scope)) names.push_back(fmt::format("{} (AIV {})", s->name, aiv));
+  return names;
+}
+
 // Ones in pages mapped read-only once written: a stray write to the shadow of
 // an always-defined storage faults instead of passing unnoticed.
 Memory::Ones::Ones(size_t n) : size(std::max<size_t>(n, 1)) {
@@ -154,6 +165,25 @@ Memory::Memory(const Kernel& kernel, bool demandPaged) {
     if (global && !paged) maxGlobal = std::max(maxGlobal, bytes);
   }
   ones_ = onesOfAtLeast(static_cast<size_t>(maxGlobal));
+  if (kernel.manualCores) {
+    size_t original = storages_.size();
+    viewOf_.assign(original, 0);
+    for (int view = 1; view < 3; ++view) {
+      std::vector<int> map(original);
+      for (size_t i = 0; i < original; ++i) {
+        map[i] = static_cast<int>(i);
+        if (!perCoreScope(storages_[i]->scope)) continue;
+        map[i] = static_cast<int>(storages_.size());
+        storages_.push_back(storages_[i]);
+        sizes_.push_back(sizes_[i]);
+        bytes_.emplace_back(bytes_[i].size(), 0);
+        defined_.emplace_back(defined_[i].size(), 0);
+        paged_.push_back(nullptr);
+        viewOf_.push_back(view);
+      }
+      views_.push_back(std::move(map));
+    }
+  }
 }
 
 Memory::Memory(const Memory& other)
@@ -163,6 +193,8 @@ Memory::Memory(const Memory& other)
       bytes_(other.bytes_),
       defined_(other.defined_),
       ones_(other.ones_),
+      views_(other.views_),
+      viewOf_(other.viewOf_),
       filledBytes_(other.filledBytes_),
       pagedBudget_(other.pagedBudget_) {
   for (const auto& p : other.paged_) TS_INTERNAL(!p, "a demand-paged Memory cannot be copied");

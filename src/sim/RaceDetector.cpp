@@ -49,7 +49,7 @@ bool RaceDetector::ordered(const AccessOwner& a, const AccessOwner& b) {
   if ((a.operandsOf >= 0 && a.operandsOf == b.instr) ||
       (b.operandsOf >= 0 && b.operandsOf == a.instr))
     return true;
-  return a.pipeIndex < b.clock[pipeIndex(a.pipe)] || b.pipeIndex < a.clock[pipeIndex(b.pipe)];
+  return a.pipeIndex < b.clock[a.lane()] || b.pipeIndex < a.clock[b.lane()];
 }
 
 void RaceDetector::report(const Record& r, const AccessOwner& who, bool whoWrites, int storage,
@@ -176,7 +176,7 @@ void RaceDetector::access(const AccessOwner& who, const AccessSet& set) {
     auto before = [&](int64_t id) {
       const Record& r = records_[static_cast<size_t>(id)];
       if (r.who.instr == who.instr) return false;
-      return r.who.pipeIndex < who.clock[pipeIndex(r.who.pipe)] || isUnordered(id);
+      return r.who.pipeIndex < who.clock[r.who.lane()] || isUnordered(id);
     };
     for (const ByteRange& r : e.writes)
       for (auto it = segs.lower_bound(r.lo); it != segs.end() && it->first < r.hi; ++it) {

@@ -1,7 +1,7 @@
 // Happens-before race detection over byte ranges (SPEC §7.1), independent of
 // the timing that happened to occur.
 //
-// Clocks: a `VClock` has one entry per pipe; entry P = k means "the
+// Clocks: a `VClock` has one entry per pipe (per core of a group); entry P = k means "the
 // completions of P's first k instructions (in issue order on P) happen before
 // this point". Every source of completion knowledge on an Ascend core is
 // prefix-closed — an in-order pipe (S, V, M) completes its instructions in
@@ -40,11 +40,19 @@
 
 namespace tilesched::sim {
 
-using VClock = std::array<int64_t, kNumPipes>;
+// A core group (SPEC §9.2: the AIC and two AIVs of the manual form) has one
+// lane per pipe per core: lane core * kNumPipes + pipe. A kernel on one core
+// uses the first kNumPipes lanes.
+inline constexpr size_t kMaxGroupCores = 3;
+inline constexpr size_t kClockLanes = kNumPipes * kMaxGroupCores;
+constexpr size_t clockLane(int core, Pipe p) {
+  return static_cast<size_t>(core) * kNumPipes + pipeIndex(p);
+}
+using VClock = std::array<int64_t, kClockLanes>;
 
 inline VClock join(const VClock& a, const VClock& b) {
   VClock out;
-  for (size_t i = 0; i < kNumPipes; ++i) out[i] = std::max(a[i], b[i]);
+  for (size_t i = 0; i < kClockLanes; ++i) out[i] = std::max(a[i], b[i]);
   return out;
 }
 
@@ -61,6 +69,8 @@ struct AccessOwner {
   // cannot start before the values it was issued with were read, so they are
   // ordered before that instruction's own accesses (and only before those).
   int64_t operandsOf = -1;
+  uint8_t core = 0;  // of the core group: 0 the AIC (or the one core), 1 + s AIV s
+  size_t lane() const { return clockLane(core, pipe); }
 };
 
 struct Race {

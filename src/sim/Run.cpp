@@ -20,6 +20,7 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "sim/GroupReference.h"
 #include "sim/Machine.h"
 
 namespace tilesched::sim {
@@ -693,13 +694,29 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
   // and their results are read only after the join, so the outcome does not
   // depend on the interleaving.
   std::exception_ptr referenceFailure;
+  // A manual-form core group: one more Machine per AIV (GroupReference.h).
+  std::vector<std::unique_ptr<Machine>> aivs;
+  std::vector<Machine*> group{&ref};
+  if (reference.manualCores) {
+    bindGroupCore(reference, ref, 0);
+    for (int core = 1; core < groupCores(reference); ++core) {
+      aivs.push_back(std::make_unique<Machine>(reference, refMem));
+      bindEnv(*aivs.back(), reference, bindings);
+      aivs.back()->resolveShapes();
+      bindGroupCore(reference, *aivs.back(), core);
+      group.push_back(aivs.back().get());
+    }
+  }
   std::thread referenceThread([&] {
     try {
       for (int64_t b : blocks) {
         refMem.resetOnChip();
-        ref.bindBlock(b);
+        for (Machine* m : group) m->bindBlock(b);
         checkAssumptions(reference, ref, b);
-        ref.exec(reference.body);
+        if (reference.manualCores)
+          runGroupReference(reference, group);
+        else
+          ref.exec(reference.body);
         ++referenceDone;
         report();
       }
@@ -732,6 +749,8 @@ std::optional<KernelRun> runLaunch(const Kernel& reference, const Kernel& lowere
     throw;
   }
   referenceThread.join();
+  for (const auto& m : aivs)
+    for (size_t i = 0; i < ref.written.size(); ++i) ref.written[i] |= m->written[i];
   if (options.progress) options.progress(run.name, total, total, total);
   if (referenceFailure) std::rethrow_exception(referenceFailure);
 

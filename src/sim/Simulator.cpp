@@ -25,6 +25,9 @@
 #include "ir/Functor.h"
 #include "ir/IROperator.h"
 #include "ir/Printer.h"
+#include "sim/BlockSim.h"
+#include "sim/CrossCoreFlags.h"
+#include "sim/GroupReference.h"
 #include "sim/SimulatorImpl.h"
 #include "sim/StaleVersions.h"
 
@@ -32,251 +35,7 @@ namespace tilesched::sim {
 
 using namespace ir;
 
-namespace {
-
-constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
-enum class InstrType { Work, GemmLoad, GemmCompute, SetFlag, WaitFlag, Barrier };
-
-struct Instr {
-  int64_t id = 0;  // issue number; the two parts of an L1 gemm share it
-  Stmt stmt;
-  InstrType type = InstrType::Work;
-  OpKind kind = OpKind::Vector;
-  Pipe pipe = Pipe::V;
-  int64_t pipeIndex = 0;
-  int64_t latency = 1, ii = 1;
-  std::vector<Scalar> env;
-  std::vector<ResolvedRegion> regions;
-  Scalar value;  // fill value, or the pad value of a copy with hasPad
-  bool clear = false;
-  bool hasPad = false;
-  std::shared_ptr<GemmOperands> gemm;
-  Instr* partner = nullptr;  // the MTE1 part of an L1 gemm's M part
-  int32_t iteration = -1;    // TraceEvent::iteration of the loop iteration that issued it
-  Pipe fsrc = Pipe::S, fdst = Pipe::S;
-  int64_t fid = 0;
-  int64_t start = -1, complete = kNever;
-  bool done = false;
-  int64_t blockedSince = -1;
-  Patches pending;
-  VClock clock{};
-  StaleVersionCheck::Epochs epochs;  // of its versioned accesses, read at issue
-  // T.alloc_var scalars handed over at issue (ir::issueCapturedScalars): per
-  // storage index, its bytes and shadow bytes then.
-  struct Captured {
-    int storage;
-    std::vector<uint8_t> bytes, defined;
-  };
-  std::vector<Captured> captured;
-};
-
-struct FlagState {
-  bool set = false;
-  VClock clock{};
-  int64_t setTime = 0;
-  SourceLoc setter;
-};
-
-// The global storages (memory indices) an instruction updates atomically, with
-// the kind; accesses to every other storage are plain reads and writes.
-using StorageAtomics = GlobalRaceChecker::StorageAtomics;
-StorageAtomics atomicsOf(const Stmt& s, const Memory& memory);  // defined below
-bool hasAtomicStore(const Kernel& kernel);
-
-// atomicsOf per statement, computed once (it walks the statement's subtree and
-// is asked at every completion); empty without a walk in a kernel without
-// atomic stores.
-struct AtomicKinds {
-  const Memory& memory;
-  bool any = false;
-  std::unordered_map<const StmtNode*, StorageAtomics> byStmt;
-
-  AtomicKinds(const Kernel& kernel, const Memory& m) : memory(m), any(hasAtomicStore(kernel)) {}
-  const StorageAtomics& of(const Stmt& s) {
-    static const StorageAtomics none;
-    if (!any) return none;
-    auto [it, fresh] = byStmt.try_emplace(s.get());
-    if (fresh) it->second = atomicsOf(s, memory);
-    return it->second;
-  }
-};
-
-std::string instrName(const Stmt& s) { return instructionName(s.get()); }
-
-OpKind kindOf(const Stmt& s, const cost::InstructionCost& c) {
-  switch (s->kind) {
-    case StmtKind::Copy:
-      switch (c.copyPath.value_or(CopyPath::VectorMove)) {
-        case CopyPath::GmToUb:
-        case CopyPath::GmToL1:
-          return OpKind::Load;
-        case CopyPath::UbToGm:
-        case CopyPath::UbToL1:
-          return OpKind::Store;
-        case CopyPath::L1ToL0A:
-        case CopyPath::L1ToL0B:
-          return OpKind::L1ToL0;
-        case CopyPath::L0cToUb:
-        case CopyPath::L0cToGm:
-          return OpKind::Fixpipe;
-        case CopyPath::VectorMove:
-          return OpKind::Vector;
-      }
-      return OpKind::Vector;
-    case StmtKind::Gemm:
-      return OpKind::Gemm;
-    case StmtKind::Fill:
-      return OpKind::Fill;
-    case StmtKind::Reduce:
-      return OpKind::Reduce;
-    case StmtKind::VFRegion:
-      return OpKind::VFRegion;
-    default:
-      return OpKind::Vector;
-  }
-}
-
-std::string flagText(const char* what, Pipe src, Pipe dst, int64_t id) {
-  return fmt::format("{}(\"{}\", \"{}\", {})", what, pipeName(src), pipeName(dst), id);
-}
-
-// While alive, the machine evaluates with the scalar unit's registers and
-// records memory accesses in `access`; both are restored on every exit path,
-// exceptions (kernel run-time errors) included.
-class ScalarScope {
- public:
-  ScalarScope(Machine& machine, std::vector<Scalar>& registers, AccessSet* access)
-      : machine_(machine), registers_(registers), previousAccess_(machine.access) {
-    std::swap(machine_.env, registers_);
-    machine_.access = access;
-  }
-  ~ScalarScope() {
-    machine_.access = previousAccess_;
-    std::swap(machine_.env, registers_);
-  }
-  ScalarScope(const ScalarScope&) = delete;
-  ScalarScope& operator=(const ScalarScope&) = delete;
-
- private:
-  Machine& machine_;
-  std::vector<Scalar>& registers_;
-  AccessSet* previousAccess_;
-};
-
-class BlockSim {
- public:
-  BlockSim(const Kernel& kernel, const Target& target, Machine& machine, Memory& memory,
-           RaceDetector& races, GlobalRaceChecker& globalRaces, SimResult& result,
-           std::unordered_map<const StmtNode*, cost::InstructionCost>& costs, AtomicKinds& atomics,
-           StaleVersionCheck& stale, int64_t block, bool trace, int64_t& traceBudget)
-      : kernel_(kernel),
-        target_(target),
-        machine_(machine),
-        memory_(memory),
-        races_(races),
-        globalRaces_(globalRaces),
-        result_(result),
-        costs_(costs),
-        atomics_(atomics),
-        stale_(stale),
-        block_(block),
-        trace_(trace),
-        traceBudget_(traceBudget) {
-    stats_.block = block;
-    for (auto& vc : issueVC_) vc.fill(0);
-    scalarEnv_ = machine_.env;
-    stack_.push_back(Frame{&kernel_.body});
-  }
-
-  void run();
-
- private:
-  struct Frame {
-    const Stmt* stmt;
-    size_t idx = 0;
-    int64_t cur = 0, end = 0;
-    bool started = false;
-    int32_t iteration = -1;  // a loop's current TraceIteration, when tracing
-  };
-  struct PipeState {
-    std::deque<Instr*> queue;
-    std::vector<Instr*> inflight;
-    int64_t freeAt = 0;
-    int64_t lastComplete = 0;
-    int64_t issued = 0;
-  };
-
-  bool scalarStep(int64_t t);
-  bool processLeaf(const Stmt& s, int64_t t);
-  bool issueTile(const Stmt& s, int64_t t);
-  const std::vector<Storage>& capturedOf(const Stmt& s) {
-    auto [it, fresh] = captured_.try_emplace(s.get());
-    if (fresh) it->second = issueCapturedScalars(s);
-    return it->second;
-  }
-  std::unordered_map<const StmtNode*, std::vector<Storage>> captured_;
-  bool startPipe(Pipe p, int64_t t);
-  void startWork(Instr* in, int64_t t);
-  void execute(Instr* in, bool deferred);
-  bool processCompletions(int64_t t);
-  bool fireFlags(int64_t t);
-  bool allIdle() const;
-  // `operandsOfNext`: the operand reads of the tile instruction issued next.
-  // `epochs`: of the versioned storages `s` accesses (StaleVersionCheck).
-  void scalarAccess(const AccessSet& set, const Stmt& s, const StaleVersionCheck::Epochs& epochs,
-                    bool operandsOfNext = false);
-  int64_t evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what);
-  void setFlag(Pipe src, Pipe dst, int64_t id, const VClock& clock, int64_t t, SourceLoc loc);
-  void consumeFlag(Instr* w, Pipe dst, int64_t t);
-  void chargeScalar(int64_t t, int64_t cycles);
-  void addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, std::string name,
-                int32_t iteration, std::string label = {});
-  // The innermost loop iteration the scalar unit is in (-1: none).
-  int32_t currentIteration() const;
-  int32_t traceLoopIndex(const ForStmt* loop);
-  void deadlock(int64_t t);
-  void flagError(SourceLoc loc, std::string message);
-  Instr* newInstr(const Stmt& s, InstrType type, Pipe pipe);
-  // Queues a set_flag (on `src`) or wait_flag (on `dst`) as `queuePipe`'s next
-  // instruction; false when that queue is full and the scalar unit must stall.
-  bool enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src, Pipe dst,
-                   int64_t id, int64_t t);
-  FlagState& flag(Pipe src, Pipe dst, int64_t id) { return flags_[{src, dst, id}]; }
-  PipeState& ps(Pipe p) { return pipes_[pipeIndex(p)]; }
-
-  const Kernel& kernel_;
-  const Target& target_;
-  Machine& machine_;
-  Memory& memory_;
-  RaceDetector& races_;
-  GlobalRaceChecker& globalRaces_;
-  SimResult& result_;
-  std::unordered_map<const StmtNode*, cost::InstructionCost>& costs_;
-  AtomicKinds& atomics_;
-  StaleVersionCheck& stale_;
-  int64_t block_;
-  bool trace_;
-  int64_t& traceBudget_;
-
-  BlockStats stats_;
-  std::vector<Frame> stack_;
-  const Stmt* pendingLeaf_ = nullptr;
-  bool scalarDone_ = false;
-  int64_t scalarFree_ = 0;
-  int64_t scalarBlockedSince_ = -1;
-  bool scalarBlockedOnFlag_ = false;
-  std::vector<Scalar> scalarEnv_;
-  int64_t sIndex_ = 0;  // instructions of the S pipe (scalar statements, S flags)
-  std::array<PipeState, kNumPipes> pipes_{};
-  std::array<VClock, kNumPipes> issueVC_{};
-  std::map<std::tuple<Pipe, Pipe, int64_t>, FlagState> flags_;  // ordered: deterministic reports
-  std::vector<std::unique_ptr<Instr>> instrs_;
-  int64_t nextId_ = 0;
-  int64_t scalarEventStart_ = -1, scalarEventEnd_ = -1;
-  int64_t now_ = 0;
-  bool deadlocked_ = false;
-};
+namespace detail {
 
 bool BlockSim::enqueueFlag(const Stmt& s, InstrType type, OpKind kind, Pipe queuePipe, Pipe src,
                            Pipe dst, int64_t id, int64_t t) {
@@ -365,6 +124,7 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s,
   norm.normalize();
   stale_.apply(norm, epochs, s, block_, result_.issues);
   AccessOwner who{nextId_++, Pipe::S, sIndex_, issueVC_[pipeIndex(Pipe::S)], s.get(), block_};
+  who.core = static_cast<uint8_t>(core_);
   if (operandsOfNext) who.operandsOf = nextId_;  // newInstr takes the next id
   races_.access(who, norm);
   // A scalar T.atomic_* update is atomic like one in a VF region.
@@ -373,7 +133,7 @@ void BlockSim::scalarAccess(const AccessSet& set, const Stmt& s,
   else
     globalRaces_.access(who, norm);
   ++sIndex_;
-  issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
+  issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = sIndex_;
 }
 
 int64_t BlockSim::evalId(const Expr& e, Pipe src, Pipe dst, SourceLoc loc, const char* what) {
@@ -548,6 +308,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
     }
     case StmtKind::SetFlag: {
       const auto* sf = as<SetFlagStmt>(s);
+      if (sf->crossCore()) return crossCoreFlag(s, t);
       int64_t id = evalId(sf->eventId, sf->src, sf->dst, sf->loc, "set_flag");
       if (id < 0) {
         chargeScalar(t, 1);
@@ -556,8 +317,8 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
       if (sf->src == Pipe::S) {
         // The scalar unit runs S work synchronously: everything earlier on S is done.
         VClock clock = issueVC_[pipeIndex(Pipe::S)];
-        clock[pipeIndex(Pipe::S)] = ++sIndex_;
-        issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = sIndex_;
+        clock[lane(Pipe::S)] = ++sIndex_;
+        issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = sIndex_;
         setFlag(sf->src, sf->dst, id, clock, t, sf->loc);
         addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc,
                  flagText("set_flag", sf->src, sf->dst, id), currentIteration());
@@ -568,6 +329,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
     }
     case StmtKind::WaitFlag: {
       const auto* wf = as<WaitFlagStmt>(s);
+      if (wf->crossCore()) return crossCoreFlag(s, t);
       int64_t id = evalId(wf->eventId, wf->src, wf->dst, wf->loc, "wait_flag");
       if (id < 0) {
         chargeScalar(t, 1);
@@ -592,7 +354,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         tmp.fdst = wf->dst;
         tmp.fid = id;
         consumeFlag(&tmp, Pipe::S, t);
-        issueVC_[pipeIndex(Pipe::S)][pipeIndex(Pipe::S)] = ++sIndex_;
+        issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = ++sIndex_;
         chargeScalar(t, 1);
         return true;
       }
@@ -617,7 +379,7 @@ bool BlockSim::processLeaf(const Stmt& s, int64_t t) {
         VClock all{};
         for (Pipe p : kAllPipes) {
           VClock c = issueVC_[pipeIndex(p)];
-          c[pipeIndex(p)] = p == Pipe::S ? sIndex_ : ps(p).issued;
+          c[lane(p)] = p == Pipe::S ? sIndex_ : ps(p).issued;
           all = join(all, c);
         }
         for (auto& vc : issueVC_) vc = join(vc, all);
@@ -707,7 +469,7 @@ bool BlockSim::issueTile(const Stmt& s, int64_t t) {
   // register operands: the scalar unit reads them at issue.
   std::vector<Instr::Captured> captured;
   for (const auto& st : capturedOf(s)) {
-    int index = memory_.index(st);
+    int index = memory_.viewStorage(memory_.index(st), machine_.coreView());
     int64_t size = memory_.size(index);
     const uint8_t* bytes = memory_.bytesAt(index, 0, size);
     const uint8_t* defined = memory_.definedAt(index, 0, size);
@@ -790,6 +552,10 @@ void BlockSim::execute(Instr* in, bool deferred) {
       default:
         switch (s->kind) {
           case StmtKind::Copy:
+            if (as<CopyStmt>(s)->dual != CopyStmt::Dual::None) {
+              machine_.dualCopy(*as<CopyStmt>(s), in->regions[0], in->regions[1]);
+              break;
+            }
             machine_.copy(in->regions[0], in->regions[1], s->loc, in->hasPad ? &in->value : nullptr,
                           as<CopyStmt>(s)->atomic, as<CopyStmt>(s)->transpose);
             break;
@@ -821,6 +587,7 @@ void BlockSim::execute(Instr* in, bool deferred) {
   acc.normalize();
   stale_.apply(acc, in->epochs, in->stmt, block_, result_.issues);
   AccessOwner who{in->id, in->pipe, in->pipeIndex, in->clock, in->stmt.get(), block_};
+  who.core = static_cast<uint8_t>(core_);
   races_.access(who, acc);
   globalRaces_.access(who, acc, atomics_.of(in->stmt));
 }
@@ -836,7 +603,7 @@ void BlockSim::startWork(Instr* in, int64_t t) {
   if (inOrder) {
     in->complete = std::max(in->complete, p.lastComplete);
     // The next instruction of an in-order pipe sees this one complete.
-    issueVC_[pi][pi] = in->pipeIndex + 1;
+    issueVC_[pi][lane(in->pipe)] = in->pipeIndex + 1;
   }
   p.lastComplete = std::max(p.lastComplete, in->complete);
   p.freeAt = t + in->ii;
@@ -867,22 +634,29 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       p.inflight.push_back(in);  // fires in fireFlags once every earlier instruction completed
       return true;
     case InstrType::WaitFlag: {
-      if (!flag(in->fsrc, in->fdst, in->fid).set) {
+      bool ready =
+          in->crossCore ? group_->available(in->counter) : flag(in->fsrc, in->fdst, in->fid).set;
+      if (!ready) {
         if (in->blockedSince < 0) in->blockedSince = t;
         return false;
       }
       p.queue.pop_front();
       int64_t since = in->blockedSince >= 0 ? in->blockedSince : t;
       stats_.pipes[pi].flagStall += t - since;
-      consumeFlag(in, pipe, t);
+      if (in->crossCore)
+        crossConsume(in->counter, pipe);
+      else
+        consumeFlag(in, pipe, t);
       in->start = since;
       in->complete = t + 1;
       in->done = true;
-      if (target_.completesInOrder(pipe)) issueVC_[pi][pi] = in->pipeIndex + 1;
+      if (target_.completesInOrder(pipe)) issueVC_[pi][lane(pipe)] = in->pipeIndex + 1;
       p.freeAt = t + 1;
       p.lastComplete = std::max(p.lastComplete, t + 1);
-      addEvent(pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc,
-               flagText("wait_flag", in->fsrc, in->fdst, in->fid), in->iteration);
+      addEvent(
+          pipe, OpKind::WaitFlag, since, t + 1, in->stmt->loc,
+          in->crossCore ? crossText(in->stmt) : flagText("wait_flag", in->fsrc, in->fdst, in->fid),
+          in->iteration);
       return true;
     }
     case InstrType::Barrier: {
@@ -893,7 +667,7 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       p.queue.pop_front();
       int64_t since = in->blockedSince >= 0 ? in->blockedSince : t;
       stats_.pipes[pi].barrierStall += t - since;
-      issueVC_[pi][pi] = in->pipeIndex + 1;
+      issueVC_[pi][lane(pipe)] = in->pipeIndex + 1;
       in->done = true;
       p.freeAt = t + 1;
       addEvent(pipe, OpKind::Barrier, since, t + 1, in->stmt->loc,
@@ -951,12 +725,16 @@ bool BlockSim::fireFlags(int64_t t) {
         continue;
       }
       VClock clock = f->clock;
-      clock[pipeIndex(pipe)] = std::max(clock[pipeIndex(pipe)], f->pipeIndex + 1);
-      setFlag(f->fsrc, f->fdst, f->fid, clock, t, f->stmt->loc);
+      clock[lane(pipe)] = std::max(clock[lane(pipe)], f->pipeIndex + 1);
+      if (f->crossCore)
+        crossSet(f->counter, clock, t, f->stmt->loc);
+      else
+        setFlag(f->fsrc, f->fdst, f->fid, clock, t, f->stmt->loc);
       f->done = true;
       f->complete = t;
       addEvent(pipe, OpKind::SetFlag, f->start, t + 1, f->stmt->loc,
-               flagText("set_flag", f->fsrc, f->fdst, f->fid), f->iteration);
+               f->crossCore ? crossText(f->stmt) : flagText("set_flag", f->fsrc, f->fdst, f->fid),
+               f->iteration);
       fl.erase(fl.begin() + static_cast<long>(i));
       progress = true;
     }
@@ -964,12 +742,19 @@ bool BlockSim::fireFlags(int64_t t) {
   return progress;
 }
 
-void BlockSim::deadlock(int64_t t) {
+void BlockSim::deadlock(int64_t t) { result_.issues.push_back(deadlockReport(t)); }
+
+SimIssue BlockSim::deadlockReport(int64_t t) {
   SimIssue issue;
   issue.kind = SimIssue::Deadlock;
   issue.block = block_;
   issue.message =
       fmt::format("deadlock in block {} at cycle {}: no pipe can make progress", block_, t);
+  std::string who = group_ ? coreName(core_) + " " : "";
+  auto crossWait = [&](const Stmt& s, const CrossCoreCounter& c) {
+    return fmt::format("{} waits for {}, which no core has set (or will set)", crossText(s),
+                       counterText(c));
+  };
   // Why a wait can never be satisfied: its set_flag is stuck in SRC's queue
   // behind SRC's own blocked head, or it was never issued. A wait with no
   // set_flag anywhere is the root cause, so the error points at it.
@@ -996,17 +781,27 @@ void BlockSim::deadlock(int64_t t) {
     const Stmt& s = *pendingLeaf_;
     issue.loc = s->loc;
     std::string what;
-    if (const auto* w = as<WaitFlagStmt>(s); w && w->dst == Pipe::S) {
+    if (const auto* w = as<WaitFlagStmt>(s); w && w->dst == Pipe::S && w->crossCore()) {
+      std::string error;
       int64_t id = 0;
       {
         ScalarScope scope(machine_, scalarEnv_, machine_.access);
         id = machine_.eval(w->eventId).asInt();
       }
-      what = "scalar unit (S): " + describeWait(w->src, w->dst, id, s->loc);
+      auto c = crossCoreWaitCounter(core_, id, group_ ? group_->aivs : 2, error);
+      if (!rootCause.valid()) rootCause = s->loc;
+      what = who + "scalar unit (S): " + (c ? crossWait(s, *c) : error);
+    } else if (w && w->dst == Pipe::S) {
+      int64_t id = 0;
+      {
+        ScalarScope scope(machine_, scalarEnv_, machine_.access);
+        id = machine_.eval(w->eventId).asInt();
+      }
+      what = who + "scalar unit (S): " + describeWait(w->src, w->dst, id, s->loc);
     } else if (const auto* b = as<BarrierStmt>(s); b && b->all) {
-      what = "scalar unit (S): barrier_all waits for the pipes to drain";
+      what = who + "scalar unit (S): barrier_all waits for the pipes to drain";
     } else {
-      what = "scalar unit (S): waits for room in a full pipe queue";
+      what = who + "scalar unit (S): waits for room in a full pipe queue";
     }
     issue.notes.push_back({s->loc, what});
   }
@@ -1015,52 +810,73 @@ void BlockSim::deadlock(int64_t t) {
     if (st.queue.empty()) continue;
     Instr* in = st.queue.front();
     std::string what;
-    if (in->type == InstrType::WaitFlag)
+    if (in->type == InstrType::WaitFlag && in->crossCore) {
+      what = crossWait(in->stmt, in->counter);
+      if (!rootCause.valid()) rootCause = in->stmt->loc;
+    } else if (in->type == InstrType::WaitFlag)
       what = describeWait(in->fsrc, in->fdst, in->fid, in->stmt->loc);
     else if (in->type == InstrType::Barrier)
       what = fmt::format("pipe_barrier({}) waits for earlier instructions", pipeName(p));
     else
       what = instrName(in->stmt) + " waits behind its pipe's blocked head";
     if (!issue.loc.valid()) issue.loc = in->stmt->loc;
-    issue.notes.push_back({in->stmt->loc, fmt::format("pipe {}: {}", pipeName(p), what)});
+    issue.notes.push_back({in->stmt->loc, fmt::format("{}pipe {}: {}", who, pipeName(p), what)});
   }
   if (rootCause.valid()) issue.loc = rootCause;
-  result_.issues.push_back(std::move(issue));
+  return issue;
+}
+
+bool BlockSim::step(int64_t t) {
+  bool any = false;
+  bool progress = true;
+  while (progress) {
+    progress = processCompletions(t);
+    progress |= fireFlags(t);
+    for (Pipe p : kAllPipes)
+      if (p != Pipe::S) progress |= startPipe(p, t);
+    if (!scalarDone_ && scalarFree_ <= t) progress |= scalarStep(t);
+    any |= progress;
+  }
+  return any;
+}
+
+int64_t BlockSim::nextTime(int64_t t) const {
+  int64_t next = kNever;
+  for (const auto& p : pipes_) {
+    for (const Instr* in : p.inflight)
+      if (in->type != InstrType::SetFlag && in->complete > t) next = std::min(next, in->complete);
+    if (!p.queue.empty() && p.freeAt > t) next = std::min(next, p.freeAt);
+  }
+  if (!scalarDone_ && scalarFree_ > t) next = std::min(next, scalarFree_);
+  return next;
 }
 
 void BlockSim::run() {
   int64_t t = 0;
+  bool deadlocked = false;
   while (true) {
-    bool progress = true;
-    while (progress) {
-      progress = processCompletions(t);
-      progress |= fireFlags(t);
-      for (Pipe p : kAllPipes)
-        if (p != Pipe::S) progress |= startPipe(p, t);
-      if (!scalarDone_ && scalarFree_ <= t) progress |= scalarStep(t);
-    }
-    bool finished = scalarDone_ && allIdle();
-    if (finished) break;
-    int64_t next = kNever;
-    for (const auto& p : pipes_) {
-      for (const Instr* in : p.inflight)
-        if (in->type != InstrType::SetFlag && in->complete > t) next = std::min(next, in->complete);
-      if (!p.queue.empty() && p.freeAt > t) next = std::min(next, p.freeAt);
-    }
-    if (!scalarDone_ && scalarFree_ > t) next = std::min(next, scalarFree_);
+    step(t);
+    if (finished()) break;
+    int64_t next = nextTime(t);
     if (next == kNever) {
       deadlock(t);
-      deadlocked_ = true;
+      deadlocked = true;
       result_.aborted = true;
-      stats_.cycles = t;
       break;
     }
     t = next;
   }
+  result_.blocks.push_back(finish(t, deadlocked));
+}
+
+BlockStats BlockSim::finish(int64_t t, bool deadlocked) {
+  deadlocked_ = deadlocked;
   if (scalarEventStart_ >= 0)
     addEvent(Pipe::S, OpKind::Scalar, scalarEventStart_, scalarEventEnd_, {}, "scalar unit", -1,
              "scalar");
-  if (!deadlocked_) {
+  if (deadlocked_) {
+    stats_.cycles = t;
+  } else {
     int64_t end = std::max(t, scalarFree_);
     for (const auto& p : pipes_) end = std::max(end, p.lastComplete);
     stats_.cycles = end;
@@ -1070,9 +886,9 @@ void BlockSim::run() {
       if (f.set)
         flagError(
             f.setter,
-            fmt::format("{} is still set at the end of the kernel: every set needs exactly one "
+            fmt::format("{}{} is still set at the end of the kernel: every set needs exactly one "
                         "wait_flag",
-                        flagText("set_flag", src, dst, id)));
+                        group_ ? coreName(core_) + ": " : "", flagText("set_flag", src, dst, id)));
     }
   }
   Pipe best = Pipe::S;
@@ -1082,10 +898,12 @@ void BlockSim::run() {
   }
   stats_.bottleneck = best;
   stats_.lowerBound = stats_.pipes[pipeIndex(best)].busy;
-  result_.blocks.push_back(stats_);
+  return stats_;
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 void checkAssumptions(const Kernel& kernel, Machine& machine, int64_t block) {
   for (const auto& a : kernel.assumptions)
@@ -1108,17 +926,32 @@ struct BlockRunner {
   AtomicKinds atomics;
   StaleVersionCheck stale;
 
+  // The AIVs of a manual-form core group (the AIC runs on `machine`).
+  std::vector<std::unique_ptr<Machine>> aivs;
+
   BlockRunner(const Kernel& k, const Target& t, Memory& m, const SimOptions& options)
       : kernel(k), target(t), memory(m), machine(k, m), atomics(k, m), stale(k, m) {
-    machine.trackPoison = true;
-    machine.fastPaths = options.fastPaths;
+    setUp(machine, options);
+    if (kernel.manualCores) {
+      bindGroupCore(kernel, machine, 0);
+      for (int core = 1; core < groupCores(kernel); ++core) {
+        aivs.push_back(std::make_unique<Machine>(k, m));
+        setUp(*aivs.back(), options);
+        bindGroupCore(kernel, *aivs.back(), core);
+      }
+    }
+  }
+
+  void setUp(Machine& mach, const SimOptions& options) {
+    mach.trackPoison = true;
+    mach.fastPaths = options.fastPaths;
     for (const auto& [name, value] : options.bindings) {
       for (const auto& p : kernel.params)
-        if (p.var && p.name == name) machine.env[static_cast<size_t>(p.var->id)] = value;
+        if (p.var && p.name == name) mach.env[static_cast<size_t>(p.var->id)] = value;
       for (const auto& dv : kernel.dynamicVars)
-        if (dv->name == name) machine.env[static_cast<size_t>(dv->id)] = value;
+        if (dv->name == name) mach.env[static_cast<size_t>(dv->id)] = value;
     }
-    machine.resolveShapes();
+    mach.resolveShapes();
   }
 
   // Simulates block `b` into `result` (its stats, issues, trace); false when
@@ -1137,11 +970,26 @@ struct BlockRunner {
       result.arrows.emplace_back();
       result.iterations.emplace_back();
     }
-    BlockSim sim(kernel, target, machine, memory, races, globalRaces, result, costs, atomics, stale,
-                 b, trace, traceBudget);
+    for (auto& m : aivs) m->bindBlock(b);
     try {
       checkAssumptions(kernel, machine, b);
-      sim.run();
+      if (kernel.manualCores) {
+        GroupFlags flags;
+        flags.aivs = static_cast<int>(aivs.size());
+        std::vector<std::unique_ptr<BlockSim>> cores;
+        for (int core = 0; core <= static_cast<int>(aivs.size()); ++core) {
+          Machine& m = core == 0 ? machine : *aivs[static_cast<size_t>(core - 1)];
+          cores.push_back(std::make_unique<BlockSim>(kernel, target, m, memory, races, globalRaces,
+                                                     result, costs, atomics, stale, b, trace,
+                                                     traceBudget));
+          cores.back()->joinGroup(core, &flags);
+        }
+        runGroup(cores, flags, result, b);
+      } else {
+        BlockSim sim(kernel, target, machine, memory, races, globalRaces, result, costs, atomics,
+                     stale, b, trace, traceBudget);
+        sim.run();
+      }
     } catch (const ExecError& e) {
       SimIssue issue;
       issue.kind = SimIssue::Runtime;
@@ -1153,6 +1001,11 @@ struct BlockRunner {
       ok = false;
     }
     // Uses of uninitialised memory: run-time errors that did not stop the block.
+    for (auto& m : aivs) {
+      machine.poisonUses.insert(machine.poisonUses.end(), m->poisonUses.begin(),
+                                m->poisonUses.end());
+      m->poisonUses.clear();
+    }
     for (ExecError& e : machine.poisonUses) {
       SimIssue issue;
       issue.kind = SimIssue::Runtime;
@@ -1171,91 +1024,6 @@ std::vector<bool> globalStorages(const Memory& memory) {
   for (int i = 0; i < memory.numStorages(); ++i)
     isGlobal[static_cast<size_t>(i)] = memory.storage(i)->scope == MemScope::Global;
   return isGlobal;
-}
-
-// The atomic kind of one store statement: a T.set_atomic copy or a T.atomic_* update.
-AtomicOp storeAtomic(const Stmt& s) {
-  if (const auto* c = as<CopyStmt>(s)) return c->atomic;
-  if (const auto* st = as<StoreStmt>(s)) return st->atomic;
-  return AtomicOp::None;
-}
-
-bool hasAtomicStore(const Kernel& kernel) {
-  bool atomic = false;
-  forEachStmt(kernel.body, [&](const Stmt& s) { atomic |= storeAtomic(s) != AtomicOp::None; });
-  return atomic;
-}
-
-// Per global storage an instruction touches, the kind of its accesses there:
-// atomic of one kind when every access to it is a T.set_atomic store or a
-// T.atomic_* update of that kind (an instruction can be a whole T.Parallel or
-// VF body, updating a sum with atomic_add and a maximum with atomic_max);
-// plain when the instruction also reads or writes it otherwise or mixes kinds
-// on it. Plain reads do not commute with other blocks' writes, atomic or not.
-class GlobalAccessKinds : public IRVisitor {
- public:
-  explicit GlobalAccessKinds(const Memory& memory) : memory_(memory) {}
-
-  StorageAtomics atomics() const {
-    StorageAtomics out;
-    for (const auto& [index, k] : byIndex_)
-      if (!k.plain && k.op != AtomicOp::None) out.emplace_back(index, k.op);
-    return out;
-  }
-
- protected:
-  void visitStore(const StoreStmt& s) override {
-    note(s.buffer->storage, s.atomic);
-    // An atomic update reads its own destination as part of the update: the
-    // load `dst` of its value `dst op v` (atomicUpdateValue).
-    const ExprNode* own = nullptr;
-    if (s.atomic != AtomicOp::None && s.value && s.value->operands.size() == 2 &&
-        s.value->operands[0]->kind == ExprKind::Load && s.value->operands[0]->buffer == s.buffer)
-      own = s.value->operands[0].get();
-    std::swap(ownLoad_, own);
-    IRVisitor::visitStore(s);
-    std::swap(ownLoad_, own);
-  }
-  void visitCopy(const CopyStmt& c) override {
-    visitRegion(c.src);
-    note(c.dst.buffer->storage, c.atomic);
-    IRVisitor::visitRegion(c.dst);
-    if (c.padValue) visitExpr(c.padValue);
-  }
-  void visitRegion(const Region& r) override {
-    note(r.buffer->storage, AtomicOp::None);
-    IRVisitor::visitRegion(r);
-  }
-  void visitExpr(const Expr& e) override {
-    if (e && e->kind == ExprKind::Load && e->buffer && e.get() != ownLoad_)
-      note(e->buffer->storage, AtomicOp::None);
-    IRVisitor::visitExpr(e);
-  }
-
- private:
-  struct Kind {
-    AtomicOp op = AtomicOp::None;
-    bool plain = false;
-  };
-  void note(const Storage& storage, AtomicOp op) {
-    if (storage->scope != MemScope::Global) return;
-    auto [it, fresh] = byIndex_.try_emplace(memory_.index(storage));
-    Kind& k = it->second;
-    if (op == AtomicOp::None || (!fresh && k.op != op))
-      k.plain = true;
-    else
-      k.op = op;
-  }
-
-  const Memory& memory_;
-  std::map<int, Kind> byIndex_;  // by memory index
-  const ExprNode* ownLoad_ = nullptr;
-};
-
-StorageAtomics atomicsOf(const Stmt& s, const Memory& memory) {
-  GlobalAccessKinds kinds(memory);
-  kinds.visitStmt(s);
-  return kinds.atomics();
 }
 
 // The blocks of one launch on two threads (issue 10): even blocks on this

@@ -88,7 +88,8 @@ class Serialize : public IRMutator {
       if (e) e = prependBarrier(e, s.loc);
     }
     if (t == s.thenBody && e == s.elseBody) return self;
-    Stmt out = std::make_shared<IfStmt>(s.cond, t, e, s.loc);
+    auto out = std::make_shared<IfStmt>(s.cond, t, e, s.loc);
+    out->coreScope = s.coreScope;
     if (!reads) return out;
     return std::make_shared<SeqStmt>(std::vector<Stmt>{out, barrierAll(s.loc)}, s.loc);
   }

@@ -49,7 +49,7 @@ def all_written():
             T.copy(a_l1, a_l0)
             T.copy(a_l1, b_l0)
             T.gemm(a_l0, b_l0, c_l0, clear_accum=False)
-            T.copy(c_l0, c_ub)  # expected-warning col 13 {{in a mixed T.Kernel both vector cores (AIV 0 and AIV 1) run the vector tasks, each on its own UB, but this L0C -> UB copy writes AIV 0's UB only (sub_blockid 0): on the hardware AIV 1 computes with UB bytes nothing wrote. Write 'with T.MixedKernel(n, sids=1) as (bx, sid):' to run the vector tasks on AIV 0 alone (what tilesched simulates), or split the tile with T.dual_copy (not supported by tilesched yet)}}
+            T.copy(c_l0, c_ub)  # expected-warning col 13 {{in a mixed T.Kernel both vector cores (AIV 0 and AIV 1) run the vector tasks, each on its own UB, but this L0C -> UB copy writes AIV 0's UB only (sub_blockid 0): on the hardware AIV 1 computes with UB bytes nothing wrote. Write 'with T.MixedKernel(n, sids=1) as (bx, sid):' to run the vector tasks on AIV 0 alone (what tilesched simulates), or split the tile with T.dual_copy in the manual form ('with T.Cube():' / 'with T.Vector() as sid:')}}
             T.reduce_sum(c_ub, s_ub, dim=1)
             s_ub[k] = s_ub[k] + 1.0
             T.copy(c_ub, C)

@@ -15,7 +15,7 @@ def main(A: T.Tensor((1024,), "float32"), B: T.Tensor((1024,), "float32")):
         T.Task()  # expected-error col 9 {{T.Task is not supported yet}}
         T.assume_no_conflict(a, b)  # expected-error col 9 {{T.assume_no_conflict takes one buffer or slice: T.assume_no_conflict(a[...])}}
         T.assume_no_conflict(a, cross=True)  # expected-warning col 9 {{T.assume_no_conflict has no effect: tilesched derives dependences from the exact regions each access touches, so there is nothing the hint could remove}}
-        T.dual_copy(A[0:256], a, b)  # expected-error col 9 {{T.dual_copy is not supported yet}}
+        T.dual_copy(A[0:256], a, b)  # expected-error col 9 {{T.dual_copy takes a source and a destination (3 given)}}
         T.simd.vadd(a, b)  # expected-error col 9 {{T.simd.vadd is a vector register intrinsic: use it inside 'with T.SimdVF():'}}
         x = T.simd.vmul(a, b)  # expected-error col 13 {{T.simd.vmul is a vector register intrinsic: use it inside 'with T.SimdVF():'}}
         with T.Scope("V"):  # expected-error col 14 {{'with T.Scope' is not supported yet}}

@@ -426,7 +426,7 @@ TEST(Cli, ReportJson) {
 TEST(Cli, ReportJsonCarriesDiagnosticsWithLineAndCol) {
   TempFile f(
       "import tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
-      "    with T.Kernel(1) as bx:\n        with T.Cube():\n            pass\n");
+      "    with T.Kernel(1) as bx:\n        with T.Scope(\"V\"):\n            pass\n");
   CliRun r = cli({"compile", f.str(), "--emit", "report-json"});
   EXPECT_EQ(r.code, 1);
   json j = json::parse(r.out);
@@ -437,7 +437,7 @@ TEST(Cli, ReportJsonCarriesDiagnosticsWithLineAndCol) {
   EXPECT_EQ(d["file"], f.str());
   EXPECT_EQ(d["line"], 6);
   EXPECT_EQ(d["col"], 14);
-  EXPECT_EQ(d["message"], "'with T.Cube' is not supported yet");
+  EXPECT_EQ(d["message"], "'with T.Scope' is not supported yet");
 }
 
 TEST(Cli, ReportFile) {
