@@ -501,7 +501,10 @@ std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& ta
                                           DiagnosticEngine& diags, int vectorCores,
                                           bool manualForm) {
   auto out = Assigner(target.coreGroup, diags).run(root);
-  if (out) out->vectorCores = vectorCores;
+  if (out) {
+    out->vectorCores = vectorCores;
+    out->manualForm = manualForm;
+  }
   if (!out || out->kind != KernelCores::Mixed || vectorCores < 2 || manualForm) return out;
   for (const auto& c : out->units) {
     const Unit& u = *c.unit;
@@ -547,7 +550,7 @@ nlohmann::json coreAssignmentJson(const CoreAssignment& a) {
                      {"reason", c.reason}});
   return {{"kind", kernelCoresName(a.kind)},
           {"vector_cores", a.vectorCores},
-          {"group_simulated", false},
+          {"group_simulated", a.manualForm},
           {"units", units}};
 }
 

@@ -56,6 +56,8 @@ struct CoreAssignment {
   KernelCores kind = KernelCores::Vector;
   int vectorCores = 2;            // the AIVs running the vector tasks (ir::Kernel::vectorCores)
   std::vector<CoreChoice> units;  // every unit, pre-order
+  // The manual form (ir::Kernel::manualCores): simulated on the core group.
+  bool manualForm = false;
 };
 
 // `vectorCores`: the AIVs that run the vector tasks (ir::Kernel::vectorCores).
@@ -71,7 +73,7 @@ std::optional<CoreAssignment> assignCores(const UnitList& root, const Target& ta
 // reason, indented by loop depth. `file` names locations in the compiled file.
 std::string printCoreAssignment(const CoreAssignment& a, const std::string& file);
 
-// The report's `cores`: {"kind", "group_simulated": false, "units": [{"line", "col",
+// The report's `cores`: {"kind", "group_simulated" (the manual form), "units": [{"line", "col",
 // "op", "core", "reason"}]}.
 nlohmann::json coreAssignmentJson(const CoreAssignment& a);
 

@@ -208,6 +208,15 @@ int runExplainCommand(const ExplainOptions& o, std::ostream& out, std::ostream& 
   for (size_t i = 0; i < r.numKernels(); ++i) {
     if (i) out << "\n";
     const ir::Kernel& k = r.kernel(i);
+    if (k.manualCores) {
+      out << fmt::format(
+          "explain {}: written in the manual form, so nothing is scheduled: it runs as written, "
+          "the AIC running 'with T.Cube()' and {} 'with T.Vector()'; UB buffers, fragments and "
+          "registers have one copy per core\n",
+          k.displayName(),
+          k.manualCores->vectorCores == 1 ? "AIV 0 running" : "AIV 0 and AIV 1 each running");
+      continue;
+    }
     out << printExplanation(k, explainSchedule(r.analysis(i), k, r.schedule(i), *r.target), o.file,
                             *r.target);
     if (r.analysis(i).mixedCores())

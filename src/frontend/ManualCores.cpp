@@ -48,9 +48,7 @@ bool pipeOnCore(Pipe p, CoreScope s) {
   return false;
 }
 
-bool vectorMemory(MemScope m) {
-  return m == MemScope::UB || m == MemScope::Fragment;
-}
+bool vectorMemory(MemScope m) { return m == MemScope::UB || m == MemScope::Fragment; }
 bool cubeMemory(MemScope m) {
   return m == MemScope::L1 || m == MemScope::L0A || m == MemScope::L0B || m == MemScope::L0C;
 }
@@ -69,13 +67,13 @@ class CoreBlockChecker : public IRVisitor {
     bool wrong = scope_ == CoreScope::Cube ? vectorMemory(m) : cubeMemory(m);
     if (!wrong || allowedCrossing_) return;
     reported_.insert(current_);
-    diags_.error(current_->loc,
-                 fmt::format("this statement uses '{}' ({}), which is on the {} core, but it is "
-                             "inside {}, which runs on the {}",
-                             r.buffer->name, memScopeName(m),
-                             scope_ == CoreScope::Cube ? "vector (AIV)" : "cube (AIC)",
-                             scopeText(scope_),
-                             scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector cores (AIV)"));
+    diags_.error(
+        current_->loc,
+        fmt::format("this statement uses '{}' ({}), which is on the {} core, but it is "
+                    "inside {}, which runs on the {}",
+                    r.buffer->name, memScopeName(m),
+                    scope_ == CoreScope::Cube ? "vector (AIV)" : "cube (AIC)", scopeText(scope_),
+                    scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector cores (AIV)"));
   }
   void visitCopy(const CopyStmt& c) override {
     MemScope s = c.src.buffer->storage->scope, d = c.dst.buffer->storage->scope;
@@ -125,12 +123,12 @@ class CoreBlockChecker : public IRVisitor {
     current_ = &s;
     if (pipeOnCore(p, scope_) || reported_.count(&s)) return;
     reported_.insert(&s);
-    diags_.error(s.loc, fmt::format("this statement runs on pipe {}, which the {} does not have, "
-                                    "but it is inside {}",
-                                    pipeName(p),
-                                    scope_ == CoreScope::Cube ? "cube core (AIC)"
-                                                              : "vector core (AIV)",
-                                    scopeText(scope_)));
+    diags_.error(s.loc,
+                 fmt::format("this statement runs on pipe {}, which the {} does not have, "
+                             "but it is inside {}",
+                             pipeName(p),
+                             scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector core (AIV)",
+                             scopeText(scope_)));
   }
   void checkScalarBuffer(const Buffer& b, const StmtNode& s) {
     MemScope m = b->storage->scope;
@@ -183,8 +181,8 @@ void Elaborator::elabCoreScope(const py::Expr& call, const std::string& name,
   requireNotElementwise("'with T." + name + "()'", call.loc, ctx);
   if (ctx.inVF) fail(call.loc, fmt::format("'with T.{}()' cannot be inside a VF region", name));
   if (ctx.coreScope != CoreScope::None)
-    fail(call.loc, fmt::format("'with T.{}()' cannot be nested inside {}", name,
-                               scopeText(ctx.coreScope)));
+    fail(call.loc,
+         fmt::format("'with T.{}()' cannot be nested inside {}", name, scopeText(ctx.coreScope)));
   if (!kernel_->sidName.empty())
     fail(call.loc, fmt::format("'with T.{}()' is the manual form, which T.MixedKernel does not "
                                "support (it is not supported in manual mode upstream either); "
@@ -196,8 +194,7 @@ void Elaborator::elabCoreScope(const py::Expr& call, const std::string& name,
     checkKeywords(call, "T.Cube", {});
     if (call.kind == py::ExprKind::Call && !call.elts.empty())
       fail(call.loc, "T.Cube() takes no arguments");
-    if (item.target)
-      fail(item.target->loc, "'with T.Cube()' binds no name; drop 'as'");
+    if (item.target) fail(item.target->loc, "'with T.Cube()' binds no name; drop 'as'");
   } else {
     checkKeywords(call, "T.Vector", {"vector"});
     const py::Expr* v = nullptr;
@@ -277,8 +274,8 @@ void Elaborator::elabCrossCoreFlag(const std::string& name, const py::Expr& call
   bool set = name == "ascend_cross_core_set_flag";
   auto args = positional(call, env);
   if (args.size() != 3 || args[1].kind != K::Str)
-    fail(call.loc, fmt::format("T.{} takes (mode, pipe, flag_id) with a pipe such as \"PIPE_FIX\"",
-                               name));
+    fail(call.loc,
+         fmt::format("T.{} takes (mode, pipe, flag_id) with a pipe such as \"PIPE_FIX\"", name));
   if (ctx.inVF) fail(call.loc, fmt::format("T.{} is not allowed inside a VF region", name));
   if (ctx.coreScope == CoreScope::None)
     fail(call.loc, fmt::format("T.{} synchronises the cube core with the vector cores: write it "
@@ -301,12 +298,13 @@ void Elaborator::elabCrossCoreFlag(const std::string& name, const py::Expr& call
   std::string bare = text.rfind("PIPE_", 0) == 0 ? text.substr(5) : text;
   std::optional<Pipe> pipe = parsePipe(bare);
   SourceLoc pipeLoc = argLoc(call, 1);
-  if (!pipe) fail(pipeLoc, fmt::format("'{}' is not a pipe; use one such as \"PIPE_FIX\"", args[1].s));
+  if (!pipe)
+    fail(pipeLoc, fmt::format("'{}' is not a pipe; use one such as \"PIPE_FIX\"", args[1].s));
   if (!pipeOnCore(*pipe, ctx.coreScope))
-    fail(pipeLoc, fmt::format("pipe {} is not on the {}, which runs {}", pipeName(*pipe),
-                              ctx.coreScope == CoreScope::Cube ? "cube core (AIC)"
-                                                               : "vector core (AIV)",
-                              scopeText(ctx.coreScope)));
+    fail(pipeLoc,
+         fmt::format("pipe {} is not on the {}, which runs {}", pipeName(*pipe),
+                     ctx.coreScope == CoreScope::Cube ? "cube core (AIC)" : "vector core (AIV)",
+                     scopeText(ctx.coreScope)));
   Expr id = toExpr(args[2], argLoc(call, 2));
   if (isFloat(id->dtype)) fail(argLoc(call, 2), "a flag id must be an integer");
   int64_t limit = ctx.coreScope == CoreScope::Cube ? 32 : 16;
@@ -450,8 +448,9 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                "supported yet (the compiler would assign it to the core group and synchronise "
                "it); write the manual form");
   if (kernel_->manualCores->vectorCores != 2)
-    fail(call.loc, "a software dual_copy splits the tile across two AIVs, but this T.Vector "
-                   "block runs on one (vector=1)");
+    fail(call.loc,
+         "a software dual_copy splits the tile across two AIVs, but this T.Vector "
+         "block runs on one (vector=1)");
   if (s == MemScope::UB && d == MemScope::L1 && full.ranges.size() == 1 &&
       (halfExtent * dtypeBytes(src.buffer->dtype)) % 32 != 0)
     fail(call.loc, fmt::format("a UB -> L1 dual_copy moves a multiple of 32 bytes per AIV, got {}",
@@ -471,8 +470,9 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
 void Elaborator::checkManualCores(const Kernel& k) {
   if (!k.manualCores) return;
   if (const StmtNode* t = firstTileOutsideBlocks(k.body))
-    error(t->loc, "in a kernel with 'with T.Cube()' / 'with T.Vector()' blocks every tile "
-                  "operation belongs to one of them (nothing says which core runs this one)");
+    error(t->loc,
+          "in a kernel with 'with T.Cube()' / 'with T.Vector()' blocks every tile "
+          "operation belongs to one of them (nothing says which core runs this one)");
 }
 
 }  // namespace tilesched::frontend

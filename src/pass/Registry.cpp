@@ -44,8 +44,10 @@ bool elaborate(PipelineState& state) {
 bool assignCores(PipelineState& state) {
   return noNewErrors(state, [&] {
     for (auto& a : *state.analyses)
-      a.cores = analysis::assignCores(a.root, state.target, state.diags, a.kernel->vectorCores,
-                                      a.kernel->manualCores.has_value());
+      a.cores = analysis::assignCores(
+          a.root, state.target, state.diags,
+          a.kernel->manualCores ? a.kernel->manualCores->vectorCores : a.kernel->vectorCores,
+          a.kernel->manualCores.has_value());
   });
 }
 
@@ -99,6 +101,7 @@ bool scheduleKernel(PipelineState& state, size_t k) {
         "this kernel is written in the manual form ('with T.Cube()' / 'with T.Vector()' blocks "
         "and their cross-core flags), which tilesched does not schedule yet: every --schedule "
         "runs it as written, as upstream does with TL_ENABLE_AUTO_SCHEDULE=False");
+    ks.schedule = schedule::KernelSchedule{};  // no loop is scheduled
     return true;
   }
   return noNewErrors(state, [&] {

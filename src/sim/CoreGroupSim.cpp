@@ -42,34 +42,34 @@ bool BlockSim::crossCoreFlag(const Stmt& s, int64_t t) {
     return true;
   }
   const auto* wf = as<WaitFlagStmt>(s);
-    auto counter = crossCounter(s, /*set=*/false);
-    if (!counter) {
-      chargeScalar(t, 1);
-      return true;
-    }
-    if (wf->dst == Pipe::S) {
-      if (!group_->available(*counter)) {
-        if (scalarBlockedSince_ < 0) scalarBlockedSince_ = t;
-        scalarBlockedOnFlag_ = true;
-        return false;
-      }
-      if (scalarBlockedSince_ >= 0) {
-        stats_.pipes[pipeIndex(Pipe::S)].flagStall += t - scalarBlockedSince_;
-        addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc, crossText(s),
-                 currentIteration());
-      }
-      scalarBlockedSince_ = -1;
-      scalarBlockedOnFlag_ = false;
-      crossConsume(*counter, Pipe::S);
-      issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = ++sIndex_;
-      chargeScalar(t, 1);
-      return true;
-    }
-    if (!enqueueFlag(s, InstrType::WaitFlag, OpKind::WaitFlag, wf->dst, wf->src, wf->dst, 0, t))
-      return false;
-    ps(wf->dst).queue.back()->crossCore = true;
-    ps(wf->dst).queue.back()->counter = *counter;
+  auto counter = crossCounter(s, /*set=*/false);
+  if (!counter) {
+    chargeScalar(t, 1);
     return true;
+  }
+  if (wf->dst == Pipe::S) {
+    if (!group_->available(*counter)) {
+      if (scalarBlockedSince_ < 0) scalarBlockedSince_ = t;
+      scalarBlockedOnFlag_ = true;
+      return false;
+    }
+    if (scalarBlockedSince_ >= 0) {
+      stats_.pipes[pipeIndex(Pipe::S)].flagStall += t - scalarBlockedSince_;
+      addEvent(Pipe::S, OpKind::WaitFlag, scalarBlockedSince_, t, wf->loc, crossText(s),
+               currentIteration());
+    }
+    scalarBlockedSince_ = -1;
+    scalarBlockedOnFlag_ = false;
+    crossConsume(*counter, Pipe::S);
+    issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = ++sIndex_;
+    chargeScalar(t, 1);
+    return true;
+  }
+  if (!enqueueFlag(s, InstrType::WaitFlag, OpKind::WaitFlag, wf->dst, wf->src, wf->dst, 0, t))
+    return false;
+  ps(wf->dst).queue.back()->crossCore = true;
+  ps(wf->dst).queue.back()->counter = *counter;
+  return true;
 }
 
 std::optional<CrossCoreCounter> BlockSim::crossCounter(const Stmt& s, bool set) {
@@ -83,14 +83,16 @@ std::optional<CrossCoreCounter> BlockSim::crossCounter(const Stmt& s, bool set) 
     id = v.asInt();
   }
   if (!group_) {
-    flagError(s->loc, "a cross-core flag outside a core group (internal: the kernel has no "
-                      "'with T.Cube()' / 'with T.Vector()' blocks)");
+    flagError(s->loc,
+              "a cross-core flag outside a core group (internal: the kernel has no "
+              "'with T.Cube()' / 'with T.Vector()' blocks)");
     return std::nullopt;
   }
   std::string error;
   auto counter = set ? crossCoreSetCounter(core_, id, group_->aivs, error)
                      : crossCoreWaitCounter(core_, id, group_->aivs, error);
-  if (!counter) flagError(s->loc, fmt::format("{} on {}: {}", crossText(s), coreName(core_), error));
+  if (!counter)
+    flagError(s->loc, fmt::format("{} on {}: {}", crossText(s), coreName(core_), error));
   return counter;
 }
 
@@ -106,10 +108,10 @@ std::string BlockSim::crossText(const Stmt& s) const {
 void BlockSim::crossSet(const CrossCoreCounter& c, const VClock& clock, int64_t t, SourceLoc loc) {
   auto& sets = group_->counters[c];
   if (static_cast<int64_t>(sets.size()) >= kMaxPendingCrossCoreSets)
-    flagError(loc, fmt::format("{} sets {} while it already holds {} sets that no wait has taken "
-                               "(the hardware keeps at most {} pending sets per flag)",
-                               coreName(core_), counterText(c), sets.size(),
-                               kMaxPendingCrossCoreSets));
+    flagError(loc,
+              fmt::format("{} sets {} while it already holds {} sets that no wait has taken "
+                          "(the hardware keeps at most {} pending sets per flag)",
+                          coreName(core_), counterText(c), sets.size(), kMaxPendingCrossCoreSets));
   sets.push_back(GroupFlags::Set{clock, t, loc, core_});
 }
 
@@ -134,7 +136,8 @@ void runGroup(std::vector<std::unique_ptr<BlockSim>>& cores, GroupFlags& flags, 
       progress = false;
       for (auto& c : cores) progress |= c->step(t);
     }
-    bool done = std::all_of(cores.begin(), cores.end(), [](const auto& c) { return c->finished(); });
+    bool done =
+        std::all_of(cores.begin(), cores.end(), [](const auto& c) { return c->finished(); });
     if (done) break;
     int64_t next = kNever;
     for (auto& c : cores) next = std::min(next, c->nextTime(t));
@@ -143,7 +146,8 @@ void runGroup(std::vector<std::unique_ptr<BlockSim>>& cores, GroupFlags& flags, 
       for (auto& c : cores) {
         if (c->finished()) continue;
         SimIssue part = c->deadlockReport(t);
-        if (!issue.loc.valid()) issue = part;
+        if (!issue.loc.valid())
+          issue = part;
         else
           issue.notes.insert(issue.notes.end(), part.notes.begin(), part.notes.end());
       }

@@ -117,9 +117,9 @@ class GroupRun {
         continue;
       }
       if (!at.valid()) at = st.waitLoc;
-      message += fmt::format("; {} waits at line {} for {}, which no core sets any more",
-                             coreName(static_cast<int>(c)), st.waitLoc.line,
-                             counterText(st.waitFor));
+      message +=
+          fmt::format("; {} waits at line {} for {}, which no core sets any more",
+                      coreName(static_cast<int>(c)), st.waitLoc.line, counterText(st.waitFor));
     }
     error_ = ExecError{at, message};
     aborted_ = true;
@@ -141,10 +141,10 @@ class GroupRun {
       auto counter = crossCoreSetCounter(core, id, aivs(), error);
       if (!counter) throw ExecError{s->loc, coreName(core) + ": " + error};
       if (++counters_[*counter] > kMaxPendingCrossCoreSets)
-        throw ExecError{s->loc, fmt::format("{}: {} holds more than {} pending sets that no "
-                                            "wait has taken",
-                                            coreName(core), counterText(*counter),
-                                            kMaxPendingCrossCoreSets)};
+        throw ExecError{
+            s->loc, fmt::format("{}: {} holds more than {} pending sets that no "
+                                "wait has taken",
+                                coreName(core), counterText(*counter), kMaxPendingCrossCoreSets)};
       return;
     }
     auto counter = crossCoreWaitCounter(core, id, aivs(), error);

@@ -35,7 +35,8 @@ std::string instructionName(const StmtNode* s) {
   switch (s->kind) {
     case StmtKind::Copy: {
       const auto* c = static_cast<const CopyStmt*>(s);
-      return fmt::format("T.copy {} -> {}", regionName(c->src), regionName(c->dst));
+      return fmt::format("T.{} {} -> {}", c->dual == CopyStmt::Dual::None ? "copy" : "dual_copy",
+                         regionName(c->src), regionName(c->dst));
     }
     case StmtKind::Gemm: {
       const auto* g = static_cast<const GemmStmt*>(s);
@@ -159,7 +160,8 @@ std::string instructionLabel(const StmtNode* s) {
   switch (s->kind) {
     case StmtKind::Copy: {
       const auto* c = static_cast<const CopyStmt*>(s);
-      return fmt::format("copy {}\u2192{}", regionName(c->src), regionName(c->dst));
+      return fmt::format("{} {}\u2192{}", c->dual == CopyStmt::Dual::None ? "copy" : "dual_copy",
+                         regionName(c->src), regionName(c->dst));
     }
     case StmtKind::Gemm: {
       const auto* g = static_cast<const GemmStmt*>(s);

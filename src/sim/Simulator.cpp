@@ -72,7 +72,8 @@ void BlockSim::addEvent(Pipe p, OpKind k, int64_t s, int64_t e, SourceLoc loc, s
   }
   --traceBudget_;
   result_.trace.back().push_back(TraceEvent{p, k, s, std::max(e, s + 1), loc.line, std::move(name),
-                                            loc.file, std::move(label), iteration});
+                                            loc.file, std::move(label), iteration,
+                                            static_cast<uint8_t>(core_)});
 }
 
 int32_t BlockSim::currentIteration() const {

@@ -74,6 +74,9 @@ struct TraceEvent {
   // Index into SimResult::iterations[block]: the iteration of the innermost
   // loop that issued it; -1 outside loops.
   int32_t iteration = -1;
+  // The core of a manual-form group that ran it (0 the AIC, 1 + s AIV s;
+  // sim/CrossCoreFlags.h), 0 on a single core.
+  uint8_t core = 0;
 };
 
 // A loop of the simulated kernel (any kind: the scheduler pipelines

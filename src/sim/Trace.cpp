@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "sim/CrossCoreFlags.h"
+#include "sim/RaceDetector.h"
+
 namespace tilesched::sim {
 
 std::string jsonEscape(const std::string& s) {
@@ -91,6 +94,11 @@ std::string legendName(OpKind k) {
 // Pipes in the order a reader expects them: data in, cube side, vector, out.
 constexpr Pipe kLaneOrder[kNumPipes] = {Pipe::S,   Pipe::MTE2, Pipe::MTE1, Pipe::M,
                                         Pipe::FIX, Pipe::V,    Pipe::MTE3};
+
+// A lane's name: the pipe, with its core in a core group ("AIV 0 MTE3").
+std::string laneName(bool group, int core, Pipe p) {
+  return group ? coreName(core) + " " + std::string(pipeName(p)) : std::string(pipeName(p));
+}
 
 int64_t niceStep(int64_t span, int ticks) {
   double raw = static_cast<double>(std::max<int64_t>(span, 1)) / ticks;
@@ -265,15 +273,18 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
       emit(fmt::format(
           R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})",
           pid, pid));
-      for (size_t lane = 0; lane < kNumPipes; ++lane) {
-        Pipe p = kLaneOrder[lane];
-        emit(fmt::format(
-            R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})",
-            pid, pipeIndex(p), pipeName(p)));
-        emit(fmt::format(
-            R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})",
-            pid, pipeIndex(p), lane));
-      }
+      int cores = 1;
+      for (const TraceEvent& e : r.trace[b]) cores = std::max(cores, e.core + 1);
+      for (int core = 0; core < cores; ++core)
+        for (size_t lane = 0; lane < kNumPipes; ++lane) {
+          Pipe p = kLaneOrder[lane];
+          emit(fmt::format(
+              R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})",
+              pid, clockLane(core, p), laneName(cores > 1, core, p)));
+          emit(fmt::format(
+              R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})",
+              pid, clockLane(core, p), static_cast<size_t>(core) * kNumPipes + lane));
+        }
       for (const TraceEvent& e : r.trace[b]) {
         std::string args;
         if (e.line)
@@ -288,7 +299,7 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
         emit(fmt::format(
             R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
             R"("args": {{{}}}}})",
-            jsonEscape(e.name), opKindName(e.kind), pid, pipeIndex(e.pipe), start + e.start,
+            jsonEscape(e.name), opKindName(e.kind), pid, clockLane(e.core, e.pipe), start + e.start,
             e.end - e.start, args));
       }
       if (b < r.arrows.size()) {
@@ -357,6 +368,13 @@ std::vector<Section> timelineSections(const std::vector<TraceInput>& kernels,
   return sections;
 }
 
+// One timeline lane: a pipe of one core of the group.
+struct Lane {
+  int core = 0;
+  Pipe pipe = Pipe::S;
+  size_t index() const { return clockLane(core, pipe); }
+};
+
 // The picture's geometry: margins and heights, the lanes every section has,
 // and where a cycle is on the x axis.
 struct TimelineLayout {
@@ -364,8 +382,9 @@ struct TimelineLayout {
                        laneH = 18, flagH = 8, laneGap = 5, sectionGap = 30, marksH = 13,
                        labelFont = 10;
   int64_t span = 1;
-  std::vector<Pipe> lanes;
-  std::array<bool, kNumPipes> hasFlags{};
+  std::vector<Lane> lanes;
+  bool group = false;  // lanes of several cores: named "AIC MTE2", "AIV 0 V"
+  std::array<bool, kClockLanes> hasFlags{};
   std::vector<int> laneY;  // offsets of the lanes under the first one
   int lanesH = 0;
   double x(int64_t c) const {
@@ -377,21 +396,24 @@ TimelineLayout timelineLayout(const std::vector<Section>& sections) {
   TimelineLayout L;
   for (const auto& s : sections) L.span = std::max(L.span, s.cycles);
   // Only pipes that did something get a lane (a vector kernel has no cube
-  // lanes), and only pipes that synchronised get a flag lane under it.
-  for (Pipe p : kLaneOrder) {
-    bool used = false;
-    for (const auto& s : sections)
-      for (const auto& e : eventsOf(s))
-        if (e.pipe == p) {
-          used = true;
-          L.hasFlags[pipeIndex(p)] |= isStall(e.kind);
-        }
-    if (used) L.lanes.push_back(p);
-  }
-  if (L.lanes.empty()) L.lanes.push_back(Pipe::S);
-  for (Pipe p : L.lanes) {
+  // lanes), and only pipes that synchronised get a flag lane under it; the
+  // cores of a group one after the other.
+  for (int core = 0; core < static_cast<int>(kMaxGroupCores); ++core)
+    for (Pipe p : kLaneOrder) {
+      bool used = false;
+      for (const auto& s : sections)
+        for (const auto& e : eventsOf(s))
+          if (e.pipe == p && e.core == core) {
+            used = true;
+            L.hasFlags[clockLane(core, p)] |= isStall(e.kind);
+          }
+      if (used) L.lanes.push_back({core, p});
+      if (used && core > 0) L.group = true;
+    }
+  if (L.lanes.empty()) L.lanes.push_back({0, Pipe::S});
+  for (const Lane& l : L.lanes) {
     L.laneY.push_back(L.lanesH);
-    L.lanesH += L.laneH + (L.hasFlags[pipeIndex(p)] ? L.flagH : 0) + L.laneGap;
+    L.lanesH += L.laneH + (L.hasFlags[l.index()] ? L.flagH : 0) + L.laneGap;
   }
   return L;
 }
@@ -446,9 +468,9 @@ void drawLanes(std::ostream& body, const TimelineLayout& L, int lanesTop) {
                         ly, L.plotW, L.laneH)
          << "\n";
     body << fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", L.left - 8, ly + 13,
-                        pipeName(L.lanes[lane]))
+                        laneName(L.group, L.lanes[lane].core, L.lanes[lane].pipe))
          << "\n";
-    if (L.hasFlags[pipeIndex(L.lanes[lane])]) {
+    if (L.hasFlags[L.lanes[lane].index()]) {
       body
           << fmt::format(
                  R"(<rect class="flag-lane" x="{}" y="{}" width="{}" height="{}" fill="#ececec"/>)",
@@ -466,12 +488,13 @@ void drawLanes(std::ostream& body, const TimelineLayout& L, int lanesTop) {
 // last one completes) has later bars drawn over earlier ones: a label
 // gets only the part of its bar that stays visible, up to the next start.
 std::vector<int64_t> visibleEnds(const std::vector<TraceEvent>& events,
-                                 const std::vector<Pipe>& lanes) {
+                                 const std::vector<Lane>& lanes) {
   std::vector<int64_t> visibleEnd(events.size());
-  for (Pipe p : lanes) {
+  for (const Lane& l : lanes) {
     std::vector<size_t> order;
     for (size_t i = 0; i < events.size(); ++i)
-      if (events[i].pipe == p && !isStall(events[i].kind)) order.push_back(i);
+      if (events[i].pipe == l.pipe && events[i].core == l.core && !isStall(events[i].kind))
+        order.push_back(i);
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return events[a].start < events[b].start; });
     for (size_t k = 0; k < order.size(); ++k) {
@@ -492,7 +515,7 @@ void drawBars(std::ostream& body, const TimelineLayout& L, const Section& s, int
   for (size_t i = 0; i < events.size(); ++i) {
     const TraceEvent& e = events[i];
     size_t lane = 0;
-    while (L.lanes[lane] != e.pipe) ++lane;
+    while (L.lanes[lane].pipe != e.pipe || L.lanes[lane].core != e.core) ++lane;
     int ly = lanesTop + L.laneY[lane];
     double x0 = L.x(s.offset + e.start), w = std::max(0.8, L.x(s.offset + e.end) - x0);
     bool stall = isStall(e.kind);
