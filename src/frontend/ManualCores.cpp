@@ -48,6 +48,30 @@ bool pipeOnCore(Pipe p, CoreScope s) {
   return false;
 }
 
+// What the hardware calls a scope, as in the cores' descriptions (SPEC §9.2).
+const char* unitName(MemScope m) {
+  switch (m) {
+    case MemScope::Global:
+      return "GM";
+    case MemScope::UB:
+      return "UB";
+    case MemScope::L1:
+      return "L1";
+    case MemScope::L0A:
+      return "L0A";
+    case MemScope::L0B:
+      return "L0B";
+    case MemScope::L0C:
+      return "L0C";
+    case MemScope::Fragment:
+      return "a fragment in UB";
+    case MemScope::LocalVar:
+    case MemScope::Local:
+      return "a scalar register";
+  }
+  return "?";
+}
+
 bool vectorMemory(MemScope m) { return m == MemScope::UB || m == MemScope::Fragment; }
 bool cubeMemory(MemScope m) {
   return m == MemScope::L1 || m == MemScope::L0A || m == MemScope::L0B || m == MemScope::L0C;
@@ -58,6 +82,14 @@ bool cubeMemory(MemScope m) {
 class CoreBlockChecker : public IRVisitor {
  public:
   CoreBlockChecker(DiagnosticEngine& diags, CoreScope scope) : diags_(diags), scope_(scope) {}
+  void visitStmt(const Stmt& s) override {
+    const StmtNode* outerStmt = stmt_;
+    const StmtNode* outerTile = current_;
+    stmt_ = s.get();
+    IRVisitor::visitStmt(s);
+    stmt_ = outerStmt;
+    current_ = outerTile;
+  }
 
  protected:
   void visitRegion(const Region& r) override {
@@ -67,13 +99,11 @@ class CoreBlockChecker : public IRVisitor {
     bool wrong = scope_ == CoreScope::Cube ? vectorMemory(m) : cubeMemory(m);
     if (!wrong || allowedCrossing_) return;
     reported_.insert(current_);
-    diags_.error(
-        current_->loc,
-        fmt::format("this statement uses '{}' ({}), which is on the {} core, but it is "
-                    "inside {}, which runs on the {}",
-                    r.buffer->name, memScopeName(m),
-                    scope_ == CoreScope::Cube ? "vector (AIV)" : "cube (AIC)", scopeText(scope_),
-                    scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector cores (AIV)"));
+    diags_.error(current_->loc,
+                 fmt::format("this statement uses '{}' ({}), which is on the {}, but it is "
+                             "inside {}, which runs on the {}",
+                             r.buffer->name, unitName(m), otherCoreText(), scopeText(scope_),
+                             ownCoreText()));
   }
   void visitCopy(const CopyStmt& c) override {
     MemScope s = c.src.buffer->storage->scope, d = c.dst.buffer->storage->scope;
@@ -101,21 +131,21 @@ class CoreBlockChecker : public IRVisitor {
   }
   void visitParallel(const ParallelStmt& p) override {
     leaf(p, Pipe::V);
-    bool outer = inTile_;
-    inTile_ = true;
     IRVisitor::visitParallel(p);
-    inTile_ = outer;
   }
   void visitVFRegion(const VFRegionStmt& v) override {
     leaf(v, Pipe::V);
-    bool outer = inTile_;
-    inTile_ = true;
     IRVisitor::visitVFRegion(v);
-    inTile_ = outer;
   }
   void visitStore(const StoreStmt& s) override {
     IRVisitor::visitStore(s);
-    if (!inTile_) checkScalarBuffer(s.buffer, s);
+    checkScalarBuffer(s.buffer, s, "writes");
+  }
+  // A scalar read of the other core's memory (`C[0, 0] = temp[0, 0]` in
+  // T.Cube) reads storage that core does not have.
+  void visitExpr(const Expr& e) override {
+    IRVisitor::visitExpr(e);
+    if (e && e->kind == ExprKind::Load && stmt_) checkScalarBuffer(e->buffer, *stmt_, "reads");
   }
 
  private:
@@ -130,21 +160,30 @@ class CoreBlockChecker : public IRVisitor {
                              scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector core (AIV)",
                              scopeText(scope_)));
   }
-  void checkScalarBuffer(const Buffer& b, const StmtNode& s) {
+  void checkScalarBuffer(const Buffer& b, const StmtNode& s, const char* verb) {
+    if (!b || !b->storage) return;
     MemScope m = b->storage->scope;
     bool wrong = scope_ == CoreScope::Cube ? vectorMemory(m) : cubeMemory(m);
-    if (!wrong || reported_.count(&s)) return;
+    // A tile statement already reported for its pipe or memory says it all.
+    if (!wrong || reported_.count(&s) || (current_ && reported_.count(current_))) return;
     reported_.insert(&s);
-    diags_.error(s.loc, fmt::format("this statement writes '{}' ({}), which is not on the core "
-                                    "of {}",
-                                    b->name, memScopeName(m), scopeText(scope_)));
+    diags_.error(s.loc, fmt::format("this statement {} '{}' ({}), which is on the {}, but it is "
+                                    "inside {}, which runs on the {}",
+                                    verb, b->name, unitName(m), otherCoreText(), scopeText(scope_),
+                                    ownCoreText()));
+  }
+  const char* ownCoreText() const {
+    return scope_ == CoreScope::Cube ? "cube core (AIC)" : "vector cores (AIV)";
+  }
+  const char* otherCoreText() const {
+    return scope_ == CoreScope::Cube ? "vector cores (AIV)" : "cube core (AIC)";
   }
 
   DiagnosticEngine& diags_;
   CoreScope scope_;
-  const StmtNode* current_ = nullptr;
+  const StmtNode* current_ = nullptr;  // the innermost tile statement
+  const StmtNode* stmt_ = nullptr;     // the innermost statement
   bool allowedCrossing_ = false;
-  bool inTile_ = false;  // inside a T.Parallel body or a VF region (reported as a whole)
   std::set<const StmtNode*> reported_;
 };
 
@@ -166,8 +205,12 @@ const StmtNode* firstTileOutsideBlocks(const Stmt& s) {
       return firstTileOutsideBlocks(i->elseBody);
     }
     case StmtKind::Assign:
-    case StmtKind::Store:
       return nullptr;
+    case StmtKind::Store: {
+      // A scalar register is every core's own; a buffer belongs to one kind.
+      MemScope m = as<StoreStmt>(s)->buffer->storage->scope;
+      return m == MemScope::LocalVar || m == MemScope::Local ? nullptr : s.get();
+    }
     default:
       return s.get();
   }
@@ -188,6 +231,10 @@ void Elaborator::elabCoreScope(const py::Expr& call, const std::string& name,
                                "support (it is not supported in manual mode upstream either); "
                                "launch with 'with T.Kernel(n) as bx:'",
                                name));
+  if (call.kind != py::ExprKind::Call)
+    fail(call.loc, fmt::format("'with T.{0}:' names T.{0} without calling it; write 'with "
+                               "T.{0}(){1}:'",
+                               name, name == "Vector" ? " as sid" : ""));
   CoreScope scope = name == "Cube" ? CoreScope::Cube : CoreScope::Vector;
   int64_t vector = 2;
   if (scope == CoreScope::Cube) {
@@ -387,7 +434,7 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
          fmt::format("T.dual_copy supports only L0C->UB and GM->UB (the source is the whole "
                      "tile) and UB->GM and UB->L1 (the destination is the whole tile), not {} -> "
                      "{}",
-                     memScopeName(s), memScopeName(d)));
+                     unitName(s), unitName(d)));
   const Region& full = srcFull ? src : dst;
   const Region& half = srcFull ? dst : src;
   if ((full.ranges.size() == 1) != (half.ranges.size() == 1))
@@ -404,6 +451,9 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                          2 * regionExtents(half)[static_cast<size_t>(axis)])
       axis = -1;
   }
+  // The other extents of the two regions must agree whichever way the axis came.
+  for (size_t i = 0; axis >= 0 && i < full.ranges.size(); ++i)
+    if (static_cast<int>(i) != axis && full.ranges[i].extent != half.ranges[i].extent) axis = -1;
   if (axis < 0)
     fail(call.loc,
          fmt::format("cannot infer the dual_copy split direction from {} {} and {} {}: {} must "
@@ -467,12 +517,55 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
   ctx.out->push_back(op);
 }
 
+namespace {
+
+// The first hardware dual copy (L0C -> both AIVs' UBs) under `s`.
+const CopyStmt* firstHardwareDualCopy(const Stmt& s) {
+  struct Finder : IRVisitor {
+    const CopyStmt* found = nullptr;
+    void visitCopy(const CopyStmt& c) override {
+      if (!found && c.dual != CopyStmt::Dual::None) found = &c;
+    }
+  } finder;
+  finder.visitStmt(s);
+  return finder.found;
+}
+
+// The first cross-core flag under `s` whose constant id addresses AIV 1 from
+// the AIC (16-31; an AIV's own ids stop at 15).
+const StmtNode* firstFlagForAiv1(const Stmt& s) {
+  struct Finder : IRVisitor {
+    const StmtNode* found = nullptr;
+    void check(const StmtNode& f, bool crossCore, const Expr& id) {
+      auto c = asConstInt(id);
+      if (!found && crossCore && c && *c >= 16) found = &f;
+    }
+    void visitSetFlag(const SetFlagStmt& f) override { check(f, f.crossCore(), f.eventId); }
+    void visitWaitFlag(const WaitFlagStmt& f) override { check(f, f.crossCore(), f.eventId); }
+  } finder;
+  finder.visitStmt(s);
+  return finder.found;
+}
+
+}  // namespace
+
 void Elaborator::checkManualCores(const Kernel& k) {
   if (!k.manualCores) return;
   if (const StmtNode* t = firstTileOutsideBlocks(k.body))
     error(t->loc,
           "in a kernel with 'with T.Cube()' / 'with T.Vector()' blocks every tile "
-          "operation belongs to one of them (nothing says which core runs this one)");
+          "operation and every store to a buffer belongs to one of them (nothing says which "
+          "core runs this one)");
+  if (k.manualCores->vectorCores == 1)
+    if (const CopyStmt* c = firstHardwareDualCopy(k.body))
+      error(c->loc,
+            "this dual_copy gives half of the tile to each of two AIVs, but the kernel's "
+            "T.Vector blocks run on one (vector=1): the second half would reach no core");
+  if (k.manualCores->vectorCores == 1)
+    if (const StmtNode* f = firstFlagForAiv1(k.body))
+      error(f->loc,
+            "this cross-core flag id (16-31: id + 16 * sid with sid 1) addresses AIV 1, but "
+            "the kernel's T.Vector blocks run on one (vector=1): use 0-15");
 }
 
 }  // namespace tilesched::frontend

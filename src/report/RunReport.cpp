@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "report/Report.h"
+#include "sim/CrossCoreFlags.h"
 
 namespace tilesched::report {
 
@@ -160,6 +161,11 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                        {"first_mismatches", t.firstMismatches}});
   j["tensors"] = outputs;
   json races = json::array();
+  // The core of a core group that made an access (manual-form kernels); null
+  // on the one-core model.
+  auto coreOf = [&](const sim::AccessOwner& who) {
+    return k.kernel->manualCores ? json(sim::coreName(who.core)) : json(nullptr);
+  };
   for (const auto& race : r.races) {
     races.push_back({{"storage", nullptr},  // filled by the caller, which knows the names
                      {"bytes", {race.lo, race.hi}},
@@ -170,6 +176,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                                   : race.firstWrites ? "write"
                                                      : "read"},
                        {"block", race.first.block},
+                       {"core", coreOf(race.first)},
                        {"line", race.first.stmt ? race.first.stmt->loc.line : 0}}},
                      {"second",
                       {{"instruction", describe(race.second)},
@@ -178,6 +185,7 @@ json simulationJson(const KernelOutcome& k, const std::string& schedule, const s
                                   : race.secondWrites ? "write"
                                                       : "read"},
                        {"block", race.second.block},
+                       {"core", coreOf(race.second)},
                        {"line", race.second.stmt ? race.second.stmt->loc.line : 0}}},
                      {"between_blocks", race.betweenBlocks},
                      {"element", race.element},

@@ -4,6 +4,7 @@
 // access kinds of GlobalAccesses.cpp. Not part of the simulator's interface.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <limits>
@@ -58,6 +59,11 @@ struct Instr {
   int64_t blockedSince = -1;
   Patches pending;
   VClock clock{};
+  // What the scalar unit knew when it issued this instruction, without its
+  // own lane: the flags it had waited on (wait_flag(X, S)) order this
+  // instruction after X's earlier work, since it could not issue before
+  // them. Its own scalar accesses do not (issuing is not an ordering).
+  VClock issuedAfter{};
   StaleVersionCheck::Epochs epochs;  // of its versioned accesses, read at issue
   // T.alloc_var scalars handed over at issue (ir::issueCapturedScalars): per
   // storage index, its bytes and shadow bytes then.
@@ -80,6 +86,9 @@ struct FlagState {
 // after the k-th set: all a counting event orders).
 struct GroupFlags {
   int aivs = 2;
+  // Cycles between a set and the earliest wait it can release (the target's
+  // cross_core_flag_latency).
+  int64_t latency = 0;
   struct Set {
     VClock clock{};
     int64_t time = 0;
@@ -87,9 +96,17 @@ struct GroupFlags {
     int core = 0;
   };
   std::map<CrossCoreCounter, std::deque<Set>> counters;
-  bool available(const CrossCoreCounter& c) const {
+  bool available(const CrossCoreCounter& c, int64_t t) const {
     auto it = counters.find(c);
-    return it != counters.end() && !it->second.empty();
+    return it != counters.end() && !it->second.empty() && it->second.front().time + latency <= t;
+  }
+  // The earliest time after t at which a pending set becomes visible, or kNever.
+  int64_t nextVisible(int64_t t) const {
+    int64_t next = kNever;
+    for (const auto& [c, sets] : counters)
+      if (!sets.empty() && sets.front().time + latency > t)
+        next = std::min(next, sets.front().time + latency);
+    return next;
   }
 };
 

@@ -48,7 +48,7 @@ bool BlockSim::crossCoreFlag(const Stmt& s, int64_t t) {
     return true;
   }
   if (wf->dst == Pipe::S) {
-    if (!group_->available(*counter)) {
+    if (!group_->available(*counter, t)) {
       if (scalarBlockedSince_ < 0) scalarBlockedSince_ = t;
       scalarBlockedOnFlag_ = true;
       return false;
@@ -141,6 +141,9 @@ void runGroup(std::vector<std::unique_ptr<BlockSim>>& cores, GroupFlags& flags, 
     if (done) break;
     int64_t next = kNever;
     for (auto& c : cores) next = std::min(next, c->nextTime(t));
+    bool waiting =
+        std::any_of(cores.begin(), cores.end(), [](const auto& c) { return !c->finished(); });
+    if (waiting) next = std::min(next, flags.nextVisible(t));
     if (next == kNever) {
       SimIssue issue;
       for (auto& c : cores) {

@@ -54,6 +54,11 @@ class GroupRun {
   struct CoreState {
     bool done = false;
     bool waiting = false;
+    // Waiting for room: a set on a counter that holds the most pending sets
+    // the hardware keeps. The interleaving is the reference's choice, so a
+    // producer that ran ahead waits for the consumer here; whether the
+    // hardware's timing overfills the counter is the cycle simulator's call.
+    bool full = false;
     CrossCoreCounter waitFor;
     SourceLoc waitLoc;
   };
@@ -92,6 +97,11 @@ class GroupRun {
     turnChanged_.notify_all();
   }
 
+  bool canGoOn(const CoreState& st) {
+    int64_t pending = counters_[st.waitFor];
+    return st.full ? pending < kMaxPendingCrossCoreSets : pending > 0;
+  }
+
   // With the lock held, by the core that has the turn and cannot go on.
   void passTurn(int from) {
     size_t n = cores_.size();
@@ -101,7 +111,7 @@ class GroupRun {
       const CoreState& st = state_[c];
       if (st.done) continue;
       allDone = false;
-      if (st.waiting && counters_[st.waitFor] == 0) continue;
+      if (st.waiting && !canGoOn(st)) continue;
       turn_ = static_cast<int>(c);
       turnChanged_.notify_all();
       return;
@@ -117,9 +127,16 @@ class GroupRun {
         continue;
       }
       if (!at.valid()) at = st.waitLoc;
-      message +=
-          fmt::format("; {} waits at line {} for {}, which no core sets any more",
-                      coreName(static_cast<int>(c)), st.waitLoc.line, counterText(st.waitFor));
+      if (st.full)
+        message += fmt::format(
+            "; {} sets {} at line {}, which holds {} pending sets (the most the hardware keeps) "
+            "that no core takes any more",
+            coreName(static_cast<int>(c)), counterText(st.waitFor), st.waitLoc.line,
+            kMaxPendingCrossCoreSets);
+      else
+        message +=
+            fmt::format("; {} waits at line {} for {}, which no core sets any more",
+                        coreName(static_cast<int>(c)), st.waitLoc.line, counterText(st.waitFor));
     }
     error_ = ExecError{at, message};
     aborted_ = true;
@@ -140,26 +157,30 @@ class GroupRun {
     if (set) {
       auto counter = crossCoreSetCounter(core, id, aivs(), error);
       if (!counter) throw ExecError{s->loc, coreName(core) + ": " + error};
-      if (++counters_[*counter] > kMaxPendingCrossCoreSets)
-        throw ExecError{
-            s->loc, fmt::format("{}: {} holds more than {} pending sets that no "
-                                "wait has taken",
-                                coreName(core), counterText(*counter), kMaxPendingCrossCoreSets)};
+      if (counters_[*counter] >= kMaxPendingCrossCoreSets)
+        block(lock, core, *counter, s->loc, /*full=*/true);
+      ++counters_[*counter];
       return;
     }
     auto counter = crossCoreWaitCounter(core, id, aivs(), error);
     if (!counter) throw ExecError{s->loc, coreName(core) + ": " + error};
-    if (counters_[*counter] == 0) {
-      CoreState& st = state_[static_cast<size_t>(core)];
-      st.waiting = true;
-      st.waitFor = *counter;
-      st.waitLoc = s->loc;
-      passTurn(core);
-      turnChanged_.wait(lock, [&] { return turn_ == core || aborted_; });
-      st.waiting = false;
-      if (aborted_) throw Aborted{};
-    }
+    if (counters_[*counter] == 0) block(lock, core, *counter, s->loc, /*full=*/false);
     --counters_[*counter];
+  }
+
+  // Core `core` cannot go on until `counter` has a set (or, `full`, room for
+  // one): it passes the turn and sleeps until it gets it back.
+  void block(std::unique_lock<std::mutex>& lock, int core, const CrossCoreCounter& counter,
+             SourceLoc at, bool full) {
+    CoreState& st = state_[static_cast<size_t>(core)];
+    st.waiting = true;
+    st.full = full;
+    st.waitFor = counter;
+    st.waitLoc = at;
+    passTurn(core);
+    turnChanged_.wait(lock, [&] { return turn_ == core || aborted_; });
+    st.waiting = false;
+    if (aborted_) throw Aborted{};
   }
 
   const Kernel& kernel_;

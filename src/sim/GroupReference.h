@@ -16,7 +16,10 @@
 // by the caller, all over one Memory.
 // Guarantees: deterministic; a state in which every unfinished core waits
 // is an ExecError naming each core and the flag it waits on; so are flag
-// ids outside the pool and more than 15 pending sets on one counter.
+// ids outside the pool. A set on a counter that holds 15 pending sets (the
+// hardware's most) waits for a wait to take one, like a wait on an empty
+// counter: which core runs ahead is this run's choice, not the kernel's,
+// and the cycle simulator reports a counter the hardware would overfill.
 #pragma once
 
 #include <vector>

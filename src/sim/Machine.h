@@ -115,14 +115,13 @@ class Memory {
   // Starts a block: on-chip bytes are zero and undefined (never written).
   void resetOnChip();
   // The manual form's core group (ir::Kernel::manualCores): every core has
-  // its own UB, fragments and scalar registers. View 0 (the AIC) uses the
-  // kernel's storages; view 1 + s (AIV s) has a copy of each such storage,
-  // appended after them. `index` in view `view`; the index itself for a
-  // storage the cores share (global memory, L1, L0) or a kernel on one core.
+  // its own UB, fragments and scalar registers. View 1 + s (AIV s) has a
+  // copy of each such storage, appended after the kernel's; view 0 (the AIC)
+  // keeps the kernel's registers and addresses AIV 0's UB and fragments (the
+  // AIC has none; a plain L0C -> UB copy lands in AIV 0's). `index` in view `view`; the index
+  // itself for a storage the cores share (global memory, L1, L0) or a kernel on one core.
   int viewStorage(int index, int view) const {
-    return views_.empty() || view == 0
-               ? index
-               : views_[static_cast<size_t>(view - 1)][static_cast<size_t>(index)];
+    return views_.empty() ? index : views_[static_cast<size_t>(view)][static_cast<size_t>(index)];
   }
   // 0 for storages of the kernel itself, else 1 + s of AIV s's copy.
   int viewOf(int index) const { return viewOf_.empty() ? 0 : viewOf_[static_cast<size_t>(index)]; }
@@ -199,7 +198,7 @@ class Memory {
   std::vector<std::vector<uint8_t>> defined_;
   std::vector<std::unique_ptr<Paged>> paged_;
   std::shared_ptr<const Ones> ones_;
-  std::vector<std::vector<int>> views_;  // per AIV view: index -> its copy's index
+  std::vector<std::vector<int>> views_;  // per core view: index -> the index it uses
   std::vector<int> viewOf_;              // per index
   int64_t filledBytes_ = 0;
   int64_t pagedBudget_ = INT64_MAX;

@@ -183,6 +183,15 @@ Memory::Memory(const Kernel& kernel, bool demandPaged) {
       }
       views_.push_back(std::move(map));
     }
+    // The AIC has no UB of its own: what it addresses there (the destination
+    // of a plain FixPipe L0C -> UB copy) is AIV 0's; its registers are its own.
+    std::vector<int> cube(original);
+    for (size_t i = 0; i < original; ++i) {
+      MemScope scope = storages_[i]->scope;
+      bool vectorSide = scope == MemScope::UB || scope == MemScope::Fragment;
+      cube[i] = vectorSide ? views_[0][i] : static_cast<int>(i);
+    }
+    views_.insert(views_.begin(), std::move(cube));
   }
 }
 

@@ -58,6 +58,8 @@ Instr* BlockSim::newInstr(const Stmt& s, InstrType type, Pipe pipe) {
   in->type = type;
   in->pipe = pipe;
   in->pipeIndex = ps(pipe).issued++;
+  in->issuedAfter = issueVC_[pipeIndex(Pipe::S)];
+  in->issuedAfter[lane(Pipe::S)] = 0;
   if (trace_) in->iteration = currentIteration();
   instrs_.push_back(std::move(in));
   return instrs_.back().get();
@@ -597,7 +599,7 @@ void BlockSim::startWork(Instr* in, int64_t t) {
   PipeState& p = ps(in->pipe);
   size_t pi = pipeIndex(in->pipe);
   in->start = t;
-  in->clock = issueVC_[pi];
+  in->clock = join(issueVC_[pi], in->issuedAfter);
   if (in->partner) in->clock = join(in->clock, in->partner->clock);
   bool inOrder = target_.completesInOrder(in->pipe);
   in->complete = t + in->latency;
@@ -630,13 +632,13 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
     case InstrType::SetFlag:
       p.queue.pop_front();
       in->start = t;
-      in->clock = issueVC_[pi];
+      in->clock = join(issueVC_[pi], in->issuedAfter);
       p.freeAt = t + 1;
       p.inflight.push_back(in);  // fires in fireFlags once every earlier instruction completed
       return true;
     case InstrType::WaitFlag: {
       bool ready =
-          in->crossCore ? group_->available(in->counter) : flag(in->fsrc, in->fdst, in->fid).set;
+          in->crossCore ? group_->available(in->counter, t) : flag(in->fsrc, in->fdst, in->fid).set;
       if (!ready) {
         if (in->blockedSince < 0) in->blockedSince = t;
         return false;
@@ -977,6 +979,7 @@ struct BlockRunner {
       if (kernel.manualCores) {
         GroupFlags flags;
         flags.aivs = static_cast<int>(aivs.size());
+        flags.latency = target.coreGroup.crossCoreFlagLatency;
         std::vector<std::unique_ptr<BlockSim>> cores;
         for (int core = 0; core <= static_cast<int>(aivs.size()); ++core) {
           Machine& m = core == 0 ? machine : *aivs[static_cast<size_t>(core - 1)];

@@ -135,3 +135,12 @@ def vector_counts_two_first(A: T.Tensor((128,), "float32")):
             T.copy(A[0:128], ub)
         with T.Vector(vector=1) as sid:  # expected-error col 14 {{every T.Vector block of a kernel runs on the same AIVs, but this one asks for vector=1 and an earlier one for vector=2}}
             T.copy(A[0:128], ub)
+
+
+# 'with T.Cube:' names the function without calling it.
+@T.prim_func
+def not_called(A: T.Tensor((128,), "float32")):
+    with T.Kernel(1) as bx:
+        ub = T.alloc_ub((128,), "float32")
+        with T.Cube:  # expected-error col 14 {{'with T.Cube:' names T.Cube without calling it; write 'with T.Cube():'}}
+            T.clear(ub)

@@ -23,7 +23,7 @@ def shapes(A: T.Tensor((128, 128), "float32")):
             T.dual_copy(acc)  # expected-error col 13 {{T.dual_copy takes a source and a destination (1 given)}}
             T.dual_copy(acc, ub, ub)  # expected-error col 13 {{T.dual_copy takes a source and a destination (3 given)}}
             T.dual_copy(acc, ub, flag=1)  # expected-error col 34 {{unknown keyword argument 'flag' to T.dual_copy; accepted: unit_flag_ctrl}}
-            T.dual_copy(A[0:128, 0:128], l1)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not global -> shared.l1}}
+            T.dual_copy(A[0:128, 0:128], l1)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not GM -> L1}}
             T.dual_copy(acc, ub_1d)  # expected-error col 13 {{T.dual_copy needs both regions 1-D or both at least 2-D, got (128, 128) and (64,)}}
             T.dual_copy(acc[0:127, 0:128], ub63)  # expected-error col 13 {{cannot infer the dual_copy split direction from acc (127, 128) and ub63 (63, 128): exactly one of the two trailing dimensions must have an exact 2:1 extent ratio between the whole tile and the half}}
             T.dual_copy(acc, ub_same)  # expected-error col 13 {{cannot infer the dual_copy split direction from acc (128, 128) and ub_same (128, 128): exactly one of the two trailing dimensions must have an exact 2:1 extent ratio between the whole tile and the half}}
@@ -40,8 +40,8 @@ def software_paths(A: T.Tensor((128, 128), "float32"), B: T.Tensor((128,), "floa
             T.copy(A[sid * 64, 0], ub)
             T.dual_copy(B[0:127], ub_1d[0:63])  # expected-error col 13 {{cannot infer the dual_copy split direction from B (127,) and ub_1d (63,): the sole dimension must have an exact 2:1 extent ratio between the whole tile and the half}}
             T.dual_copy(B[0:128], ub_1d[0:63])  # expected-error col 13 {{cannot infer the dual_copy split direction from B (128,) and ub_1d (63,): the sole dimension must have an exact 2:1 extent ratio between the whole tile and the half}}
-            T.dual_copy(ub, ub)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not shared -> shared}}
-            T.dual_copy(l1, ub)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not shared.l1 -> shared}}
+            T.dual_copy(ub, ub)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not UB -> UB}}
+            T.dual_copy(l1, ub)  # expected-error col 13 {{T.dual_copy supports only L0C->UB and GM->UB (the source is the whole tile) and UB->GM and UB->L1 (the destination is the whole tile), not L1 -> UB}}
             T.dual_copy(ub, A[0:128, 0:128])
             for i in T.Parallel(4):
                 T.dual_copy(ub, A[0:128, 0:128])  # expected-error col 17 {{T.dual_copy is not allowed inside a T.Parallel loop}}
@@ -116,3 +116,29 @@ def ub_to_l1_payload(A: T.Tensor((128,), "float32")):
             T.copy(A[0:8], ub8)
             T.dual_copy(ub4, l1[0:8])  # expected-error col 13 {{a UB -> L1 dual_copy moves a multiple of 32 bytes per AIV, got 16}}
             T.dual_copy(ub8, l1)
+
+
+# The allocation shapes decide the axis only when every other extent of the
+# two regions agrees (here the columns: 64 against 128).
+@T.prim_func
+def unequal_other_extent(A: T.Tensor((128, 128), "float32")):
+    with T.Kernel(1) as bx:
+        acc = T.alloc_l0c((128, 128), "float32")
+        ub = T.alloc_ub((64, 128), "float32")
+        with T.Cube():
+            T.clear(acc)
+            T.dual_copy(acc[0:128, 0:64], ub)  # expected-error col 13 {{cannot infer the dual_copy split direction from acc (128, 64) and ub (64, 128): exactly one of the two trailing dimensions must have an exact 2:1 extent ratio between the whole tile and the half}}
+
+
+# The hardware copy gives a half to each AIV: a kernel whose T.Vector blocks
+# run on one AIV would drop the second half.
+@T.prim_func
+def hardware_with_one_vector_core(A: T.Tensor((128, 128), "float32")):
+    with T.Kernel(1) as bx:
+        acc = T.alloc_l0c((128, 128), "float32")
+        ub = T.alloc_ub((64, 128), "float32")
+        with T.Cube():
+            T.clear(acc)
+            T.dual_copy(acc, ub)  # expected-error col 13 {{this dual_copy gives half of the tile to each of two AIVs, but the kernel's T.Vector blocks run on one (vector=1): the second half would reach no core}}
+        with T.Vector(vector=1) as sid:
+            T.copy(ub, A[0:64, 0:128])

@@ -94,3 +94,16 @@ def vector_pipes_and_ids(A: T.Tensor((128,), "float32")):
             T.ascend_cross_core_wait_flag(4, "PIPE_V", 16)  # expected-error col 56 {{cross-core flag id 16 is out of range: the pool has 16 slots, addressed 0-15 from an AIV and 0-31 (id + 16 * sid) from the AIC}}
             T.ascend_cross_core_set_flag(4, "PIPE_MTE3", 15)
             T.ascend_cross_core_wait_flag(4, "PIPE_V", 15)
+
+
+# With one AIV the AIC's ids 16-31 (AIV 1's slots) reach no core.
+@T.prim_func
+def aiv1_ids_with_one_vector_core(A: T.Tensor((128,), "float32")):
+    with T.Kernel(1) as bx:
+        ub = T.alloc_ub((128,), "float32")
+        with T.Cube():
+            T.ascend_cross_core_set_flag(4, "PIPE_FIX", 3)
+            T.ascend_cross_core_set_flag(4, "PIPE_FIX", 22)  # expected-error col 13 {{this cross-core flag id (16-31: id + 16 * sid with sid 1) addresses AIV 1, but the kernel's T.Vector blocks run on one (vector=1): use 0-15}}
+        with T.Vector(vector=1):
+            T.ascend_cross_core_wait_flag(4, "PIPE_V", 3)
+            T.fill(ub, 1.0)

@@ -557,5 +557,53 @@ TEST(Cli, PoisonNamesTheBufferThatIsNeverWritten) {
       << r.err;
 }
 
+// A race between two cores of a manual-form kernel names them in the report:
+// the AIC's FixPipe store to C and AIV 0's load of C have no flag between.
+TEST(Cli, ACrossCoreRaceNamesBothCoresInTheReport) {
+  fs::path file = fs::temp_directory_path() / (std::to_string(::getpid()) + "_core_race.py");
+  {
+    std::ofstream out(file);
+    out << "import tilelang.language as T\n\n@T.prim_func\n"
+           "def main(X: T.Tensor((16, 16), \"float16\"), C: T.Tensor((16, 16), \"float32\"),\n"
+           "         D: T.Tensor((16, 16), \"float32\")):\n"
+           "    with T.Kernel(1) as bx:\n"
+           "        x_l1 = T.alloc_l1((16, 16), \"float16\")\n"
+           "        acc = T.alloc_l0c((16, 16), \"float32\")\n"
+           "        ub = T.alloc_ub((16, 16), \"float32\")\n"
+           "        with T.Cube():\n"
+           "            T.copy(X, x_l1)\n"
+           "            T.ascend_set_flag(\"MTE2_MTE1\", 0)\n"
+           "            T.ascend_wait_flag(\"MTE2_MTE1\", 0)\n"
+           "            T.gemm(x_l1, x_l1, acc, clear_accum=True)\n"
+           "            T.ascend_set_flag(\"M_FIX\", 0)\n"
+           "            T.ascend_wait_flag(\"M_FIX\", 0)\n"
+           "            T.copy(acc, C)\n"
+           "        with T.Vector(vector=1):\n"
+           "            T.copy(C, ub)\n"
+           "            T.ascend_set_flag(\"MTE2_MTE3\", 0)\n"
+           "            T.ascend_wait_flag(\"MTE2_MTE3\", 0)\n"
+           "            T.copy(ub, D)\n";
+  }
+  fs::path report = file.string() + ".json";
+  CliRun r = cli({"run", file.string(), "--report", report.string()});
+  EXPECT_NE(r.code, 0) << r.out;
+  std::ifstream in(report);
+  json j = json::parse(in);
+  const json& races = j.at("kernels").at(0).at("simulation").at("race_reports");
+  ASSERT_FALSE(races.empty()) << j.dump(1);
+  bool found = false;
+  for (const json& race : races)
+    if (race.at("first").at("line") == 17 && race.at("second").at("line") == 19) {
+      found = true;
+      EXPECT_EQ(race.at("first").at("core"), "AIC");
+      EXPECT_EQ(race.at("first").at("pipe"), "FIX");
+      EXPECT_EQ(race.at("second").at("core"), "AIV 0");
+      EXPECT_EQ(race.at("second").at("pipe"), "MTE2");
+    }
+  EXPECT_TRUE(found) << races.dump(1);
+  fs::remove(file);
+  fs::remove(report);
+}
+
 }  // namespace
 }  // namespace tilesched

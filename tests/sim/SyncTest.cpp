@@ -231,6 +231,28 @@ TEST(Sync, FlagChainsAreTransitive) {
   EXPECT_TRUE(run.ok());
 }
 
+// The scalar unit cannot issue past a wait_flag(X, S) before X's earlier work
+// is done, so what it issues afterwards is ordered after that work; its own
+// scalar stores still are not (issuing is not an ordering).
+TEST(Sync, AScalarWaitOrdersWhatIsIssuedAfterIt) {
+  auto viaScalar = runAsWritten(
+      loadScaleStore("T.set_flag(\"MTE2\", \"S\", 0)\nT.wait_flag(\"MTE2\", \"S\", 0)\n",
+                     "T.set_flag(\"V\", \"MTE3\", 3)\nT.wait_flag(\"V\", \"MTE3\", 3)\n"));
+  EXPECT_TRUE(viaScalar.sim.races.empty());
+  EXPECT_TRUE(viaScalar.ok());
+
+  auto scalarStore = runAsWritten(kernelText(kVecParams,
+                                             "a = T.alloc_shared((256,), \"float32\")\n"
+                                             "T.copy(A, a)\n"
+                                             "T.set_flag(\"MTE2\", \"S\", 0)\n"
+                                             "T.wait_flag(\"MTE2\", \"S\", 0)\n"
+                                             "a[0] = 1.0\n"
+                                             "T.copy(a, B)"));
+  ASSERT_EQ(scalarStore.sim.races.size(), 1u);
+  EXPECT_EQ(scalarStore.sim.races[0].first.pipe, Pipe::S);
+  EXPECT_EQ(scalarStore.sim.races[0].second.pipe, Pipe::MTE3);
+}
+
 TEST(Sync, WriteAfterReadNeedsAFlagToo) {
   // V reads `a`, then MTE2 overwrites it with no V -> MTE2 flag (the MTE2
   // barrier orders the two loads, so the read is the only conflict).
