@@ -93,7 +93,8 @@ struct GroupFlags {
     VClock clock{};
     int64_t time = 0;
     SourceLoc setter;
-    int core = 0;
+    int core = 0;  // the core that set it, on pipe `pipe`
+    Pipe pipe = Pipe::S;
   };
   std::map<CrossCoreCounter, std::deque<Set>> counters;
   bool available(const CrossCoreCounter& c, int64_t t) const {
@@ -300,8 +301,9 @@ class BlockSim {
   std::optional<CrossCoreCounter> crossCounter(const Stmt& s, bool set);
   // Issues a cross-core set or wait (processLeaf's case for them).
   bool crossCoreFlag(const Stmt& s, int64_t t);
-  void crossSet(const CrossCoreCounter& c, const VClock& clock, int64_t t, SourceLoc loc);
-  void crossConsume(const CrossCoreCounter& c, Pipe dst);
+  void crossSet(const CrossCoreCounter& c, const VClock& clock, int64_t t, SourceLoc loc,
+                Pipe pipe);
+  void crossConsume(const CrossCoreCounter& c, Pipe dst, int64_t t);
   std::string crossText(const Stmt& s) const;
 
   const Kernel& kernel_;

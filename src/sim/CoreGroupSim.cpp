@@ -30,7 +30,7 @@ bool BlockSim::crossCoreFlag(const Stmt& s, int64_t t) {
       VClock clock = issueVC_[pipeIndex(Pipe::S)];
       clock[lane(Pipe::S)] = ++sIndex_;
       issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = sIndex_;
-      crossSet(*counter, clock, t, sf->loc);
+      crossSet(*counter, clock, t, sf->loc, Pipe::S);
       addEvent(Pipe::S, OpKind::SetFlag, t, t + 1, sf->loc, crossText(s), currentIteration());
       chargeScalar(t, 1);
       return true;
@@ -60,7 +60,7 @@ bool BlockSim::crossCoreFlag(const Stmt& s, int64_t t) {
     }
     scalarBlockedSince_ = -1;
     scalarBlockedOnFlag_ = false;
-    crossConsume(*counter, Pipe::S);
+    crossConsume(*counter, Pipe::S, t);
     issueVC_[pipeIndex(Pipe::S)][lane(Pipe::S)] = ++sIndex_;
     chargeScalar(t, 1);
     return true;
@@ -105,20 +105,25 @@ std::string BlockSim::crossText(const Stmt& s) const {
                      printExpr(w->eventId));
 }
 
-void BlockSim::crossSet(const CrossCoreCounter& c, const VClock& clock, int64_t t, SourceLoc loc) {
+void BlockSim::crossSet(const CrossCoreCounter& c, const VClock& clock, int64_t t, SourceLoc loc,
+                        Pipe pipe) {
   auto& sets = group_->counters[c];
   if (static_cast<int64_t>(sets.size()) >= kMaxPendingCrossCoreSets)
     flagError(loc,
               fmt::format("{} sets {} while it already holds {} sets that no wait has taken "
                           "(the hardware keeps at most {} pending sets per flag)",
                           coreName(core_), counterText(c), sets.size(), kMaxPendingCrossCoreSets));
-  sets.push_back(GroupFlags::Set{clock, t, loc, core_});
+  sets.push_back(GroupFlags::Set{clock, t, loc, core_, pipe});
 }
 
-void BlockSim::crossConsume(const CrossCoreCounter& c, Pipe dst) {
+void BlockSim::crossConsume(const CrossCoreCounter& c, Pipe dst, int64_t t) {
   auto& sets = group_->counters[c];
+  const GroupFlags::Set& set = sets.front();
   VClock& vc = issueVC_[pipeIndex(dst)];
-  vc = join(vc, sets.front().clock);
+  vc = join(vc, set.clock);
+  if (trace_)
+    result_.arrows.back().push_back(
+        FlagArrow{set.pipe, dst, c.slot, set.time, t, set.core, core_, true});
   sets.pop_front();
 }
 

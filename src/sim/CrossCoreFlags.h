@@ -3,11 +3,10 @@
 // and which counter a wait takes from.
 //
 // Mode 4 (the AIC with one AIV): the pool has 16 slots per AIV. AIV s sets
-// and waits on its slot `id` (0-15); the AIC addresses slot `id mod 16` of
-// AIV `id / 16`, i.e. ids 0-15 for AIV 0 and 16-31 for AIV 1. A set by AIV s
-// on id i is seen by the AIC as i + 16 s; a set by the AIC on id j is seen by
-// AIV j / 16 as j mod 16. Every flag is a counter: a set adds one, a wait
-// blocks while it is 0 and then takes one.
+// and waits on its slot `id mod 16` (upstream's AIVs write `6 + 16 * sid`); the AIC addresses slot
+// `id mod 16` of AIV `id / 16`, i.e. ids 0-15 for AIV 0 and 16-31 for AIV 1. A set by AIV s on id i
+// is seen by the AIC as i + 16 s; a set by the AIC on id j is seen by AIV j / 16 as j mod 16. Every
+// flag is a counter: a set adds one, a wait blocks while it is 0 and then takes one.
 //
 // Guarantees: a counter is named by the core that waits on it and its slot
 // as that core addresses it, so a set and the wait it releases meet.
@@ -36,12 +35,14 @@ struct CrossCoreCounter {
 // `aivs` AIVs; nullopt with `error` when the id addresses nothing.
 inline std::optional<CrossCoreCounter> crossCoreSetCounter(int core, int64_t id, int aivs,
                                                            std::string& error) {
-  if (id < 0 || id >= (core > 0 ? 16 : 32)) {
+  if (id < 0 || id >= 32) {
     error = "flag id " + std::to_string(id) +
-            " is outside the pool (0-15 from an AIV, 0-31 = id + 16 * sid from the AIC)";
+            " is outside the pool (0-31 on both sides: an AIV takes its id mod 16, the AIC "
+            "addresses AIV "
+            "s as id + 16 * s)";
     return std::nullopt;
   }
-  if (core > 0) return CrossCoreCounter{0, id + 16 * (core - 1)};
+  if (core > 0) return CrossCoreCounter{0, id % 16 + 16 * (core - 1)};
   int aiv = static_cast<int>(id / 16);
   if (aiv >= aivs) {
     error = "flag id " + std::to_string(id) + " addresses AIV " + std::to_string(aiv) +
@@ -54,12 +55,14 @@ inline std::optional<CrossCoreCounter> crossCoreSetCounter(int core, int64_t id,
 // The counter a mode-4 wait by `core` with `id` takes from.
 inline std::optional<CrossCoreCounter> crossCoreWaitCounter(int core, int64_t id, int aivs,
                                                             std::string& error) {
-  if (id < 0 || id >= (core > 0 ? 16 : 32)) {
+  if (id < 0 || id >= 32) {
     error = "flag id " + std::to_string(id) +
-            " is outside the pool (0-15 from an AIV, 0-31 = id + 16 * sid from the AIC)";
+            " is outside the pool (0-31 on both sides: an AIV takes its id mod 16, the AIC "
+            "addresses AIV "
+            "s as id + 16 * s)";
     return std::nullopt;
   }
-  if (core > 0) return CrossCoreCounter{core, id};
+  if (core > 0) return CrossCoreCounter{core, id % 16};
   if (id / 16 >= aivs) {
     error = "flag id " + std::to_string(id) + " waits for AIV " + std::to_string(id / 16) +
             ", which does not run this kernel (T.Vector(vector=" + std::to_string(aivs) + "))";

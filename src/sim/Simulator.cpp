@@ -179,7 +179,9 @@ void BlockSim::consumeFlag(Instr* w, Pipe dst, int64_t t) {
   f.set = false;
   VClock& vc = issueVC_[pipeIndex(dst)];
   vc = join(vc, f.clock);
-  if (trace_) result_.arrows.back().push_back(FlagArrow{w->fsrc, w->fdst, w->fid, f.setTime, t});
+  if (trace_)
+    result_.arrows.back().push_back(
+        FlagArrow{w->fsrc, w->fdst, w->fid, f.setTime, t, core_, core_, false});
 }
 
 bool BlockSim::allIdle() const {
@@ -647,7 +649,7 @@ bool BlockSim::startPipe(Pipe pipe, int64_t t) {
       int64_t since = in->blockedSince >= 0 ? in->blockedSince : t;
       stats_.pipes[pi].flagStall += t - since;
       if (in->crossCore)
-        crossConsume(in->counter, pipe);
+        crossConsume(in->counter, pipe, t);
       else
         consumeFlag(in, pipe, t);
       in->start = since;
@@ -730,7 +732,7 @@ bool BlockSim::fireFlags(int64_t t) {
       VClock clock = f->clock;
       clock[lane(pipe)] = std::max(clock[lane(pipe)], f->pipeIndex + 1);
       if (f->crossCore)
-        crossSet(f->counter, clock, t, f->stmt->loc);
+        crossSet(f->counter, clock, t, f->stmt->loc, pipe);
       else
         setFlag(f->fsrc, f->fdst, f->fid, clock, t, f->stmt->loc);
       f->done = true;

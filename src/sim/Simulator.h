@@ -97,6 +97,10 @@ struct FlagArrow {
   Pipe src, dst;
   int64_t id = 0;
   int64_t setTime = 0, waitTime = 0;
+  // The cores of a core group that set and waited (0 the AIC, 1 + s AIV s;
+  // both 0 on one core); a cross-core flag has different ones.
+  int srcCore = 0, dstCore = 0;
+  bool crossCore = false;
 };
 
 struct PipeStats {

@@ -305,13 +305,16 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
       if (b < r.arrows.size()) {
         for (const FlagArrow& a : r.arrows[b]) {
           ++flowId;
-          std::string name = fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
+          std::string name =
+              a.crossCore ? fmt::format("cross-core flag {} {} -> {} {} #{}", coreName(a.srcCore),
+                                        pipeName(a.src), coreName(a.dstCore), pipeName(a.dst), a.id)
+                          : fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.src), start + a.setTime));
+              name, flowId, pid, clockLane(a.srcCore, a.src), start + a.setTime));
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "f", "bp": "e", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-              name, flowId, pid, pipeIndex(a.dst), start + a.waitTime));
+              name, flowId, pid, clockLane(a.dstCore, a.dst), start + a.waitTime));
         }
       }
     }

@@ -97,10 +97,11 @@ TEST(CoreGroup, ACounterNobodyDrainsIsADeadlockOfTheReference) {
   EXPECT_EQ(run.referenceError->loc.line, 11u);
 }
 
-// An AIV addresses its own 16 slots: an id it computes at run time outside
-// 0-15 is an error in both runs (a constant one is the front end's).
-TEST(CoreGroup, AnAivFlagIdPast15IsAnError) {
-  auto run = runAsWritten(R"(import tilelang.language as T
+// An AIV takes a run-time flag id mod 16 (upstream's files write
+// `6 + 16 * sid` on the vector side); past 31 it is an error in both runs (a
+// constant one is the front end's).
+std::string aivWaitsOn(const std::string& id) {
+  return fmt::format(R"(import tilelang.language as T
 
 @T.prim_func
 def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
@@ -109,19 +110,30 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         with T.Cube():
             T.ascend_cross_core_set_flag(4, "PIPE_S", 1)
         with T.Vector(vector=1):
-            T.ascend_cross_core_wait_flag(4, "PIPE_S", bx + 17)
+            T.ascend_cross_core_wait_flag(4, "PIPE_S", {})
             T.copy(A, ub)
             T.ascend_set_flag("MTE2_MTE3", 0)
             T.ascend_wait_flag("MTE2_MTE3", 0)
             T.copy(ub, B)
-)");
-  ASSERT_TRUE(run.referenceError);
-  EXPECT_NE(run.referenceError->message.find("AIV 0: flag id 17 is outside the pool (0-15 from "
-                                             "an AIV"),
+)",
+                     id);
+}
+
+TEST(CoreGroup, AnAivTakesItsRunTimeFlagIdMod16) {
+  auto run = runAsWritten(aivWaitsOn("bx + 17"));
+  EXPECT_FALSE(run.referenceError) << run.referenceError->message;
+  EXPECT_TRUE(run.sim.issues.empty()) << run.sim.issues.front().message;
+  EXPECT_TRUE(run.ok());
+
+  auto outside = runAsWritten(aivWaitsOn("bx + 33"));
+  ASSERT_TRUE(outside.referenceError);
+  EXPECT_NE(outside.referenceError->message.find(
+                "AIV 0: flag id 33 is outside the pool (0-31 on both sides: an AIV takes its id "
+                "mod 16, the AIC addresses AIV s as id + 16 * s)"),
             std::string::npos)
-      << run.referenceError->message;
-  EXPECT_EQ(run.referenceError->loc.line, 10u);
-  EXPECT_TRUE(hasIssue(run.sim, SimIssue::Flag, "flag id 17 is outside the pool"));
+      << outside.referenceError->message;
+  EXPECT_EQ(outside.referenceError->loc.line, 10u);
+  EXPECT_TRUE(hasIssue(outside.sim, SimIssue::Flag, "flag id 33 is outside the pool"));
 }
 
 }  // namespace

@@ -380,3 +380,41 @@ TEST(TimelineCli, RendersToAPngWithRsvgConvert) {
 
 }  // namespace
 }  // namespace tilesched::sim
+
+namespace tilesched::sim {
+namespace {
+
+// In a core group every flag arrow runs between the lanes of the cores that
+// set and waited: the AIC's FixPipe hands the tile to AIV 0's vector pipe
+// through cross-core flag 6, and AIV 0's own V -> MTE3 flag stays on AIV 0.
+TEST(TraceCli, CrossCoreFlagArrowsJoinTheLanesOfBothCores) {
+  fs::path dir = tempDir("cross_core_arrows");
+  fs::path trace = dir / "t.json";
+  auto r = cli(
+      {"run", std::string(TILESCHED_SOURCE_DIR) + "/tests/oracle/kernels/manual_fixpipe_to_aiv0.py",
+       "--schedule", "as-written", "--trace", trace.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(readAll(trace));
+  std::map<int64_t, std::string> laneNames;                  // tid of block 0's process
+  std::map<std::string, std::pair<int64_t, int64_t>> flows;  // name -> (start tid, end tid)
+  for (const auto& e : j.at("traceEvents")) {
+    if (e.at("pid") != 0) continue;
+    if (e.at("name") == "thread_name")
+      laneNames[e.at("tid").get<int64_t>()] = e.at("args").at("name").get<std::string>();
+    if (e.value("cat", "") == "flag") {
+      auto& f = flows[e.at("name").get<std::string>()];
+      (e.at("ph") == "s" ? f.first : f.second) = e.at("tid").get<int64_t>();
+    }
+  }
+  ASSERT_TRUE(flows.count("cross-core flag AIC FIX -> AIV 0 V #6")) << j.dump(1).substr(0, 4000);
+  auto cross = flows.at("cross-core flag AIC FIX -> AIV 0 V #6");
+  EXPECT_EQ(laneNames.at(cross.first), "AIC FIX");
+  EXPECT_EQ(laneNames.at(cross.second), "AIV 0 V");
+  ASSERT_TRUE(flows.count("flag V_MTE3 #0"));
+  EXPECT_EQ(laneNames.at(flows.at("flag V_MTE3 #0").first), "AIV 0 V");
+  EXPECT_EQ(laneNames.at(flows.at("flag V_MTE3 #0").second), "AIV 0 MTE3");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tilesched::sim
