@@ -5,7 +5,9 @@ second, each into its own UB); `with T.Vector() as sid:` scales its half by
 sid + 1, adds 0.5 and stores it with a software dual copy (AIV sid writes
 rows [sid * TILE / 2, (sid + 1) * TILE / 2) of the tile). Cross-core flags
 (mode 4) order the hand-off: AIV s says "temp free" on id 4 (the AIC waits 4
-and 20), the AIC says "temp full" on ids 6 and 22 (each AIV waits 6).
+and 20), the AIC says "temp full" on ids 6 and 22. Each AIV writes its ids
+as upstream's example_gemm_ub_merge.py does, `4 + 16 * sid` and
+`6 + 16 * sid`: an AIV takes its id mod 16.
 
     C[m, n] = (sum_k X[m, k] * W[k, n]) * (s + 1) + 0.5,  s = (m mod TILE) // (TILE / 2)
 """
@@ -66,17 +68,19 @@ def manual_mix_gemm(M=128, N=128, K=128, TILE=64, NUM_BLOCKS=2):
                 T.ascend_cross_core_wait_flag(4, "PIPE_FIX", 20)
 
             with T.Vector() as sid:
-                T.ascend_cross_core_set_flag(4, "PIPE_V", 4)
+                free_flag = 4 + sid * 16
+                full_flag = 6 + sid * 16
+                T.ascend_cross_core_set_flag(4, "PIPE_V", free_flag)
                 T.ascend_set_flag("MTE3_V", 0)
                 for t in T.serial(TILES_PER_CORE):
                     tile = t * NUM_BLOCKS + bx
                     m = tile // N_TILES
                     n = tile % N_TILES
-                    T.ascend_cross_core_wait_flag(4, "PIPE_V", 6)
+                    T.ascend_cross_core_wait_flag(4, "PIPE_V", full_flag)
                     T.ascend_wait_flag("MTE3_V", 0)
                     for i, j in T.Parallel(HALF, TILE):
                         out_ub[i, j] = temp[i, j] * T.cast(sid + 1, "float32") + 0.5
-                    T.ascend_cross_core_set_flag(4, "PIPE_V", 4)
+                    T.ascend_cross_core_set_flag(4, "PIPE_V", free_flag)
                     T.ascend_set_flag("V_MTE3", 0)
                     T.ascend_wait_flag("V_MTE3", 0)
                     T.dual_copy(out_ub, C[m * TILE : (m + 1) * TILE, n * TILE : (n + 1) * TILE])
