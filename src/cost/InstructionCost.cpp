@@ -201,6 +201,18 @@ struct Coster {
     // costed as a vector move on the copy's own pipe.
     CopyPath p = path.value_or(CopyPath::VectorMove);
     CopyGeometry g = copyGeometry(c);
+    if (c.dual != CopyStmt::Dual::None) {
+      // One FixPipe into both AIVs' UBs: the bandwidth follows the row width
+      // of one AIV's half (half the tile's row on a column split, whose
+      // halves are then strided in L0C).
+      p = CopyPath::L0cToUbDual;
+      if (c.dual == CopyStmt::Dual::Cols) {
+        auto [rows, cols] = matrixExtents(c.src);
+        g.rows = rows;
+        g.rowBytes = cols / 2 * dtypeSize(c.src.buffer->dtype);
+        g.rowStrided = rows > 1;
+      }
+    }
     Cost cost = copyCost(params(), p, g.bytes, g.rows, g.rowBytes, g.rowStrided);
     out.latency = cost.latency;
     out.ii = cost.ii;

@@ -152,6 +152,7 @@ inline OpKind kindOf(const Stmt& s, const cost::InstructionCost& c) {
           return OpKind::L1ToL0;
         case CopyPath::L0cToUb:
         case CopyPath::L0cToGm:
+        case CopyPath::L0cToUbDual:
           return OpKind::Fixpipe;
         case CopyPath::VectorMove:
           return OpKind::Vector;

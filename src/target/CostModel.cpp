@@ -63,8 +63,8 @@ int64_t cyclesFor(int64_t amount, Rate rate) {
 
 std::string_view copyPathName(CopyPath p) {
   constexpr std::array<std::string_view, kNumCopyPaths> kNames = {
-      "gm_to_ub",  "ub_to_gm",  "ub_to_l1",  "gm_to_l1",   "l1_to_l0a",
-      "l1_to_l0b", "l0c_to_ub", "l0c_to_gm", "vector_move"};
+      "gm_to_ub",  "ub_to_gm",  "ub_to_l1",  "gm_to_l1",    "l1_to_l0a",
+      "l1_to_l0b", "l0c_to_ub", "l0c_to_gm", "vector_move", "l0c_to_ub_dual"};
   return kNames[copyPathIndex(p)];
 }
 

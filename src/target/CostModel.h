@@ -48,24 +48,29 @@ struct Cost {
 
 // The data paths of `T.copy` (SPEC §1.5). JSON keys in copyPathName().
 enum class CopyPath : uint8_t {
-  GmToUb,     // MTE2
-  UbToGm,     // MTE3
-  UbToL1,     // MTE3
-  GmToL1,     // MTE2
-  L1ToL0A,    // MTE1
-  L1ToL0B,    // MTE1
-  L0cToUb,    // FIX
-  L0cToGm,    // FIX
-  VectorMove  // V: other on-chip pairs (UB->UB, fragment<->UB, ...)
+  GmToUb,      // MTE2
+  UbToGm,      // MTE3
+  UbToL1,      // MTE3
+  GmToL1,      // MTE2
+  L1ToL0A,     // MTE1
+  L1ToL0B,     // MTE1
+  L0cToUb,     // FIX
+  L0cToGm,     // FIX
+  VectorMove,  // V: other on-chip pairs (UB->UB, fragment<->UB, ...)
+  // FIX: a hardware T.dual_copy, one FixPipe into both AIVs' UBs. Only its
+  // figures differ: copyPathFor never returns it, and InstructionCost names
+  // the data path (L0cToUb) of such a copy.
+  L0cToUbDual
 };
-inline constexpr size_t kNumCopyPaths = 9;
+inline constexpr size_t kNumCopyPaths = 10;
 inline constexpr std::array<CopyPath, kNumCopyPaths> kAllCopyPaths = {
-    CopyPath::GmToUb,  CopyPath::UbToGm,  CopyPath::UbToL1,  CopyPath::GmToL1,    CopyPath::L1ToL0A,
-    CopyPath::L1ToL0B, CopyPath::L0cToUb, CopyPath::L0cToGm, CopyPath::VectorMove};
+    CopyPath::GmToUb,     CopyPath::UbToGm,     CopyPath::UbToL1,  CopyPath::GmToL1,
+    CopyPath::L1ToL0A,    CopyPath::L1ToL0B,    CopyPath::L0cToUb, CopyPath::L0cToGm,
+    CopyPath::VectorMove, CopyPath::L0cToUbDual};
 
 constexpr size_t copyPathIndex(CopyPath p) { return static_cast<size_t>(p); }
 // "gm_to_ub", "ub_to_gm", "ub_to_l1", "gm_to_l1", "l1_to_l0a", "l1_to_l0b",
-// "l0c_to_ub", "l0c_to_gm", "vector_move".
+// "l0c_to_ub", "l0c_to_gm", "vector_move", "l0c_to_ub_dual".
 std::string_view copyPathName(CopyPath p);
 std::optional<CopyPath> parseCopyPath(std::string_view name);
 

@@ -382,7 +382,15 @@ void readCostModel(Reader& r, const json& root, Target& t) {
           joinPath("cost_model.copy", it.key()),
           fmt::format("names an unknown copy path '{}'; expected one of: {}", it.key(), list));
     }
-    for (CopyPath p : kAllCopyPaths) readCopyPath(r, *copy, p, t.cost.copy[copyPathIndex(p)]);
+    for (CopyPath p : kAllCopyPaths) {
+      // Optional: a target without dual-copy figures costs one as a single
+      // L0C -> UB copy of the whole tile (docs/targets.md).
+      if (p == CopyPath::L0cToUbDual && !copy->contains(copyPathName(p))) {
+        t.cost.copy[copyPathIndex(p)] = t.cost.copy[copyPathIndex(CopyPath::L0cToUb)];
+        continue;
+      }
+      readCopyPath(r, *copy, p, t.cost.copy[copyPathIndex(p)]);
+    }
   }
   readGemm(r, *cost, t.cost);
   readVector(r, *cost, t.cost);

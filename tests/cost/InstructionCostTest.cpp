@@ -99,6 +99,35 @@ TEST(CopyCost, L0cToUbFp32_128x128) {
   EXPECT_EQ(*c.copyPath, CopyPath::L0cToUb);
 }
 
+// A hardware dual copy is one FixPipe at the dual-destination figures: base
+// 55, the whole tile's bytes at 256 bytes/cycle when each AIV's half is
+// contiguous (a row split of a whole L0C tile), at the band of one AIV's row
+// width when the halves are strided (a column split): 16 floats, 64 bytes,
+// 128 bytes/cycle.
+TEST(CopyCost, DualCopyL0cToBothUbs) {
+  auto rows = costOf("A: T.Tensor((128, 128), \"float32\")",
+                     "c = T.alloc_l0c((128, 128), \"float32\")\n"
+                     "u = T.alloc_ub((64, 128), \"float32\")\n"
+                     "with T.Cube():\n"
+                     "    T.clear(c)\n"
+                     "    T.dual_copy(c, u)\n"
+                     "with T.Vector() as sid:\n"
+                     "    T.copy(u, A[sid * 64, 0])",
+                     StmtKind::Copy);
+  EXPECT_COST(rows, FIX, 55 + 65536 / 256, 2 + 65536 / 256);
+  EXPECT_EQ(*rows.copyPath, CopyPath::L0cToUb);
+  auto cols = costOf("A: T.Tensor((64, 32), \"float32\")",
+                     "c = T.alloc_l0c((64, 32), \"float32\")\n"
+                     "u = T.alloc_ub((64, 16), \"float32\")\n"
+                     "with T.Cube():\n"
+                     "    T.clear(c)\n"
+                     "    T.dual_copy(c, u)\n"
+                     "with T.Vector() as sid:\n"
+                     "    T.copy(u, A[0, sid * 16])",
+                     StmtKind::Copy);
+  EXPECT_COST(cols, FIX, 55 + 8192 / 128, 2 + 8192 / 128);
+}
+
 TEST(CopyCost, L0cToGmFp32_128x128) {
   auto c = costOf("C: T.Tensor((256, 256), \"float32\")",
                   "c = T.alloc_l0c((128, 128), \"float32\")\nT.copy(c, C[128:256, 0:128])",
