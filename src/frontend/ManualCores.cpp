@@ -396,6 +396,13 @@ int splitAxis(const std::vector<int64_t>& full, const std::vector<int64_t>& half
   return axis;
 }
 
+// How many leading extents of 1 to drop, keeping at least one extent.
+size_t leadingOnes(const std::vector<int64_t>& e) {
+  size_t i = 0;
+  while (i + 1 < e.size() && e[i] == 1) ++i;
+  return i;
+}
+
 std::vector<int64_t> regionExtents(const Region& r) {
   std::vector<int64_t> e;
   for (const auto& range : r.ranges) e.push_back(range.extent);
@@ -437,34 +444,38 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
                      unitName(s), unitName(d)));
   const Region& full = srcFull ? src : dst;
   const Region& half = srcFull ? dst : src;
-  if ((full.ranges.size() == 1) != (half.ranges.size() == 1))
+  // Leading extents of 1 (a slot of a ring, `ub[b, :, :]`) do not count: the
+  // regions line up from the right.
+  std::vector<int64_t> fe = regionExtents(full), he = regionExtents(half);
+  size_t fOff = leadingOnes(fe), hOff = leadingOnes(he);
+  fe.erase(fe.begin(), fe.begin() + static_cast<long>(fOff));
+  he.erase(he.begin(), he.begin() + static_cast<long>(hOff));
+  if ((fe.size() == 1) != (he.size() == 1))
     fail(call.loc, fmt::format("T.dual_copy needs both regions 1-D or both at least 2-D, got {} "
                                "and {}",
                                extentList(src), extentList(dst)));
-  int axis = splitAxis(regionExtents(full), regionExtents(half));
-  if (axis < 0) {
+  int axis = splitAxis(fe, he);
+  if (axis < 0 && fOff == 0 && hOff == 0) {
     // Dynamic tails: the allocation shapes decide when the regions do not.
     auto fs = constantShape(full.buffer), hs = constantShape(half.buffer);
-    if (fs && hs && fs->size() == full.ranges.size() && hs->size() == half.ranges.size())
-      axis = splitAxis(*fs, *hs);
-    if (axis >= 0 && regionExtents(full)[static_cast<size_t>(axis)] !=
-                         2 * regionExtents(half)[static_cast<size_t>(axis)])
-      axis = -1;
+    if (fs && hs && fs->size() == fe.size() && hs->size() == he.size()) axis = splitAxis(*fs, *hs);
+    if (axis >= 0 && fe[static_cast<size_t>(axis)] != 2 * he[static_cast<size_t>(axis)]) axis = -1;
   }
   // The other extents of the two regions must agree whichever way the axis came.
-  for (size_t i = 0; axis >= 0 && i < full.ranges.size(); ++i)
-    if (static_cast<int>(i) != axis && full.ranges[i].extent != half.ranges[i].extent) axis = -1;
+  for (size_t i = 0; axis >= 0 && i < fe.size(); ++i)
+    if (static_cast<int>(i) != axis && (i >= he.size() || fe[i] != he[i])) axis = -1;
   if (axis < 0)
     fail(call.loc,
-         fmt::format("cannot infer the dual_copy split direction from {} {} and {} {}: {} must "
-                     "have an exact 2:1 extent ratio between the whole tile and the half",
-                     src.buffer->name, extentList(src), dst.buffer->name, extentList(dst),
-                     full.ranges.size() == 1 ? "the sole dimension"
-                                             : "exactly one of the two trailing dimensions"));
-  int64_t halfExtent = half.ranges[static_cast<size_t>(axis)].extent;
-  bool rows = full.ranges.size() >= 2 && static_cast<size_t>(axis) + 2 == full.ranges.size();
+         fmt::format(
+             "cannot infer the dual_copy split direction from {} {} and {} {}: {} must "
+             "have an exact 2:1 extent ratio between the whole tile and the half",
+             src.buffer->name, extentList(src), dst.buffer->name, extentList(dst),
+             fe.size() == 1 ? "the sole dimension" : "exactly one of the two trailing dimensions"));
+  int64_t halfExtent = he[static_cast<size_t>(axis)];
+  size_t fullAxis = fOff + static_cast<size_t>(axis);
+  bool rows = fe.size() >= 2 && static_cast<size_t>(axis) + 2 == fe.size();
   if (hardware) {
-    if (full.ranges.size() < 2)
+    if (fe.size() < 2)
       fail(call.loc, "a hardware dual_copy (L0C -> UB) needs at least 2-D regions");
     if (src.buffer->dtype != dst.buffer->dtype)
       fail(call.loc, fmt::format("a dual_copy that converts ({} -> {}) is not supported yet; copy "
@@ -501,13 +512,13 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
     fail(call.loc,
          "a software dual_copy splits the tile across two AIVs, but this T.Vector "
          "block runs on one (vector=1)");
-  if (s == MemScope::UB && d == MemScope::L1 && full.ranges.size() == 1 &&
+  if (s == MemScope::UB && d == MemScope::L1 && fe.size() == 1 &&
       (halfExtent * dtypeBytes(src.buffer->dtype)) % 32 != 0)
     fail(call.loc, fmt::format("a UB -> L1 dual_copy moves a multiple of 32 bytes per AIV, got {}",
                                halfExtent * dtypeBytes(src.buffer->dtype)));
   // AIV sid handles [sid * h, (sid + 1) * h) of the whole tile on the split axis.
   Region part = full;
-  Range& r = part.ranges[static_cast<size_t>(axis)];
+  Range& r = part.ranges[fullAxis];
   r.min = binary(BinOp::Add, r.min,
                  binary(BinOp::Mul, varRef(kernel_->manualCores->sid), intImm(halfExtent)));
   r.extent = halfExtent;
