@@ -285,6 +285,8 @@ class Machine {
   // Runs as core `view` of a manual-form core group (Memory::viewStorage):
   // its buffers address that core's copies of the per-core storages.
   void setCoreView(int view);
+  // 'name', or 'name' of AIV s for an AIV's own copy of a per-core storage.
+  std::string storageLabel(int storage) const;
   int coreView() const { return coreView_; }
   // T.dual_copy(l0c, ub) (CopyStmt::dual): half `s` of the source goes to
   // `dst` in AIV s's UB, for both AIVs of the group.

@@ -324,21 +324,29 @@ void Machine::notePoisonLoad(int storage, int64_t lo, int64_t hi) {
   }
 }
 
+// A storage as a message names it: 'temp', or 'temp' of AIV 1 for an AIV's
+// own copy in a core group (the AIC's view of UB is AIV 0's).
+std::string Machine::storageLabel(int storage) const {
+  std::string name = fmt::format("'{}'", memory_.storage(storage)->name);
+  int view = memory_.viewOf(storage);
+  return view > 0 ? fmt::format("{} of AIV {}", name, view - 1) : name;
+}
+
 // "'a_ub' bytes [12, 16), which hold poison (...)": where the last poison
 // value was loaded from, and the buffer nothing writes that it started at.
 std::string Machine::poisonOrigin() const {
   if (poisonStorage_ < 0) return "on-chip memory that nothing wrote in this block";
   std::string root;
   if (poisonRoot_ >= 0)
-    root = fmt::format("'{}', which nothing writes in this block before its first read at line {}",
-                       memory_.storage(poisonRoot_)->name, poisonRootLoc_.line);
+    root = fmt::format("{}, which nothing writes in this block before its first read at line {}",
+                       storageLabel(poisonRoot_), poisonRootLoc_.line);
   if (poisonRoot_ == poisonStorage_)
-    return fmt::format("'{}' bytes [{}, {}), which hold poison: it comes from {}",
-                       memory_.storage(poisonStorage_)->name, poisonLo_, poisonHi_, root);
+    return fmt::format("{} bytes [{}, {}), which hold poison: it comes from {}",
+                       storageLabel(poisonStorage_), poisonLo_, poisonHi_, root);
   return fmt::format(
-      "'{}' bytes [{}, {}), which hold poison (never written in this block, or computed from "
+      "{} bytes [{}, {}), which hold poison (never written in this block, or computed from "
       "such bytes){}",
-      memory_.storage(poisonStorage_)->name, poisonLo_, poisonHi_,
+      storageLabel(poisonStorage_), poisonLo_, poisonHi_,
       root.empty() ? "" : "; the poison comes from " + root);
 }
 

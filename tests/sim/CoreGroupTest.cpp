@@ -136,5 +136,36 @@ TEST(CoreGroup, AnAivTakesItsRunTimeFlagIdMod16) {
   EXPECT_TRUE(hasIssue(outside.sim, SimIssue::Flag, "flag id 33 is outside the pool"));
 }
 
+// A plain L0C -> UB copy lands in AIV 0's UB only: AIV 1 stores bytes nothing
+// wrote, and the poison error names AIV 1's copy of the buffer.
+TEST(CoreGroup, PoisonNamesTheAivWhoseCopyWasNeverWritten) {
+  auto run = runAsWritten(R"(import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((16, 16), "float16"), C: T.Tensor((32, 16), "float32")):
+    with T.Kernel(1) as bx:
+        x_l1 = T.alloc_l1((16, 16), "float16")
+        acc = T.alloc_l0c((16, 16), "float32")
+        ub = T.alloc_ub((16, 16), "float32")
+        with T.Cube():
+            T.copy(X, x_l1)
+            T.ascend_set_flag("MTE2_MTE1", 0)
+            T.ascend_wait_flag("MTE2_MTE1", 0)
+            T.gemm(x_l1, x_l1, acc, clear_accum=True)
+            T.ascend_set_flag("M_FIX", 0)
+            T.ascend_wait_flag("M_FIX", 0)
+            T.copy(acc, ub)
+            T.ascend_cross_core_set_flag(4, "PIPE_FIX", 1)
+            T.ascend_cross_core_set_flag(4, "PIPE_FIX", 17)
+        with T.Vector() as sid:
+            T.ascend_cross_core_wait_flag(4, "PIPE_MTE3", 1)
+            T.copy(ub, C[sid * 16, 0])
+)");
+  EXPECT_TRUE(hasIssue(run.sim, SimIssue::Runtime,
+                       "derived from 'ub' of AIV 1 bytes [0, 4), which hold poison: it comes "
+                       "from 'ub' of AIV 1, which nothing writes in this block"));
+  EXPECT_FALSE(run.ok());
+}
+
 }  // namespace
 }  // namespace tilesched::sim::test
