@@ -530,32 +530,28 @@ void Elaborator::elabDualCopy(const py::Expr& call, Env& env, BlockCtx& ctx) {
 
 namespace {
 
-// The first hardware dual copy (L0C -> both AIVs' UBs) under `s`.
-const CopyStmt* firstHardwareDualCopy(const Stmt& s) {
-  struct Finder : IRVisitor {
-    const CopyStmt* found = nullptr;
-    void visitCopy(const CopyStmt& c) override {
-      if (!found && c.dual != CopyStmt::Dual::None) found = &c;
+// What reaches AIV 1 only, the first of each kind under a kernel body: a
+// hardware dual copy (its second half) and a cross-core flag whose constant
+// id is 16-31 (the AIC's ids for AIV 1; an AIV's own stop at 15).
+struct ForAiv1 {
+  const StmtNode* dualCopy = nullptr;
+  const StmtNode* flag = nullptr;
+};
+ForAiv1 firstForAiv1(const Stmt& body) {
+  ForAiv1 found;
+  forEachStmt(body, [&](const Stmt& x) {
+    Expr id;
+    if (const auto* c = as<CopyStmt>(x); c && c->dual != CopyStmt::Dual::None) {
+      if (!found.dualCopy) found.dualCopy = x.get();
+    } else if (const auto* f = as<SetFlagStmt>(x); f && f->crossCore()) {
+      id = f->eventId;
+    } else if (const auto* w = as<WaitFlagStmt>(x); w && w->crossCore()) {
+      id = w->eventId;
     }
-  } finder;
-  finder.visitStmt(s);
-  return finder.found;
-}
-
-// The first cross-core flag under `s` whose constant id addresses AIV 1 from
-// the AIC (16-31; an AIV's own ids stop at 15).
-const StmtNode* firstFlagForAiv1(const Stmt& s) {
-  struct Finder : IRVisitor {
-    const StmtNode* found = nullptr;
-    void check(const StmtNode& f, bool crossCore, const Expr& id) {
-      auto c = asConstInt(id);
-      if (!found && crossCore && c && *c >= 16) found = &f;
-    }
-    void visitSetFlag(const SetFlagStmt& f) override { check(f, f.crossCore(), f.eventId); }
-    void visitWaitFlag(const WaitFlagStmt& f) override { check(f, f.crossCore(), f.eventId); }
-  } finder;
-  finder.visitStmt(s);
-  return finder.found;
+    auto c = id ? asConstInt(id) : std::nullopt;
+    if (c && *c >= 16 && !found.flag) found.flag = x.get();
+  });
+  return found;
 }
 
 }  // namespace
@@ -567,16 +563,16 @@ void Elaborator::checkManualCores(const Kernel& k) {
           "in a kernel with 'with T.Cube()' / 'with T.Vector()' blocks every tile "
           "operation and every store to a buffer belongs to one of them (nothing says which "
           "core runs this one)");
-  if (k.manualCores->vectorCores == 1)
-    if (const CopyStmt* c = firstHardwareDualCopy(k.body))
-      error(c->loc,
-            "this dual_copy gives half of the tile to each of two AIVs, but the kernel's "
-            "T.Vector blocks run on one (vector=1): the second half would reach no core");
-  if (k.manualCores->vectorCores == 1)
-    if (const StmtNode* f = firstFlagForAiv1(k.body))
-      error(f->loc,
-            "this cross-core flag id (16-31: id + 16 * sid with sid 1) addresses AIV 1, but "
-            "the kernel's T.Vector blocks run on one (vector=1): use 0-15");
+  if (k.manualCores->vectorCores != 1) return;
+  ForAiv1 aiv1 = firstForAiv1(k.body);
+  if (aiv1.dualCopy)
+    error(aiv1.dualCopy->loc,
+          "this dual_copy gives half of the tile to each of two AIVs, but the kernel's "
+          "T.Vector blocks run on one (vector=1): the second half would reach no core");
+  if (aiv1.flag)
+    error(aiv1.flag->loc,
+          "this cross-core flag id (16-31: id + 16 * sid with sid 1) addresses AIV 1, but "
+          "the kernel's T.Vector blocks run on one (vector=1): use 0-15");
 }
 
 }  // namespace tilesched::frontend

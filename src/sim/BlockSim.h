@@ -104,6 +104,7 @@ struct GroupFlags {
   // The earliest time after t at which a pending set becomes visible, or kNever.
   int64_t nextVisible(int64_t t) const {
     int64_t next = kNever;
+    if (latency == 0) return next;  // every set is visible when it is made
     for (const auto& [c, sets] : counters)
       if (!sets.empty() && sets.front().time + latency > t)
         next = std::min(next, sets.front().time + latency);

@@ -122,8 +122,7 @@ void BlockSim::crossConsume(const CrossCoreCounter& c, Pipe dst, int64_t t) {
   VClock& vc = issueVC_[pipeIndex(dst)];
   vc = join(vc, set.clock);
   if (trace_)
-    result_.arrows.back().push_back(
-        FlagArrow{set.pipe, dst, c.slot, set.time, t, set.core, core_, true});
+    result_.arrows.back().push_back(FlagArrow{set.pipe, dst, c.slot, set.time, t, set.core, core_});
   sets.pop_front();
 }
 
@@ -146,9 +145,7 @@ void runGroup(std::vector<std::unique_ptr<BlockSim>>& cores, GroupFlags& flags, 
     if (done) break;
     int64_t next = kNever;
     for (auto& c : cores) next = std::min(next, c->nextTime(t));
-    bool waiting =
-        std::any_of(cores.begin(), cores.end(), [](const auto& c) { return !c->finished(); });
-    if (waiting) next = std::min(next, flags.nextVisible(t));
+    next = std::min(next, flags.nextVisible(t));
     if (next == kNever) {
       SimIssue issue;
       for (auto& c : cores) {

@@ -3,10 +3,12 @@
 // and which counter a wait takes from.
 //
 // Mode 4 (the AIC with one AIV): the pool has 16 slots per AIV. AIV s sets
-// and waits on its slot `id mod 16` (upstream's AIVs write `6 + 16 * sid`); the AIC addresses slot
-// `id mod 16` of AIV `id / 16`, i.e. ids 0-15 for AIV 0 and 16-31 for AIV 1. A set by AIV s on id i
-// is seen by the AIC as i + 16 s; a set by the AIC on id j is seen by AIV j / 16 as j mod 16. Every
-// flag is a counter: a set adds one, a wait blocks while it is 0 and then takes one.
+// and waits on its slot `id mod 16` (upstream's AIVs write `6 + 16 * sid`);
+// the AIC addresses slot `id mod 16` of AIV `id / 16`, i.e. ids 0-15 for AIV
+// 0 and 16-31 for AIV 1. A set by AIV s on id i is seen by the AIC as
+// i + 16 s; a set by the AIC on id j is seen by AIV j / 16 as j mod 16. Every
+// flag is a counter: a set adds one, a wait blocks while it is 0 and then
+// takes one.
 //
 // Guarantees: a counter is named by the core that waits on it and its slot
 // as that core addresses it, so a set and the wait it releases meet.
@@ -31,15 +33,18 @@ struct CrossCoreCounter {
   }
 };
 
+inline std::string outsideThePool(int64_t id) {
+  return "flag id " + std::to_string(id) +
+         " is outside the pool (0-31 on both sides: an AIV takes its id mod 16, the AIC addresses "
+         "AIV s as id + 16 * s)";
+}
+
 // The counter a mode-4 set by `core` with `id` adds to, for a group running
 // `aivs` AIVs; nullopt with `error` when the id addresses nothing.
 inline std::optional<CrossCoreCounter> crossCoreSetCounter(int core, int64_t id, int aivs,
                                                            std::string& error) {
   if (id < 0 || id >= 32) {
-    error = "flag id " + std::to_string(id) +
-            " is outside the pool (0-31 on both sides: an AIV takes its id mod 16, the AIC "
-            "addresses AIV "
-            "s as id + 16 * s)";
+    error = outsideThePool(id);
     return std::nullopt;
   }
   if (core > 0) return CrossCoreCounter{0, id % 16 + 16 * (core - 1)};
@@ -56,10 +61,7 @@ inline std::optional<CrossCoreCounter> crossCoreSetCounter(int core, int64_t id,
 inline std::optional<CrossCoreCounter> crossCoreWaitCounter(int core, int64_t id, int aivs,
                                                             std::string& error) {
   if (id < 0 || id >= 32) {
-    error = "flag id " + std::to_string(id) +
-            " is outside the pool (0-31 on both sides: an AIV takes its id mod 16, the AIC "
-            "addresses AIV "
-            "s as id + 16 * s)";
+    error = outsideThePool(id);
     return std::nullopt;
   }
   if (core > 0) return CrossCoreCounter{core, id % 16};

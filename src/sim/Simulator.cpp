@@ -181,7 +181,7 @@ void BlockSim::consumeFlag(Instr* w, Pipe dst, int64_t t) {
   vc = join(vc, f.clock);
   if (trace_)
     result_.arrows.back().push_back(
-        FlagArrow{w->fsrc, w->fdst, w->fid, f.setTime, t, core_, core_, false});
+        FlagArrow{w->fsrc, w->fdst, w->fid, f.setTime, t, core_, core_});
 }
 
 bool BlockSim::allIdle() const {

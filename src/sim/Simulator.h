@@ -100,7 +100,6 @@ struct FlagArrow {
   // The cores of a core group that set and waited (0 the AIC, 1 + s AIV s;
   // both 0 on one core); a cross-core flag has different ones.
   int srcCore = 0, dstCore = 0;
-  bool crossCore = false;
 };
 
 struct PipeStats {

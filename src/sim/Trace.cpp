@@ -306,9 +306,10 @@ void writeChromeTrace(std::ostream& out, const std::vector<TraceInput>& kernels)
         for (const FlagArrow& a : r.arrows[b]) {
           ++flowId;
           std::string name =
-              a.crossCore ? fmt::format("cross-core flag {} {} -> {} {} #{}", coreName(a.srcCore),
-                                        pipeName(a.src), coreName(a.dstCore), pipeName(a.dst), a.id)
-                          : fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
+              a.srcCore != a.dstCore
+                  ? fmt::format("cross-core flag {} {} -> {} {} #{}", coreName(a.srcCore),
+                                pipeName(a.src), coreName(a.dstCore), pipeName(a.dst), a.id)
+                  : fmt::format("flag {}_{} #{}", pipeName(a.src), pipeName(a.dst), a.id);
           emit(fmt::format(
               R"({{"name": "{}", "cat": "flag", "ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
               name, flowId, pid, clockLane(a.srcCore, a.src), start + a.setTime));
